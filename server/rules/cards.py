@@ -1,0 +1,97 @@
+"""Cards and decks as plain values.
+
+A card is a two-character string, rank then suit: ``"As"``, ``"Td"``, ``"9c"``.
+Ranks run ``2``..``9``, ``T``, ``J``, ``Q``, ``K``, ``A``; suits rank
+spades > hearts > diamonds > clubs (POT-01, STUD-02/03), so :func:`card_key`
+orders cards by rank first, then by suit.
+
+A deck is a sequence of cards in the exact order in which they leave it,
+burns included.  The engine never shuffles: the caller passes a deck (tests
+pass an exact order; the server shuffles with :func:`shuffled`, which uses
+``secrets``).  :func:`check_deck` is the GEN-02 check made before a hand.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Iterable, Sequence
+
+RANKS = "23456789TJQKA"
+SUITS = "cdhs"  # lowest to highest: clubs, diamonds, hearts, spades
+SUIT_SYMBOLS = {"s": "\u2660", "h": "\u2665", "d": "\u2666", "c": "\u2663"}
+RANK_VALUE = {r: i + 2 for i, r in enumerate(RANKS)}
+SUIT_VALUE = {s: i for i, s in enumerate(SUITS)}
+RANK_NAMES = {
+    2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven", 8: "eight",
+    9: "nine", 10: "ten", 11: "jack", 12: "queen", 13: "king", 14: "ace",
+}
+RANK_PLURALS = {v: (n + "es" if n == "six" else n + "s") for v, n in RANK_NAMES.items()}
+
+ALL_CARDS: frozenset[str] = frozenset(r + s for r in RANKS for s in SUITS)
+
+
+class DeckError(ValueError):
+    """A deck failed the GEN-02 check; ``reason`` says how."""
+
+    def __init__(self, reason: str, message: str) -> None:
+        super().__init__(message)
+        self.reason = reason
+
+
+def is_card(card: object) -> bool:
+    """True when ``card`` is a well-formed card string."""
+    return isinstance(card, str) and card in ALL_CARDS
+
+
+def rank_of(card: str) -> int:
+    """The rank value of a card, 2..14 (ace high)."""
+    return RANK_VALUE[card[0]]
+
+
+def suit_of(card: str) -> int:
+    """The suit value of a card, clubs 0 < diamonds 1 < hearts 2 < spades 3."""
+    return SUIT_VALUE[card[1]]
+
+
+def card_key(card: str) -> int:
+    """Total order of single cards: rank first, then suit (POT-01)."""
+    return RANK_VALUE[card[0]] * 4 + SUIT_VALUE[card[1]]
+
+
+def make_deck(*, lowest_rank: int = 2) -> tuple[str, ...]:
+    """The variant's card set in a fixed order (a stripped deck when ``lowest_rank`` > 2)."""
+    return tuple(r + s for r in RANKS if RANK_VALUE[r] >= lowest_rank for s in SUITS)
+
+
+def check_deck(deck: Sequence[str], card_set: Iterable[str]) -> None:
+    """GEN-02: the deck must be exactly ``card_set``, each card once.
+
+    Raises :class:`DeckError` otherwise; the caller then voids the hand.
+    """
+    expected = set(card_set)
+    seen: set[str] = set()
+    for card in deck:
+        if not is_card(card):
+            raise DeckError("bad_card", f"not a card: {card!r}")
+        if card in seen:
+            raise DeckError("duplicate_card", f"card {card} appears twice")
+        if card not in expected:
+            raise DeckError("foreign_card", f"card {card} is not in this variant's deck")
+        seen.add(card)
+    if len(seen) != len(expected):
+        missing = sorted(expected - seen, key=card_key)
+        raise DeckError("missing_cards", f"deck is missing {len(missing)} card(s): {missing[:5]}")
+
+
+def shuffled(card_set: Sequence[str]) -> list[str]:
+    """A uniformly shuffled copy of ``card_set`` (Fisher-Yates over ``secrets``; GEN-03)."""
+    deck = list(card_set)
+    for i in range(len(deck) - 1, 0, -1):
+        j = secrets.randbelow(i + 1)
+        deck[i], deck[j] = deck[j], deck[i]
+    return deck
+
+
+def pretty(card: str) -> str:
+    """A card with its suit symbol, readable without colour: ``"A\u2660"``."""
+    return card[0].replace("T", "10") + SUIT_SYMBOLS[card[1]]
