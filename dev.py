@@ -1,0 +1,285 @@
+#!/usr/bin/env python3
+"""The developer's entry point: `python3 dev.py serve` and `python3 dev.py test`.
+
+Standard library only, so it runs on a fresh machine with nothing but Python 3.11+ and apt.
+
+    python3 dev.py serve [server args]   run the server (default http://127.0.0.1:8080/)
+    python3 dev.py test [--fast] [pytest args]
+                                         ruff, mypy, then pytest; --fast skips slow tests
+    python3 dev.py bench                 run every tests/benchmarks/bench_*.py in turn
+
+Each command first makes sure `.venv` exists in the repo root and that the project is installed
+in it (`pip install -e '.[test]'`); the install is redone only when pyproject.toml changed,
+which is tracked by a hash stored in `.venv`. `test` also installs the system packages the
+tests need (redis-server, chromium) with apt-get when they are missing, but starts no service.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent
+VENV = ROOT / ".venv"
+VENV_BIN = VENV / "bin"
+VENV_PYTHON = VENV_BIN / "python"
+STAMP = VENV / ".nzpoker-install.json"
+PYPROJECT = ROOT / "pyproject.toml"
+CHROMIUM = Path("/usr/bin/chromium")
+
+USAGE = """usage: python3 dev.py COMMAND [args]
+
+commands:
+  serve [args]                 run the server; args go to poker-server (see --help)
+  test [--fast] [pytest args]  ruff check, mypy, then pytest; --fast skips slow tests
+  bench                        run each tests/benchmarks/bench_*.py in turn
+"""
+
+
+def say(message: str) -> None:
+    print(f"==> {message}", flush=True)
+
+
+def fail(message: str, code: int = 1) -> int:
+    print(f"dev.py: {message}", file=sys.stderr, flush=True)
+    return code
+
+
+# ------------------------------------------------------------------------------------------
+# System packages (apt)
+# ------------------------------------------------------------------------------------------
+
+_apt_updated = False
+
+
+def _privileged(cmd: list[str]) -> list[str]:
+    if os.geteuid() == 0:
+        return cmd
+    if shutil.which("sudo") is None:
+        raise SystemExit(
+            fail(f"need root or sudo to run: {' '.join(cmd)}; install the package by hand")
+        )
+    return ["sudo", *cmd]
+
+
+def apt_install(*packages: str) -> None:
+    """`apt-get update` (once per run) then `apt-get install -y PACKAGES`; exits on failure."""
+    global _apt_updated
+    if shutil.which("apt-get") is None:
+        raise SystemExit(fail(f"apt-get not found; install {' '.join(packages)} by hand"))
+    env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
+    if not _apt_updated:
+        say("apt-get update")
+        subprocess.run(_privileged(["apt-get", "update"]), check=True, env=env)
+        _apt_updated = True
+    say(f"apt-get install -y {' '.join(packages)}")
+    subprocess.run(
+        _privileged(["apt-get", "install", "-y", *packages]),
+        check=True,
+        env=env,
+    )
+
+
+def find_redis_server() -> str | None:
+    found = shutil.which("redis-server")
+    if found:
+        return found
+    for candidate in ("/usr/bin/redis-server", "/usr/sbin/redis-server"):
+        if os.access(candidate, os.X_OK):
+            return candidate
+    return None
+
+
+def ensure_redis_server() -> str:
+    """Make sure a redis-server binary exists (installing it if needed); never start it."""
+    found = find_redis_server()
+    if found is None:
+        apt_install("redis-server")
+        found = find_redis_server()
+        if found is None:
+            raise SystemExit(fail("redis-server still missing after apt-get install"))
+    return found
+
+
+def ensure_chromium() -> str:
+    """Make sure Debian's Chromium is at /usr/bin/chromium (installing it if needed)."""
+    if not CHROMIUM.exists():
+        apt_install("chromium")
+        if not CHROMIUM.exists():
+            raise SystemExit(fail(f"{CHROMIUM} still missing after apt-get install chromium"))
+    return str(CHROMIUM)
+
+
+# ------------------------------------------------------------------------------------------
+# The virtual environment
+# ------------------------------------------------------------------------------------------
+
+
+def _venv_works() -> bool:
+    if not VENV_PYTHON.exists():
+        return False
+    probe = subprocess.run(
+        [str(VENV_PYTHON), "-c", "import sys, pip; print(sys.version_info >= (3, 11))"],
+        capture_output=True,
+        text=True,
+    )
+    return probe.returncode == 0 and probe.stdout.strip() == "True"
+
+
+def _create_venv() -> None:
+    say(f"creating {VENV.relative_to(ROOT)} with {sys.executable}")
+    cmd = [sys.executable, "-m", "venv", "--clear", str(VENV)]
+    if subprocess.run(cmd).returncode == 0 and _venv_works():
+        return
+    # Debian's own python3 ships venv/ensurepip separately.
+    minor = f"python3.{sys.version_info.minor}-venv"
+    say(f"venv failed; installing {minor}")
+    try:
+        apt_install(minor)
+    except subprocess.CalledProcessError:
+        apt_install("python3-venv")
+    subprocess.run(cmd, check=True)
+    if not _venv_works():
+        raise SystemExit(fail(f"could not create a working virtual environment in {VENV}"))
+
+
+def _read_stamp() -> dict[str, object]:
+    try:
+        data = json.loads(STAMP.read_text())
+    except (OSError, ValueError):
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+def ensure_venv(extras: tuple[str, ...] = ("test",)) -> None:
+    """Create/reuse .venv and `pip install -e '.[extras]'` when pyproject.toml changed."""
+    if not _venv_works():
+        _create_venv()
+    digest = hashlib.sha256(PYPROJECT.read_bytes()).hexdigest()
+    stamp = _read_stamp()
+    installed_extras = stamp.get("extras")
+    have = set(installed_extras) if isinstance(installed_extras, list) else set()
+    if (
+        stamp.get("pyproject_sha256") == digest
+        and set(extras) <= have
+        and (VENV_BIN / "poker-server").exists()
+    ):
+        return
+    wanted = sorted(set(extras) | (have if stamp.get("pyproject_sha256") == digest else set()))
+    spec = f".[{','.join(wanted)}]"
+    say(f"pip install -e '{spec}' (pyproject.toml changed or first install)")
+    pip = [str(VENV_PYTHON), "-m", "pip", "--disable-pip-version-check"]
+    result = subprocess.run([*pip, "install", "-e", spec], cwd=ROOT)
+    if result.returncode != 0:
+        STAMP.unlink(missing_ok=True)
+        raise SystemExit(fail("pip install failed", result.returncode))
+    STAMP.write_text(json.dumps({"pyproject_sha256": digest, "extras": wanted}) + "\n")
+
+
+def venv_env(extra: dict[str, str] | None = None) -> dict[str, str]:
+    env = dict(os.environ)
+    env.pop("PYTHONHOME", None)
+    env["VIRTUAL_ENV"] = str(VENV)
+    env["PATH"] = f"{VENV_BIN}{os.pathsep}{env.get('PATH', '')}"
+    env.update(extra or {})
+    return env
+
+
+# ------------------------------------------------------------------------------------------
+# Commands
+# ------------------------------------------------------------------------------------------
+
+
+def cmd_serve(args: list[str]) -> int:
+    ensure_venv()
+    exe = VENV_BIN / "poker-server"
+    say(f"poker-server {' '.join(args)}".rstrip())
+    os.chdir(ROOT)
+    os.execve(str(exe), [str(exe), *args], venv_env())
+    return 0  # not reached
+
+
+def _step(name: str, cmd: list[str], env: dict[str, str]) -> int:
+    say(f"{name}: {' '.join(cmd)}")
+    code = subprocess.run(cmd, cwd=ROOT, env=env).returncode
+    if code == 5 and name == "pytest":
+        print("dev.py: pytest collected no tests; that counts as a failure", flush=True)
+    print(f"==> {name}: {'ok' if code == 0 else f'FAILED (exit {code})'}", flush=True)
+    return code
+
+
+def cmd_test(args: list[str]) -> int:
+    fast = "--fast" in args
+    pytest_args = [a for a in args if a != "--fast"]
+    if fast:
+        pytest_args = ["-m", "not slow", *pytest_args]
+    ensure_venv()
+    redis = ensure_redis_server()
+    chromium = ensure_chromium()
+    env = venv_env(
+        {
+            "POKER_CHROMIUM": chromium,
+            "POKER_REDIS_SERVER": redis,
+            "PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD": "1",
+            "PYTHONDONTWRITEBYTECODE": "1",
+        }
+    )
+    steps = [
+        ("ruff", [str(VENV_BIN / "ruff"), "check", "."]),
+        ("mypy", [str(VENV_BIN / "mypy")]),
+        ("pytest", [str(VENV_BIN / "pytest"), *pytest_args]),
+    ]
+    failed = [name for name, cmd in steps if _step(name, cmd, env) != 0]
+    if failed:
+        print(f"==> FAILED: {', '.join(failed)}", flush=True)
+        return 1
+    print("==> all checks passed", flush=True)
+    return 0
+
+
+def cmd_bench(args: list[str]) -> int:
+    ensure_venv(("test", "bench"))
+    benches = sorted((ROOT / "tests" / "benchmarks").glob("bench_*.py"))
+    if not benches:
+        say("no benchmarks yet (tests/benchmarks/bench_*.py)")
+        return 0
+    env = venv_env({"POKER_CHROMIUM": str(CHROMIUM), "PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD": "1"})
+    failed = []
+    for bench in benches:
+        module = f"tests.benchmarks.{bench.stem}"
+        if _step(module, [str(VENV_PYTHON), "-m", module, *args], env) != 0:
+            failed.append(module)
+    if failed:
+        print(f"==> FAILED: {', '.join(failed)}", flush=True)
+        return 1
+    return 0
+
+
+COMMANDS = {"serve": cmd_serve, "test": cmd_test, "bench": cmd_bench}
+
+
+def main(argv: list[str]) -> int:
+    if sys.version_info < (3, 11):  # noqa: UP036 (dev.py may be run by any python3)
+        return fail(f"Python 3.11+ is required, this is {sys.version.split()[0]}")
+    if not argv or argv[0] in ("-h", "--help", "help"):
+        print(USAGE, end="")
+        return 0 if argv else 2
+    command, rest = argv[0], argv[1:]
+    if command not in COMMANDS:
+        print(USAGE, end="", file=sys.stderr)
+        return fail(f"unknown command {command!r}", 2)
+    try:
+        return COMMANDS[command](rest)
+    except subprocess.CalledProcessError as error:
+        return fail(f"command failed (exit {error.returncode}): {error.cmd}")
+    except KeyboardInterrupt:
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,140 @@
+"""Every limit of the server, as a number, in one frozen value.
+
+Rule of this module: a limit that any part of the server enforces lives here as a field with a
+default and a docstring, and nowhere else. Code reads limits from the `Config` it is handed;
+tests build one with `Config(...)` or `dataclasses.replace(config, ...)`. Nothing reads the
+environment or the command line except `server.main`, which builds the `Config`.
+
+Times are in seconds (floats), sizes in bytes or items (ints), chips in integer chips.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+#: The static browser client shipped beside the `server` package (repo layout).
+DEFAULT_STATIC_DIR = Path(__file__).resolve().parent.parent / "client_web"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Config:
+    """Server settings and limits. Immutable: derive variants with `dataclasses.replace`."""
+
+    # --- where to listen ---------------------------------------------------------------
+    host: str = "127.0.0.1"
+    """Interface to bind. `0.0.0.0` listens on every IPv4 interface."""
+
+    port: int = 8080
+    """TCP port for HTTP and the WebSocket at `/ws`. 0 lets the OS pick a free port; the
+    bound port is printed in the `poker-server listening on ...` line."""
+
+    test_mode: bool = False
+    """Enables test-only features (scripted decks in `create_table`, PROTOCOL.md). Never on by
+    default; must be asked for explicitly with `--test-mode`."""
+
+    # --- storage -------------------------------------------------------------------------
+    redis_url: str | None = None
+    """`redis://host:port/db` to use Redis for the ledger and the jackpot coordinator (many
+    processes, many machines). None means the embedded store in `data_dir`."""
+
+    data_dir: Path = Path(".data")
+    """Directory of the embedded store (used when `redis_url` is None). Created on start."""
+
+    static_dir: Path = DEFAULT_STATIC_DIR
+    """Directory of the browser client served over plain HTTP (`GET /` is its index.html)."""
+
+    # --- wire limits ---------------------------------------------------------------------
+    max_frame_bytes: int = 65536
+    """Largest WebSocket message accepted from a client, in bytes. A larger one gets an
+    error (PROTOCOL.md) rather than a crash."""
+
+    outbox_size: int = 256
+    """Frames queued for one connection. A connection whose outbox is full is cut (the table
+    never waits for a slow consumer); the client resumes from a snapshot."""
+
+    inbox_size: int = 1024
+    """Commands queued for one table actor. A full inbox answers the request with an error."""
+
+    compression: bool = False
+    """permessage-deflate on WebSockets. Off by default: it halves fan-out throughput."""
+
+    ping_interval: float = 20.0
+    """Seconds between WebSocket keepalive pings to each client."""
+
+    ping_timeout: float = 20.0
+    """Seconds to wait for a pong before the connection is considered dead."""
+
+    # --- rate limits (token buckets, per connection) ---------------------------------------
+    request_rate: float = 20.0
+    """Requests per second a connection may sustain (token refill rate)."""
+
+    request_burst: int = 40
+    """Requests a connection may send at once before `request_rate` applies (bucket size)."""
+
+    chat_rate: float = 1.0
+    """Chat messages per second a connection may sustain."""
+
+    chat_burst: int = 5
+    """Chat messages a connection may send at once before `chat_rate` applies."""
+
+    # --- table timing ----------------------------------------------------------------------
+    action_clock: float = 30.0
+    """Seconds a player has to act on their turn before the time bank is used."""
+
+    time_bank: float = 60.0
+    """Extra seconds per player, spent only after `action_clock` runs out."""
+
+    reconnect_grace: float = 60.0
+    """Seconds a disconnected player keeps their seat (and is folded/checked on their turn)
+    before being sat out."""
+
+    consecutive_timeouts_to_sit_out: int = 2
+    """Turns in a row a player may time out before being sat out automatically."""
+
+    spectator_delay: float = 0.0
+    """Seconds by which spectators see table events later than players. 0 = no delay."""
+
+    shutdown_deadline: float = 10.0
+    """Seconds a graceful shutdown (SIGTERM/SIGINT) may take before remaining work is
+    cancelled and connections are closed."""
+
+    # --- money -----------------------------------------------------------------------------
+    starting_balance: int = 10000
+    """Chips credited to a new guest account (PROTOCOL.md `welcome`)."""
+
+    def __post_init__(self) -> None:
+        if not 0 <= self.port <= 65535:
+            raise ValueError(f"port must be 0..65535, got {self.port}")
+        positive_ints = {
+            "max_frame_bytes": self.max_frame_bytes,
+            "outbox_size": self.outbox_size,
+            "inbox_size": self.inbox_size,
+            "request_burst": self.request_burst,
+            "chat_burst": self.chat_burst,
+            "consecutive_timeouts_to_sit_out": self.consecutive_timeouts_to_sit_out,
+        }
+        for name, value in positive_ints.items():
+            if value <= 0:
+                raise ValueError(f"{name} must be positive, got {value}")
+        positive_floats = {
+            "request_rate": self.request_rate,
+            "chat_rate": self.chat_rate,
+            "action_clock": self.action_clock,
+            "shutdown_deadline": self.shutdown_deadline,
+        }
+        for name, fvalue in positive_floats.items():
+            if fvalue <= 0:
+                raise ValueError(f"{name} must be positive, got {fvalue}")
+        non_negative = {
+            "time_bank": self.time_bank,
+            "reconnect_grace": self.reconnect_grace,
+            "spectator_delay": self.spectator_delay,
+            "ping_interval": self.ping_interval,
+            "ping_timeout": self.ping_timeout,
+        }
+        for name, fvalue in non_negative.items():
+            if fvalue < 0:
+                raise ValueError(f"{name} must not be negative, got {fvalue}")
+        if self.starting_balance < 0:
+            raise ValueError(f"starting_balance must not be negative, got {self.starting_balance}")

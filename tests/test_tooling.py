@@ -1,0 +1,58 @@
+"""The newcomer commands: CI runs `dev.py test`, and the README opens with the two commands."""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def test_ci_run_execs_dev_py_test() -> None:
+    script = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
+    assert script.startswith("#!/usr/bin/env bash\n") or script.startswith("#!/bin/bash\n")
+    assert "set -euo pipefail" in script
+    commands = [
+        line.strip()
+        for line in script.splitlines()
+        if line.strip() and not line.strip().startswith("#")
+    ]
+    assert commands[-1] == "exec python3 dev.py test"
+    assert os.access(ROOT / ".ci" / "run", os.X_OK)
+
+
+def test_readme_first_code_block_has_exactly_the_two_commands() -> None:
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    blocks = re.findall(r"^```[^\n]*\n(.*?)^```", readme, flags=re.S | re.M)
+    assert blocks, "README has no code block"
+    lines = [line for line in blocks[0].splitlines() if line.strip()]
+    commands = [line.split("#", 1)[0].strip() for line in lines]
+    assert commands == ["python3 dev.py serve", "python3 dev.py test"]
+
+
+def test_readme_opens_with_the_commands() -> None:
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    before_block = readme.split("```", 1)[0]
+    headings = [line for line in before_block.splitlines() if line.startswith("#")]
+    assert len(headings) == 1, "only the title comes before the two commands"
+
+
+def test_dev_py_is_stdlib_only() -> None:
+    source = (ROOT / "dev.py").read_text(encoding="utf-8")
+    imported = set(re.findall(r"^(?:from|import) (\w+)", source, flags=re.M))
+    assert imported <= set(sys.stdlib_module_names) | {"__future__"}
+
+
+def test_dev_py_help_runs_without_the_venv() -> None:
+    result = subprocess.run(
+        [sys.executable, str(ROOT / "dev.py"), "--help"],
+        capture_output=True,
+        text=True,
+        timeout=30,
+    )
+    assert result.returncode == 0
+    for command in ("serve", "test", "bench"):
+        assert command in result.stdout
