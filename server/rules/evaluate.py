@@ -1,0 +1,499 @@
+"""Hand values for high poker: the best five cards, stripped decks, exact-use hands.
+
+Everything that decides which poker hand beats which lives here (RULES.md section 2, CSP-06,
+MAN-04, MAN3-04) together with the stud "hand showing" order (STUD-02, STUD-03).
+
+:func:`evaluate` returns a :class:`HandValue`, an ``int`` that compares higher-is-better under
+the :class:`HandRules` it was computed with; compare values only from the same rules.
+
+How it is fast: every card is encoded once as an int whose sum over a set of distinct cards
+carries, in separate bit fields, the count of each suit, a bit per card, and a base-5 digit per
+rank (the rank multiset).  A set's non-flush value is one dict lookup on the rank-multiset
+field (tables built at import for the standard deck, lazily for other rules); a flush is
+spotted by adding a constant to the suit counters and is valued by a lookup on that suit's
+13-bit rank mask.  No five-card subsets are formed unless the caller asks for ``use_exactly``.
+
+Layout of a value (bits): ``order:4 | r1:4 r2:4 r3:4 r4:4 r5:4 | category:4`` where ``order``
+is the category's place under the rules (flush and full house swap when
+``flush_beats_full_house``) and r1..r5 are the ranks of the five cards used, best first
+(a wheel is 5-4-3-2-A, so A-low straights sort below every other straight).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from itertools import combinations
+
+from server.rules.cards import RANK_NAMES, RANK_PLURALS, RANK_VALUE, SUIT_VALUE, card_key
+
+__all__ = [
+    "HIGH_CARD", "PAIR", "TWO_PAIR", "TRIPS", "STRAIGHT", "FLUSH", "FULL_HOUSE", "QUADS",
+    "STRAIGHT_FLUSH", "HandRules", "STANDARD", "HandValue", "evaluate", "hand_category_name",
+    "rank_showing", "lowest_card", "encode", "value_of",
+]
+
+HIGH_CARD = 0
+PAIR = 1
+TWO_PAIR = 2
+TRIPS = 3
+STRAIGHT = 4
+FLUSH = 5
+FULL_HOUSE = 6
+QUADS = 7
+STRAIGHT_FLUSH = 8
+
+_CATEGORY_NAMES = (
+    "high card", "pair", "two pair", "three of a kind", "straight", "flush", "full house",
+    "four of a kind", "straight flush",
+)
+
+
+@dataclass(frozen=True, slots=True)
+class HandRules:
+    """How hands rank in a variant (table settings; MAN-04, MAN3-04).
+
+    ``lowest_rank``: the deck's lowest rank (7 for Manila's 32 cards, 6 for Three Card
+    Manila's 36); cards below it are rejected.  ``ace_low_straight``: the ace with the four
+    lowest ranks is the lowest straight (A-2-3-4-5, or A-7-8-9-T when ``lowest_rank`` is 7).
+    """
+
+    lowest_rank: int = 2
+    flush_beats_full_house: bool = False
+    ace_low_straight: bool = True
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.lowest_rank, int) or not 2 <= self.lowest_rank <= 10:
+            raise ValueError(f"lowest_rank must be 2..10, not {self.lowest_rank!r}")
+
+
+STANDARD = HandRules()
+
+# --- card encoding --------------------------------------------------------------------------
+# bits 0..31: four 8-bit suit counters (clubs lowest); bits 32..83: one bit per card
+# (13 per suit, rank 2 at the bottom); bits 84..: base-5 digit per rank (rank 2 lowest).
+_PRESENCE_SHIFT = 32
+_RANKKEY_SHIFT = 84
+_M52 = (1 << 52) - 1
+_FLUSH_ADD = 0x7B7B7B7B  # a counter >= 5 gets its top bit set
+_FLUSH_TEST = 0x80808080
+_SUIT_SHIFTS: dict[int, tuple[int, ...]] = {
+    0x80 << (8 * s): (_PRESENCE_SHIFT + 13 * s,) for s in range(4)
+}
+_CARD_CODES = {
+    r + s: (5 ** (rv - 2)) << _RANKKEY_SHIFT
+    | 1 << (_PRESENCE_SHIFT + 13 * sv + rv - 2)
+    | 1 << (8 * sv)
+    for r, rv in RANK_VALUE.items()
+    for s, sv in SUIT_VALUE.items()
+}
+_POW5 = [0, 0] + [5 ** (r - 2) for r in range(2, 15)]
+
+
+def _pack(order: int, category: int, ranks: Sequence[int]) -> int:
+    r1, r2, r3, r4, r5 = ranks
+    return (order << 24 | r1 << 20 | r2 << 16 | r3 << 12 | r4 << 8 | r5 << 4) | category
+
+
+class _Tables:
+    """Lookup tables for one :class:`HandRules`."""
+
+    __slots__ = ("codes", "flush", "order", "rank", "runs", "rules")
+
+    def __init__(self, rules: HandRules) -> None:
+        low = rules.lowest_rank
+        self.rules = rules
+        order = list(range(9))
+        if rules.flush_beats_full_house:
+            order[FLUSH], order[FULL_HOUSE] = FULL_HOUSE, FLUSH
+        self.order: tuple[int, ...] = tuple(order)
+        runs: list[tuple[int, tuple[int, ...]]] = []
+        for high in range(14, low + 3, -1):
+            ranks = tuple(range(high, high - 5, -1))
+            runs.append((sum(1 << (r - 2) for r in ranks), ranks))
+        if rules.ace_low_straight:
+            ranks = (low + 3, low + 2, low + 1, low, 14)
+            runs.append((sum(1 << (r - 2) for r in ranks), ranks))
+        self.runs: tuple[tuple[int, tuple[int, ...]], ...] = tuple(runs)
+        self.codes: dict[str, int] = {
+            c: code for c, code in _CARD_CODES.items() if RANK_VALUE[c[0]] >= low
+        }
+        self.flush: list[int] = self._flush_table()
+        self.rank: dict[int, int] = {}
+        self._fill_ranks(7)
+
+    def _flush_table(self) -> list[int]:
+        table = [0] * 8192
+        sf, fl = self.order[STRAIGHT_FLUSH], self.order[FLUSH]
+        all_ranks = range(14, 1, -1)
+        for mask in range(8192):
+            if mask.bit_count() < 5:
+                continue
+            for run, ranks in self.runs:
+                if mask & run == run:
+                    table[mask] = _pack(sf, STRAIGHT_FLUSH, ranks)
+                    break
+            else:
+                top = [r for r in all_ranks if mask >> (r - 2) & 1][:5]
+                table[mask] = _pack(fl, FLUSH, top)
+        return table
+
+    def _fill_ranks(self, max_cards: int) -> None:
+        """Value every rank multiset of 5..``max_cards`` cards from this deck."""
+        ranks = list(range(14, self.rules.lowest_rank - 1, -1))
+        counts = [0] * 15
+        table = self.rank
+        value = self.value_of_counts
+        last = len(ranks)
+
+        def walk(i: int, left: int, key: int) -> None:
+            if i == last:
+                if max_cards - left >= 5:
+                    table[key] = value(counts)
+                return
+            r = ranks[i]
+            p = _POW5[r]
+            for c in range(min(4, left) + 1):
+                counts[r] = c
+                walk(i + 1, left - c, key + c * p)
+            counts[r] = 0
+
+        walk(0, max_cards, 0)
+
+    def value_of_counts(self, counts: Sequence[int]) -> int:
+        """The best non-flush value of a rank multiset (``counts[rank]``, 5+ cards)."""
+        order = self.order
+        present = [r for r in range(14, 1, -1) if counts[r]]
+        quads = [r for r in present if counts[r] == 4]
+        trips = [r for r in present if counts[r] == 3]
+        pairs = [r for r in present if counts[r] == 2]
+        if quads:
+            q = quads[0]
+            k = next(r for r in present if r != q)
+            return _pack(order[QUADS], QUADS, (q, q, q, q, k))
+        if trips and (len(trips) > 1 or pairs):
+            t = trips[0]
+            p = max(trips[1] if len(trips) > 1 else 0, pairs[0] if pairs else 0)
+            return _pack(order[FULL_HOUSE], FULL_HOUSE, (t, t, t, p, p))
+        if len(present) >= 5:
+            mask = 0
+            for r in present:
+                mask |= 1 << (r - 2)
+            for run, ranks in self.runs:
+                if mask & run == run:
+                    return _pack(order[STRAIGHT], STRAIGHT, ranks)
+        if trips:
+            t = trips[0]
+            k1, k2 = [r for r in present if r != t][:2]
+            return _pack(order[TRIPS], TRIPS, (t, t, t, k1, k2))
+        if len(pairs) >= 2:
+            p1, p2 = pairs[:2]
+            k = next(r for r in present if r != p1 and r != p2)
+            return _pack(order[TWO_PAIR], TWO_PAIR, (p1, p1, p2, p2, k))
+        if pairs:
+            p = pairs[0]
+            k1, k2, k3 = [r for r in present if r != p][:3]
+            return _pack(order[PAIR], PAIR, (p, p, k1, k2, k3))
+        return _pack(order[HIGH_CARD], HIGH_CARD, present[:5])
+
+    def rank_miss(self, key: int) -> int:
+        """Value a rank multiset not in the table (8+ cards), and remember it."""
+        counts = [0] * 15
+        n = 0
+        rest = key
+        for r in range(2, 15):
+            rest, c = divmod(rest, 5)
+            counts[r] = c
+            n += c
+        if n < 5:
+            raise ValueError(f"a hand needs at least 5 cards, got {n}")
+        v = self.rank[key] = self.value_of_counts(counts)
+        return v
+
+
+_TABLES: dict[HandRules, _Tables] = {STANDARD: _Tables(STANDARD)}
+
+
+def _tables(rules: HandRules) -> _Tables:
+    t = _TABLES.get(rules)
+    if t is None:
+        if not isinstance(rules, HandRules):
+            raise TypeError(f"rules must be HandRules, not {type(rules).__name__}")
+        t = _TABLES[rules] = _Tables(rules)
+    return t
+
+
+def _flush_value(code: int, f: int, t: _Tables) -> int:
+    shifts = _SUIT_SHIFTS.get(f)
+    if shifts is None:  # two flush suits: ten or more cards
+        shifts = tuple(_PRESENCE_SHIFT + 13 * s for s in range(4) if f >> (8 * s + 7) & 1)
+    flush = t.flush
+    return max(flush[(code >> sh) & 0x1FFF] for sh in shifts)
+
+
+def _bad_cards(cards: Iterable[object], t: _Tables) -> ValueError:
+    for c in cards:
+        if not isinstance(c, str) or c not in _CARD_CODES:
+            return ValueError(f"not a card: {c!r}")
+        if c not in t.codes:
+            return ValueError(f"card {c} is not in a deck from rank {t.rules.lowest_rank}")
+    return ValueError("malformed cards")
+
+
+# --- values -------------------------------------------------------------------------------
+class HandValue(int):
+    """A hand's value: an int, higher is better under the rules it was evaluated with.
+
+    ``category`` is the hand category (a flush stays FLUSH even when it outranks a full
+    house); ``cards`` the five cards used, best first; ``name`` reads it out.
+    """
+
+    _src: tuple[str, ...]
+
+    @property
+    def category(self) -> int:
+        return int(self) & 15
+
+    @property
+    def ranks(self) -> tuple[int, ...]:
+        """The ranks of the five cards used, best first (2..14; a wheel ends with 14)."""
+        v = int(self)
+        return (v >> 20 & 15, v >> 16 & 15, v >> 12 & 15, v >> 8 & 15, v >> 4 & 15)
+
+    @property
+    def cards(self) -> tuple[str, ...]:
+        cached: tuple[str, ...] | None = self.__dict__.get("_cards")
+        if cached is None:
+            cached = self.__dict__["_cards"] = _cards_for(self.category, self.ranks, self._src)
+        return cached
+
+    @property
+    def is_royal(self) -> bool:
+        return self.category == STRAIGHT_FLUSH and (int(self) >> 20 & 15) == 14
+
+    @property
+    def name(self) -> str:
+        cat = self.category
+        r = self.ranks
+        if cat == STRAIGHT_FLUSH:
+            return "royal flush" if r[0] == 14 else f"straight flush, {RANK_NAMES[r[0]]} high"
+        if cat == QUADS:
+            return f"four of a kind, {RANK_PLURALS[r[0]]}"
+        if cat == FULL_HOUSE:
+            return f"full house, {RANK_PLURALS[r[0]]} full of {RANK_PLURALS[r[3]]}"
+        if cat == FLUSH:
+            return f"flush, {RANK_NAMES[r[0]]} high"
+        if cat == STRAIGHT:
+            return f"straight, {RANK_NAMES[r[0]]} high"
+        if cat == TRIPS:
+            return f"three of a kind, {RANK_PLURALS[r[0]]}"
+        if cat == TWO_PAIR:
+            return f"two pair, {RANK_PLURALS[r[0]]} and {RANK_PLURALS[r[2]]}"
+        if cat == PAIR:
+            return f"pair of {RANK_PLURALS[r[0]]}"
+        return f"high card, {RANK_NAMES[r[0]]}"
+
+    def __repr__(self) -> str:
+        return f"HandValue({int(self)}, {self.name!r}, {self.cards!r})"
+
+    def __reduce__(self) -> tuple[object, ...]:
+        return (_rebuild, (int(self), self._src))
+
+
+def _rebuild(value: int, src: tuple[str, ...]) -> HandValue:
+    hv = HandValue(value)
+    hv._src = src
+    return hv
+
+
+def _cards_for(category: int, ranks: Sequence[int], src: Sequence[str]) -> tuple[str, ...]:
+    pool = sorted(src, key=card_key, reverse=True)
+    if category in (FLUSH, STRAIGHT_FLUSH):
+        need = set(ranks)
+        for suit in "shdc":
+            suited = [c for c in pool if c[1] == suit]
+            if len(suited) >= 5 and need <= {RANK_VALUE[c[0]] for c in suited}:
+                pool = suited
+                break
+    out: list[str] = []
+    for r in ranks:
+        for c in pool:
+            if RANK_VALUE[c[0]] == r and c not in out:
+                out.append(c)
+                break
+    return tuple(out)
+
+
+def hand_category_name(category: int) -> str:
+    """``"full house"`` for FULL_HOUSE, and so on (CSP-06 names)."""
+    if not isinstance(category, int) or not 0 <= category <= 8:
+        raise ValueError(f"no hand category {category!r}")
+    return _CATEGORY_NAMES[category]
+
+
+def encode(cards: Iterable[str], *, rules: HandRules = STANDARD) -> int:
+    """Encode a set of distinct cards for :func:`value_of`.
+
+    Codes of disjoint sets add: ``encode(hole) + encode(board) == encode(hole + board)``, so a
+    caller can encode the board once and each player's hole cards once.
+    """
+    t = _tables(rules)
+    cards = tuple(cards)
+    try:
+        code = sum(map(t.codes.__getitem__, cards))
+    except (KeyError, TypeError):
+        raise _bad_cards(cards, t) from None
+    if ((code >> _PRESENCE_SHIFT) & _M52).bit_count() != len(cards):
+        raise ValueError(f"duplicate cards in {cards!r}")
+    return code
+
+
+def value_of(code: int, *, rules: HandRules = STANDARD) -> int:
+    """The plain-int value of the best five cards of an :func:`encode`-d set (5+ cards).
+
+    Equal to ``int(evaluate(cards, rules=rules))``; no checks beyond the card count.
+    """
+    t = _TABLES.get(rules) or _tables(rules)
+    try:
+        v = t.rank[code >> _RANKKEY_SHIFT]
+    except KeyError:
+        v = t.rank_miss(code >> _RANKKEY_SHIFT)
+    f = (code + _FLUSH_ADD) & _FLUSH_TEST
+    if f:
+        fv = _flush_value(code, f, t)
+        if fv > v:
+            return fv
+    return v
+
+
+def evaluate(
+    cards: Iterable[str],
+    board: Iterable[str] = (),
+    *,
+    rules: HandRules = STANDARD,
+    use_exactly: int | None = None,
+) -> HandValue:
+    """The value of a player's best five-card hand.
+
+    ``cards`` are the player's own cards, ``board`` the community cards.  With
+    ``use_exactly=None`` the hand is the best five of all of them (HOLD-03, STUD-07, DRAW-04,
+    CSP-06).  With ``use_exactly=k`` it must use exactly ``k`` of ``cards`` and ``5 - k`` of
+    ``board`` (MAN-03: k=2 of 2; MAN3-03: k=2 of 3).  Raises ValueError on malformed input:
+    bad strings, cards outside the rules' deck, duplicates, too few cards.
+    """
+    t = _TABLES.get(rules) or _tables(rules)
+    if use_exactly is not None:
+        return _evaluate_exactly(tuple(cards), tuple(board), use_exactly, t)
+    allc = (*cards, *board)
+    try:
+        code = sum(map(t.codes.__getitem__, allc))
+    except (KeyError, TypeError):
+        raise _bad_cards(allc, t) from None
+    n = len(allc)
+    if n < 5 or ((code >> _PRESENCE_SHIFT) & _M52).bit_count() != n:
+        if n < 5:
+            raise ValueError(f"a hand needs at least 5 cards, got {n}")
+        raise ValueError(f"duplicate cards in {allc!r}")
+    try:
+        v = t.rank[code >> _RANKKEY_SHIFT]
+    except KeyError:
+        v = t.rank_miss(code >> _RANKKEY_SHIFT)
+    f = (code + _FLUSH_ADD) & _FLUSH_TEST
+    if f:
+        fv = _flush_value(code, f, t)
+        if fv > v:
+            v = fv
+    hv = HandValue(v)
+    hv._src = allc
+    return hv
+
+
+def _evaluate_exactly(
+    hole: tuple[str, ...], board: tuple[str, ...], k: object, t: _Tables
+) -> HandValue:
+    if not isinstance(k, int) or isinstance(k, bool) or not 0 <= k <= 5:
+        raise ValueError(f"use_exactly must be 0..5, not {k!r}")
+    if len(hole) < k or len(board) < 5 - k:
+        raise ValueError(
+            f"use_exactly={k} needs {k} own and {5 - k} board cards, "
+            f"got {len(hole)} and {len(board)}"
+        )
+    codes = t.codes
+    try:
+        hole_codes = [codes[c] for c in hole]
+        board_codes = [codes[c] for c in board]
+    except (KeyError, TypeError):
+        raise _bad_cards((*hole, *board), t) from None
+    total = sum(hole_codes) + sum(board_codes)
+    if ((total >> _PRESENCE_SHIFT) & _M52).bit_count() != len(hole) + len(board):
+        raise ValueError(f"duplicate cards in {(*hole, *board)!r}")
+    hole_sets = [
+        (sum(hole_codes[i] for i in idx), idx) for idx in combinations(range(len(hole)), k)
+    ]
+    board_sets = [
+        (sum(board_codes[i] for i in idx), idx)
+        for idx in combinations(range(len(board)), 5 - k)
+    ]
+    rank, flush = t.rank, t.flush
+    best = -1
+    best_sets: tuple[tuple[int, ...], tuple[int, ...]] = ((), ())
+    for hcode, hidx in hole_sets:
+        for bcode, bidx in board_sets:
+            code = hcode + bcode
+            f = (code + _FLUSH_ADD) & _FLUSH_TEST
+            # five suited cards: the flush value is the value
+            v = flush[(code >> _SUIT_SHIFTS[f][0]) & 0x1FFF] if f else rank[code >> _RANKKEY_SHIFT]
+            if v > best:
+                best = v
+                best_sets = (hidx, bidx)
+    hv = HandValue(best)
+    hv._src = (*(hole[i] for i in best_sets[0]), *(board[i] for i in best_sets[1]))
+    return hv
+
+
+# --- stud: hands showing ------------------------------------------------------------------
+def _check_up_cards(up_cards: Iterable[str]) -> tuple[str, ...]:
+    cards = tuple(up_cards)
+    if not cards:
+        raise ValueError("no up cards")
+    for c in cards:
+        if not isinstance(c, str) or c not in _CARD_CODES:
+            raise ValueError(f"not a card: {c!r}")
+    if len(set(cards)) != len(cards):
+        raise ValueError(f"duplicate cards in {cards!r}")
+    return cards
+
+
+def rank_showing(up_cards: Iterable[str]) -> tuple[int, tuple[int, ...], tuple[int, ...]]:
+    """A sort key for a stud hand showing; higher is the better hand showing (STUD-03).
+
+    Only pairs, two pair, trips, full house and quads count (no straights or flushes from
+    partial hands), then the ranks (groups first, then kickers, high to low), then the cards
+    by suit in the same order, so the tie between equal ranks goes to the highest card by suit
+    and no two different sets of up cards tie.
+    """
+    cards = _check_up_cards(up_cards)
+    by_rank: dict[int, list[str]] = {}
+    for c in sorted(cards, key=card_key, reverse=True):
+        by_rank.setdefault(RANK_VALUE[c[0]], []).append(c)
+    groups = sorted(by_rank.items(), key=lambda item: (len(item[1]), item[0]), reverse=True)
+    sizes = [len(g) for _, g in groups]
+    if sizes[0] >= 4:
+        category = QUADS
+    elif sizes[0] == 3:
+        category = FULL_HOUSE if len(sizes) > 1 and sizes[1] >= 2 else TRIPS
+    elif sizes[0] == 2:
+        category = TWO_PAIR if len(sizes) > 1 and sizes[1] == 2 else PAIR
+    else:
+        category = HIGH_CARD
+    ordered = [c for _, g in groups for c in g]
+    return (
+        category,
+        tuple(RANK_VALUE[c[0]] for c in ordered),
+        tuple(card_key(c) for c in ordered),
+    )
+
+
+def lowest_card(up_cards: Iterable[str]) -> str:
+    """The lowest card by rank, then suit, clubs lowest: the stud bring-in card (STUD-02)."""
+    return min(_check_up_cards(up_cards), key=card_key)
