@@ -13,6 +13,7 @@ pass an exact order; the server shuffles with :func:`shuffled`, which uses
 
 from __future__ import annotations
 
+import hashlib
 import secrets
 from collections.abc import Iterable, Sequence
 
@@ -95,3 +96,34 @@ def shuffled(card_set: Sequence[str]) -> list[str]:
 def pretty(card: str) -> str:
     """A card with its suit symbol, readable without colour: ``"A\u2660"``."""
     return card[0].replace("T", "10") + SUIT_SYMBOLS[card[1]]
+
+
+def seeded_shuffle(cards: Sequence[str], seed: bytes, *, label: str = "") -> list[str]:
+    """A deterministic shuffle of ``cards`` driven by ``seed`` (SHA-256 counter stream).
+
+    The engine is pure, so when it must reshuffle mid-hand (burns and
+    discards, DRAW-03 and STUD-05) the randomness is an input: the server
+    draws ``seed`` from ``secrets`` before the hand, and the same seed always
+    gives the same order, so a hand replays exactly from its inputs.
+    """
+    deck = list(cards)
+    counter = 0
+    pool = b""
+
+    def below(n: int) -> int:
+        nonlocal counter, pool
+        # rejection sampling on 8-byte words: unbiased for any n
+        limit = (1 << 64) - ((1 << 64) % n)
+        while True:
+            if len(pool) < 8:
+                block = f"{label}:{counter}".encode()
+                pool += hashlib.sha256(seed + block).digest()
+                counter += 1
+            word, pool = int.from_bytes(pool[:8], "big"), pool[8:]
+            if word < limit:
+                return word % n
+
+    for i in range(len(deck) - 1, 0, -1):
+        j = below(i + 1)
+        deck[i], deck[j] = deck[j], deck[i]
+    return deck

@@ -1,0 +1,323 @@
+"""Betting rounds: who acts, what they may do, and what each action does.
+
+Rules implemented here: BLIND-01..05 (forced bets), BET-01..12, ALLIN-01,
+ALLIN-02 (an incomplete all-in raise reopens nothing), ALLIN-04 (no betting
+when at most one player can bet), STUD-02 (bring-in or complete), STUD-04
+(an all-in player does not open) and STUD-06 (dead cards until a wager).
+
+State of the round: ``bets`` (this round), ``current`` (the highest bet the
+others must match), ``increment`` (the largest full bet or raise so far,
+BET-05), ``full_level`` (the bet level after the last *full* bet or raise)
+and ``acted_level[seat]`` (the full level when that seat last acted): a seat
+may raise only if it has not acted yet or a full raise came after it acted.
+"""
+
+from __future__ import annotations
+
+from server.rules import errors
+from server.rules.evaluate import lowest_card, rank_showing
+from server.rules.events import Acted, BetReturned, Posted, StreetEnded
+from server.rules.options import Options
+from server.rules.pots import uncalled
+from server.rules.state import HandState
+from server.rules.structure import CAPPED, FIXED_LIMIT, raise_bounds
+from server.rules.variant import BLINDS, BRING_IN, BUTTON, SHOWING
+
+
+class BettingMixin(HandState):
+    """Betting-round behaviour of :class:`~server.rules.hand.Hand`."""
+
+    def _init_betting(self) -> None:
+        self.current = 0
+        self.increment = 0
+        self.full_level = 0
+        self.raises = 0
+        self.acted_level: dict[int, int] = {}
+        self.pending: set[int] = set()
+        self.round_first: int | None = None
+        self.aggressor: int | None = None
+        self.round_played = False
+        self.last_round_aggressor: int | None = None
+        self.last_round_first: int | None = None
+        self.bring_in_seat: int | None = None
+        self.completed = True
+        self.blind_seats: list[int] = []
+        self.over_blind_seat: int | None = None
+        self.wagered = False  # STUD-06: a voluntary wager has been made since the last fold
+        self.dead: set[int] = set()
+        self._first_actor: int | None = None
+        self._last_actor: int = self.button
+
+    # ---------------------------------------------------------- forced bets
+    def _put(self, seat: int, amount: int) -> int:
+        """Move up to ``amount`` from the stack to the middle; returns what went in."""
+        amount = min(amount, self.stacks[seat])
+        self.stacks[seat] -= amount
+        self.contrib[seat] += amount
+        return amount
+
+    def _post_forced(self) -> None:
+        st = self.stakes
+        if st.ante:  # BLIND-05: antes before any card, dead money
+            for s in self.order:
+                paid = self._put(s, st.ante)
+                self._emit(Posted(s, "ante", paid, self.stacks[s]))
+        if self.variant.is_stud or not st.blinds:
+            return
+        seats = list(self.order)
+        if len(seats) == 2 and self.rules.heads_up_button_first_blind and self.button in seats:
+            seats = [self.button] + [s for s in seats if s != self.button]
+        for seat, blind in zip(seats, st.blinds, strict=False):  # BLIND-01
+            paid = self._put(seat, blind)
+            self.bets[seat] += paid
+            self.blind_seats.append(seat)
+            self._emit(Posted(seat, "blind", paid, self.stacks[seat]))
+        last_blind = st.blinds[-1]
+        n_blinds = len(self.blind_seats)
+        if self.want_over_blind and len(seats) > n_blinds:  # BLIND-04
+            s = seats[n_blinds]
+            paid = self._put(s, 2 * last_blind)
+            self.bets[s] += paid
+            self.over_blind_seat = s
+            self._emit(Posted(s, "over_blind", paid, self.stacks[s]))
+            last_blind = 2 * last_blind
+        # BET-03: in the first round calling means matching the last blind (or over blind)
+        self.current = last_blind
+        self.increment = max(last_blind, st.opening_bet(big=False))
+        self.full_level = last_blind
+
+    # -------------------------------------------------------------- rounds
+    def _can_bet(self, seat: int) -> bool:
+        return seat not in self.folded and self.stacks[seat] > 0
+
+    def _start_betting(self) -> None:
+        """Open this street's betting round, or skip it (ALLIN-04)."""
+        street = self.variant.streets[self.street]
+        if self.street > 0:
+            self.bets = {s: 0 for s in self.order}
+            self.current = 0
+            self.full_level = 0
+            self.increment = self.stakes.opening_bet(big=street.big)
+        if self.street == len(self.variant.streets) - 1:
+            self._note_last_street()
+        self.raises = 0
+        self.acted_level = {}
+        self.aggressor = None
+        self.completed = True
+        self.bring_in_seat = None
+        able = [s for s in self.live if self._can_bet(s)]
+        top = max((self.bets[s] for s in self.live), default=0)
+        if not able or (len(able) == 1 and self.bets[able[0]] >= top):
+            self.pending = set()  # ALLIN-04: deal on without betting
+            self.round_first = None
+            self.round_played = False
+            return
+        self.pending = set(able)
+        self.round_played = True
+        first = self._opener(street.opener, able)
+        self.round_first = first
+        self.to_act = None
+        self._first_actor = first
+
+    def _opener(self, how: str, able: list[int]) -> int:
+        if how == BLINDS:  # BET-02: left of the last blind, or over blind
+            last = self.over_blind_seat if self.over_blind_seat is not None else (
+                self.blind_seats[-1] if self.blind_seats else self.button)
+            return self._next_seat(last, able) or able[0]
+        if how == BRING_IN:  # STUD-02, STUD-04: lowest up card among those who can bet
+            low = lowest_card([self._last_up(s) for s in able])
+            seat = next(s for s in able if self._last_up(s) == low)
+            self.bring_in_seat = seat
+            self.completed = False
+            self.current = 0
+            self.increment = self.stakes.fixed_size(big=False)
+            return seat
+        if how == SHOWING:  # STUD-03: highest showing; all-in -> pass left (STUD-04)
+            best = max(self.live, key=lambda s: rank_showing(self._up_cards(s)))
+            if best in able:
+                return best
+            return self._next_seat(best, able) or able[0]
+        assert how == BUTTON  # BET-04
+        return self._next_seat(self.button, able) or able[0]
+
+    def _up_cards(self, seat: int) -> list[str]:
+        return [c for c, u in zip(self.own[seat], self.up[seat], strict=True) if u]
+
+    def _last_up(self, seat: int) -> str:
+        return self._up_cards(seat)[-1]
+
+    def _pick_next_actor(self) -> int:
+        """Choose who acts next among ``pending``: the opener first, then clockwise."""
+        first = self._first_actor
+        self._first_actor = None
+        if first is not None and first in self.pending:
+            seat: int | None = first
+        else:
+            seat = self._next_seat(first if first is not None else self._last_actor, self.pending)
+        assert seat is not None
+        self.to_act = seat
+        return seat
+
+    def _close_round(self) -> None:
+        """End the betting round: return an uncalled bet (ALLIN-03), note the round."""
+        self.pending = set()
+        self.to_act = None
+        back = uncalled(self.contrib)
+        if back is not None:
+            seat, amount = back
+            self.contrib[seat] -= amount
+            self.bets[seat] -= amount
+            self.stacks[seat] += amount
+            self._emit(BetReturned(seat, amount, self.stacks[seat]))
+        if self.round_played:
+            self.last_round_aggressor = self.aggressor
+            self.last_round_first = self.round_first
+        self.round_played = False
+        if self.street >= 0 and not self.is_over:
+            self._emit(StreetEnded(self.street, self.pot_total))
+
+    # -------------------------------------------------------------- options
+    def _options(self, seat: int) -> Options:
+        street = self.variant.streets[self.street]
+        stack = self.stacks[seat]
+        if self.draw_pending:
+            return Options(seat, draw=min(self.rules.max_discard, len(self.own[seat])), stack=stack)
+        own = self.bets[seat]
+        all_in = own + stack
+        if seat == self.bring_in_seat and not self.completed and self.current == 0:
+            bring = min(self.stakes.bring_in, all_in)
+            full = self.stakes.fixed_size(big=False)
+            return Options(seat, bring_in=bring, complete=full if all_in > bring else None,
+                           stack=stack)
+        to_call = max(0, self.current - own)
+        opts_call = min(self.current, all_in) if to_call > 0 else None
+        others = [s for s in self.live if s != seat and self._can_bet(s)]
+        may_raise = (
+            stack > to_call
+            and bool(others)
+            and (seat not in self.acted_level or self.full_level > self.acted_level[seat])
+        )
+        bet = raise_ = None
+        complete = None
+        if may_raise and not self.completed:  # stud: only a completion before the full bet
+            full = self.stakes.fixed_size(big=False)
+            complete = min(full, all_in)
+        elif may_raise and self.current == 0:
+            lo, hi = raise_bounds(self.rules.structure, self.stakes, big=street.big, current=0,
+                                  increment=self.increment, own_bet=own, stack=stack,
+                                  pot=self.pot_total)
+            lo = max(lo, self.stakes.opening_bet(big=street.big))
+            bet = (min(lo, all_in), min(max(hi, lo), all_in))
+        elif may_raise:
+            capped = (self.rules.structure in CAPPED and len(self.live) > 2
+                      and self.raises >= self.rules.raise_cap)  # BET-10
+            if not capped:
+                lo, hi = raise_bounds(self.rules.structure, self.stakes, big=street.big,
+                                      current=self.current, increment=self.increment,
+                                      own_bet=own, stack=stack, pot=self.pot_total)
+                raise_ = (min(lo, all_in), min(hi, all_in))
+        return Options(seat, fold=True, check=to_call == 0, call=opts_call, bet=bet,
+                       raise_=raise_, complete=complete, stack=stack, to_call=min(to_call, stack))
+
+    def _validate(self, opts: Options, action: str, amount: object,
+                  discard: tuple[str, ...]) -> None:
+        """Refuse anything ``opts`` does not offer (BET-01, BET-12)."""
+        if not opts.allows(action):
+            raise errors.IllegalAction(errors.BAD_ACTION,
+                                       f"{action!r} is not allowed now; allowed: {opts.kinds}")
+        if action == "draw":
+            self._validate_draw(opts, discard)
+            return
+        if amount is not None and (type(amount) is not int):
+            raise errors.IllegalAction(errors.BAD_AMOUNT, "amount must be a whole number")
+        all_in = self.bets[opts.seat] + opts.stack
+        exact = {"call": opts.call, "bring_in": opts.bring_in, "complete": opts.complete}
+        if action in exact:
+            if amount is not None and amount != exact[action]:
+                raise errors.IllegalAction(errors.BAD_AMOUNT,
+                                           f"{action} is to exactly {exact[action]}")
+            return
+        if action in ("bet", "raise"):
+            bounds = opts.bet if action == "bet" else opts.raise_
+            assert bounds is not None
+            if amount is None:
+                raise errors.IllegalAction(errors.BAD_AMOUNT, f"{action} needs an amount")
+            lo, hi = bounds
+            if amount == all_in and amount <= hi:
+                return  # tapping out is always on the grid (ALLIN-01)
+            if amount < lo or amount > hi:
+                raise errors.IllegalAction(errors.BAD_AMOUNT,
+                                           f"{action} to between {lo} and {hi}")
+            if amount % self.stakes.chip:
+                raise errors.IllegalAction(errors.BAD_AMOUNT,
+                                           f"amounts are multiples of {self.stakes.chip}")
+            return
+        if amount not in (None, 0, self.bets[opts.seat]):
+            raise errors.IllegalAction(errors.BAD_AMOUNT, f"{action} takes no amount")
+
+    # --------------------------------------------------------------- apply
+    def _apply(self, seat: int, opts: Options, action: str, amount: int | None,
+               discard: tuple[str, ...], *, timeout: bool) -> None:
+        if action == "draw":
+            self._apply_draw(seat, discard, timeout=timeout)
+            return
+        self._last_actor = seat
+        self.to_act = None
+        self.pending.discard(seat)
+        if action == "fold":
+            self.folded.add(seat)
+            if not self.wagered and self.variant.is_stud:
+                self.dead.add(seat)  # STUD-06
+            self._emit(Acted(seat, "fold", self.bets[seat], self.stacks[seat], timeout=timeout))
+            return
+        if action == "check":
+            self.acted_level[seat] = self.full_level
+            self._emit(Acted(seat, "check", self.bets[seat], self.stacks[seat], timeout=timeout))
+            return
+        target = {"call": opts.call, "bring_in": opts.bring_in,
+                  "complete": opts.complete}.get(action, amount)
+        assert target is not None
+        self._put(seat, target - self.bets[seat])
+        self.bets[seat] = target
+        if action != "bring_in":
+            self._wager()
+        if action in ("bet", "raise", "complete", "bring_in") and target > self.current:
+            self._raised(seat, action, target)
+        else:
+            self.acted_level[seat] = self.full_level
+        self._emit(Acted(seat, action, target, self.stacks[seat],
+                         all_in=self.stacks[seat] == 0, timeout=timeout))
+
+    def _wager(self) -> None:
+        """STUD-06: a wager stops the dead cards to seats that folded without one."""
+        self.wagered = True
+        self.dead.clear()
+
+    def _raised(self, seat: int, action: str, target: int) -> None:
+        size = target - self.current
+        self.aggressor = seat  # the player who may be called (SHOW-01)
+        if action == "bring_in":  # STUD-02: a forced bet below the full bet
+            self.completed = False
+            self.current = target
+            self.full_level = target
+            self.acted_level[seat] = target
+        elif action == "complete":  # to the full bet: the round's opening bet, not a raise
+            self.completed = True
+            self.increment = self.stakes.fixed_size(big=False)
+            self.current = target
+            self.full_level = target
+            self.acted_level[seat] = target
+        else:
+            if self.rules.structure == FIXED_LIMIT:
+                full = size >= self.stakes.fixed_size(big=self.variant.streets[self.street].big)
+            else:
+                full = size >= self.increment
+            if full:  # a full bet or raise reopens the betting (BET-05)
+                if action == "raise":
+                    self.raises += 1
+                self.increment = size
+                self.full_level = target
+            # ALLIN-02: an incomplete all-in raise changes the amount to call, nothing more
+            self.current = target
+            self.acted_level[seat] = self.full_level
+        self.pending = {s for s in self.live if s != seat and self._can_bet(s)}

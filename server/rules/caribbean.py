@@ -1,0 +1,502 @@
+"""Caribbean Stud Poker (RULES.md section 3, CSP-01..CSP-11): one round at one table.
+
+Everything that decides a Caribbean round lives here: the ante/jackpot phase, the deal, the
+fold-or-play decisions, the dealer's qualification and the per-seat settlement.  The table
+settings (pay schedules, pool shares) and the jackpot *payout* arithmetic (CSP-09/CSP-11)
+are in :mod:`server.rules.caribbean_payout` and re-exported here.  Ordering claims across
+tables (CSP-10) and the shared pool (CSP-12) belong to the jackpot coordinator, which this
+module only feeds with
+:meth:`CaribbeanRound.contributions` and :meth:`CaribbeanRound.jackpot_claims`.
+
+The engine is pure and deterministic: the caller passes the deck (in dealing order) and the
+actions; every method returns the new events, and the same deck plus the same actions give
+the same events.  A refused action raises :class:`IllegalAction` and changes nothing.
+
+Money is ``int`` in the smallest chip unit; shares are basis points (1/10,000), rounded down.
+
+Decisions on the points the rule text leaves open (see also the tests):
+
+* **Stack cover (CSP-01/03).**  An ante is accepted only when the seat's stack covers the
+  ante, the jackpot wager (if any) *and* the possible call bet of twice the ante, so a player
+  can never be dealt a hand they cannot afford to play.  Otherwise ``bad_amount``.
+* **The jackpot wager of a qualifying hand (CSP-07).**  "Collected at settlement unless its hand
+  qualifies": a qualifying wager is *returned* to the player at settlement (its ``Settled``
+  jackpot result is 0) and the hand becomes a :class:`JackpotClaim`; the payout itself comes
+  later from the coordinator (its amount depends on the pool and on claims at other tables).
+  Every other wager (non-qualifying hand, folded hand) is collected (result ``-wager``) and is a
+  contribution: its pool share (CSP-08/CSP-11) goes to the pool, the rest to the house's
+  jackpot ledger (GEN-09).  A returned wager contributes nothing.
+* **A hand qualifies for the jackpot** when its category has a non-zero jackpot payout
+  (defaults: flush or better).  A folded hand never qualifies (CSP-03/07).
+* **Eligibility moment (CSP-10)** is reported as the deck position (0-based) of the card that
+  made the hand eligible: the seat's first card in ``"shoe"`` mode, its fifth card in
+  ``"shuffler"`` mode.  Positions grow with dealing time, so within a round they order claims;
+  the coordinator combines them with the round's own deal time across tables.
+* **Timeouts**: in the ante phase a timeout sits the seat out; in the decision phase it folds.
+* **Nobody anted**: :meth:`deal` ends the round without dealing (house net 0).
+* **Deck check (GEN-02)** happens in :meth:`deal`; a bad deck voids the round and returns every
+  ante and jackpot wager (``RoundVoided`` then ``RoundEnded(voided=True)``).
+* Refusal reasons: unknown seat or a seat without cards -> ``no_hand``; a seat that already
+  did its part of the current phase -> ``not_your_turn``; an action that is not part of the
+  current phase (or any action after the end) -> ``bad_action``; a wrong or unaffordable
+  amount -> ``bad_amount``; bad table setup -> ``bad_setup``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Literal
+
+from server.rules.cards import DeckError, check_deck, make_deck
+from server.rules.caribbean_payout import (
+    BP,
+    HAND_KEYS,
+    JACKPOT_KEYS,
+    MAJOR_KEYS,
+    MINOR_KEYS,
+    ROYAL_FLUSH,
+    CaribbeanSettings,
+    Contribution,
+    DealingMode,
+    JackpotClaim,
+    JackpotPayouts,
+    JackpotSchedule,
+    PaySchedule,
+    PoolOutcome,
+    SplitJackpotPayouts,
+    hand_key,
+    is_int,
+    jackpot_payouts,
+    split_jackpot_payouts,
+)
+from server.rules.errors import (
+    BAD_ACTION,
+    BAD_AMOUNT,
+    BAD_SETUP,
+    NO_HAND,
+    NOT_YOUR_TURN,
+    IllegalAction,
+)
+from server.rules.evaluate import HandValue, evaluate
+
+__all__ = [
+    "BP", "HAND_KEYS", "JACKPOT_KEYS", "MAJOR_KEYS", "MINOR_KEYS", "ROYAL_FLUSH",
+    "CaribbeanSettings", "Contribution", "DealingMode", "JackpotClaim", "JackpotPayouts",
+    "JackpotSchedule", "PaySchedule", "PoolOutcome", "SplitJackpotPayouts", "hand_key",
+    "jackpot_payouts", "split_jackpot_payouts", "CaribbeanRound", "Event", "AnteAccepted",
+    "JackpotWagered", "SatOut", "RoundVoided", "Dealt", "DealerDealt", "PlayerDecided",
+    "DealerRevealed", "Settled", "RoundEnded", "MAX_PLAYERS",
+]
+
+CARDS_PER_HAND = 5
+DECK_SIZE = 52
+MAX_PLAYERS = (DECK_SIZE - CARDS_PER_HAND) // CARDS_PER_HAND  # 9: 9 players + dealer = 50 cards
+Phase = Literal["antes", "decisions", "ended", "void"]
+
+# --- events -------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class AnteAccepted:
+    seat: int
+    amount: int
+    stack: int
+
+
+@dataclass(frozen=True, slots=True)
+class JackpotWagered:
+    """The jackpot wager, locked from now on (CSP-01)."""
+
+    seat: int
+    amount: int
+    stack: int
+
+
+@dataclass(frozen=True, slots=True)
+class SatOut:
+    """The seat takes no part in this round."""
+
+    seat: int
+    timeout: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class RoundVoided:
+    """GEN-02: the deck failed its check; every wager has been returned."""
+
+    reason: str
+    message: str
+
+
+@dataclass(frozen=True, slots=True)
+class Dealt:
+    """A player's five cards, all face down; ``positions[i]`` is the deck index of ``cards[i]``
+    (one card at a time in seat order, then the dealer: CSP-02)."""
+
+    seat: int
+    cards: tuple[str, ...]
+    up: tuple[bool, ...]
+    positions: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class DealerDealt:
+    """The dealer's five cards; only the last is face up (``up``).  Projections show
+    ``up_card`` only until :class:`DealerRevealed`."""
+
+    cards: tuple[str, ...]
+    up: tuple[bool, ...]
+    positions: tuple[int, ...]
+
+    @property
+    def up_card(self) -> str:
+        return self.cards[-1]
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerDecided:
+    """``action`` is ``"play"`` (``amount`` = the call bet, twice the ante) or ``"fold"``."""
+
+    seat: int
+    action: str
+    amount: int
+    stack: int
+    timeout: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class DealerRevealed:
+    cards: tuple[str, ...]
+    qualifies: bool
+    hand: str
+
+
+@dataclass(frozen=True, slots=True)
+class Settled:
+    """One seat's results, each signed (+ won, - lost, 0 returned); ``stack`` is after them.
+
+    ``jackpot`` is the fate of the wager only (``-wager`` collected, 0 returned or none);
+    ``jackpot_hand`` names the qualifying hand (a claim for the coordinator) or is None.
+    """
+
+    seat: int
+    ante: int
+    play: int
+    jackpot: int
+    hand: str
+    jackpot_hand: str | None
+    stack: int
+    folded: bool
+
+
+@dataclass(frozen=True, slots=True)
+class RoundEnded:
+    """``house_net``: the house's result on antes and call bets (jackpot flows excluded);
+    ``jackpot_collected``: the jackpot wagers collected (see :meth:`contributions`)."""
+
+    round_id: str
+    stacks: dict[int, int]
+    house_net: int
+    jackpot_collected: int
+    voided: bool = False
+
+
+Event = (
+    AnteAccepted | JackpotWagered | SatOut | RoundVoided | Dealt | DealerDealt | PlayerDecided
+    | DealerRevealed | Settled | RoundEnded
+)
+
+
+# --- the round ------------------------------------------------------------------------------
+
+
+class CaribbeanRound:
+    """One round at one table.  Phases: ``antes`` -> (:meth:`deal`) ``decisions`` -> ``ended``
+    (or ``void`` on a bad deck).  The table actor calls :meth:`ante`/:meth:`sit_out` per seat,
+    then :meth:`deal` when it closes betting, then :meth:`play`/:meth:`fold`/:meth:`timeout`
+    per dealt seat; the last decision settles the round.  Ask :meth:`options` what a seat may do.
+    """
+
+    def __init__(
+        self,
+        settings: CaribbeanSettings,
+        seats: Mapping[int, int],
+        deck: Sequence[str],
+        *,
+        round_id: str,
+    ) -> None:
+        if not seats or len(seats) > MAX_PLAYERS:
+            raise IllegalAction(BAD_SETUP, f"a Caribbean round needs 1..{MAX_PLAYERS} seats")
+        for seat, stack in seats.items():
+            if not is_int(seat) or seat < 0 or not is_int(stack) or stack < 0:
+                raise IllegalAction(BAD_SETUP, f"bad seat or stack: {seat!r}: {stack!r}")
+        self.settings = settings
+        self.round_id = round_id
+        self._deck = tuple(deck)
+        self._initial = dict(sorted(seats.items()))
+        self._stacks = dict(self._initial)
+        self._phase: Phase = "antes"
+        self._antes: dict[int, int] = {}
+        self._wagers: dict[int, int] = {}
+        self._sat_out: set[int] = set()
+        self._hands: dict[int, tuple[str, ...]] = {}
+        self._positions: dict[int, tuple[int, ...]] = {}
+        self._dealer: tuple[str, ...] = ()
+        self._decisions: dict[int, str] = {}
+        self._settled: dict[int, Settled] = {}
+        self._values: dict[int, HandValue] = {}
+        self._house_net = 0
+        self._events: list[Event] = []
+
+    # -- reading ---------------------------------------------------------------------------
+    @property
+    def phase(self) -> Phase:
+        return self._phase
+
+    @property
+    def stacks(self) -> dict[int, int]:
+        return dict(self._stacks)
+
+    @property
+    def events(self) -> tuple[Event, ...]:
+        """Every event so far, in order."""
+        return tuple(self._events)
+
+    @property
+    def house_net(self) -> int:
+        return self._house_net
+
+    def snapshot(self) -> dict[str, object]:
+        """The whole mutable state as plain values (equal snapshots = equal states)."""
+        return {
+            "phase": self._phase, "stacks": dict(self._stacks), "antes": dict(self._antes),
+            "wagers": dict(self._wagers), "sat_out": sorted(self._sat_out),
+            "hands": dict(self._hands), "dealer": self._dealer,
+            "decisions": dict(self._decisions), "settled": dict(self._settled),
+            "house_net": self._house_net, "events": len(self._events),
+        }
+
+    def options(self, seat: int) -> dict[str, object]:
+        """What ``seat`` may do now (empty when nothing).
+
+        Ante phase: ``{"ante": {"min", "max"}, "jackpot": wager or None, "sit_out": True}``
+        where ``max`` is the largest ante the stack covers without the jackpot wager (the
+        stack must cover ante + jackpot wager + 2 x ante) and ``jackpot`` is offered when the
+        minimum ante with the wager is covered.  Decision phase: ``{"fold": True, "play": 2 x
+        ante}``.
+        """
+        s = self.settings
+        if seat not in self._stacks:
+            return {}
+        if self._phase == "antes":
+            if seat in self._antes or seat in self._sat_out:
+                return {}
+            opts: dict[str, object] = {"sit_out": True}
+            top = min(s.ante_max, self._stacks[seat] // 3)
+            if top >= s.ante_min:
+                opts["ante"] = {"min": s.ante_min, "max": top}
+                with_jp = self._stacks[seat] - s.jackpot_wager >= 3 * s.ante_min
+                opts["jackpot"] = s.jackpot_wager if with_jp and s.jackpot_wager > 0 else None
+            return opts
+        if self._phase == "decisions" and seat in self._hands and seat not in self._decisions:
+            return {"fold": True, "play": 2 * self._antes[seat]}
+        return {}
+
+    # -- ante phase ------------------------------------------------------------------------
+    def ante(self, seat: int, amount: int, *, jackpot: bool = False) -> list[Event]:
+        """CSP-01: place an ante (and optionally the fixed jackpot wager, locked at once)."""
+        self._check_phase("antes", "ante")
+        self._check_seat(seat)
+        if seat in self._antes or seat in self._sat_out:
+            raise IllegalAction(NOT_YOUR_TURN, f"seat {seat} has already anted or sat out")
+        s = self.settings
+        if not is_int(amount) or not s.ante_min <= amount <= s.ante_max:
+            raise IllegalAction(
+                BAD_AMOUNT, f"ante must be {s.ante_min}..{s.ante_max}, not {amount!r}"
+            )
+        if not isinstance(jackpot, bool) or (jackpot and s.jackpot_wager <= 0):
+            raise IllegalAction(BAD_ACTION, "this table takes no jackpot wager")
+        wager = s.jackpot_wager if jackpot else 0
+        need = 3 * amount + wager
+        if self._stacks[seat] < need:
+            raise IllegalAction(
+                BAD_AMOUNT,
+                f"stack {self._stacks[seat]} must cover ante, jackpot wager and call bet ({need})",
+            )
+        self._antes[seat] = amount
+        self._stacks[seat] -= amount
+        out: list[Event] = [AnteAccepted(seat, amount, self._stacks[seat])]
+        if wager:
+            self._wagers[seat] = wager
+            self._stacks[seat] -= wager
+            out.append(JackpotWagered(seat, wager, self._stacks[seat]))
+        return self._emit(out)
+
+    def sit_out(self, seat: int) -> list[Event]:
+        """The seat takes no part in this round (the default if it never antes)."""
+        return self._sit_out(seat, timeout=False)
+
+    def _sit_out(self, seat: int, *, timeout: bool) -> list[Event]:
+        self._check_phase("antes", "sit_out")
+        self._check_seat(seat)
+        if seat in self._antes or seat in self._sat_out:
+            raise IllegalAction(NOT_YOUR_TURN, f"seat {seat} has already anted or sat out")
+        self._sat_out.add(seat)
+        return self._emit([SatOut(seat, timeout)])
+
+    def deal(self) -> list[Event]:
+        """Close the ante phase and deal (GEN-02 check first; CSP-02)."""
+        self._check_phase("antes", "deal")
+        try:
+            check_deck(self._deck, make_deck())
+        except DeckError as err:
+            self._stacks = dict(self._initial)
+            self._phase = "void"
+            return self._emit([
+                RoundVoided(err.reason, str(err)),
+                RoundEnded(self.round_id, dict(self._stacks), 0, 0, voided=True),
+            ])
+        players = sorted(self._antes)
+        if not players:
+            self._phase = "ended"
+            return self._emit([RoundEnded(self.round_id, dict(self._stacks), 0, 0)])
+        width = len(players) + 1
+        out: list[Event] = []
+        for i, seat in enumerate(players):
+            pos = tuple(r * width + i for r in range(CARDS_PER_HAND))
+            self._positions[seat] = pos
+            self._hands[seat] = tuple(self._deck[p] for p in pos)
+            out.append(Dealt(seat, self._hands[seat], (False,) * CARDS_PER_HAND, pos))
+        dpos = tuple(r * width + len(players) for r in range(CARDS_PER_HAND))
+        self._dealer = tuple(self._deck[p] for p in dpos)
+        out.append(DealerDealt(self._dealer, (False,) * (CARDS_PER_HAND - 1) + (True,), dpos))
+        self._phase = "decisions"
+        return self._emit(out)
+
+    # -- decision phase --------------------------------------------------------------------
+    def play(self, seat: int) -> list[Event]:
+        """CSP-03: call with exactly twice the ante (covered since the ante was accepted)."""
+        self._check_decider(seat, "play")
+        bet = 2 * self._antes[seat]
+        self._stacks[seat] -= bet
+        self._decisions[seat] = "play"
+        return self._decided(PlayerDecided(seat, "play", bet, self._stacks[seat]))
+
+    def fold(self, seat: int) -> list[Event]:
+        """CSP-03: fold, losing the ante and any jackpot wager."""
+        self._check_decider(seat, "fold")
+        self._decisions[seat] = "fold"
+        return self._decided(PlayerDecided(seat, "fold", 0, self._stacks[seat]))
+
+    def timeout(self, seat: int) -> list[Event]:
+        """The action clock ran out: sit out in the ante phase, fold in the decision phase."""
+        if self._phase == "antes":
+            return self._sit_out(seat, timeout=True)
+        self._check_decider(seat, "timeout")
+        self._decisions[seat] = "fold"
+        return self._decided(PlayerDecided(seat, "fold", 0, self._stacks[seat], timeout=True))
+
+    def _decided(self, event: PlayerDecided) -> list[Event]:
+        out: list[Event] = [event]
+        if len(self._decisions) == len(self._hands):
+            out.extend(self._settle())
+        return self._emit(out)
+
+    # -- settlement ------------------------------------------------------------------------
+    def _settle(self) -> list[Event]:
+        s = self.settings
+        dealer = evaluate(self._dealer)
+        qualifies = s.dealer_qualifies(dealer)
+        out: list[Event] = [DealerRevealed(self._dealer, qualifies, dealer.name)]
+        collected = 0
+        for seat in sorted(self._hands):
+            ante = self._antes[seat]
+            value = evaluate(self._hands[seat])
+            self._values[seat] = value
+            key = hand_key(value)
+            folded = self._decisions[seat] == "fold"
+            if folded:
+                ante_res, play_res = -ante, 0
+            elif not qualifies:
+                ante_res, play_res = ante, 0
+            elif value > dealer:
+                ante_res, play_res = ante, 2 * ante * s.pays.odds(key)
+            elif value < dealer:
+                ante_res, play_res = -ante, -2 * ante
+            else:
+                ante_res, play_res = 0, 0
+            wager = self._wagers.get(seat, 0)
+            jp_hand = key if wager and not folded and s.jackpot.qualifies(key) else None
+            jp_res = -wager if jp_hand is None else 0
+            collected -= jp_res
+            back = ante + ante_res + (0 if folded else 2 * ante + play_res)
+            back += wager + jp_res
+            self._stacks[seat] += back
+            self._house_net -= ante_res + play_res
+            ev = Settled(
+                seat, ante_res, play_res, jp_res, value.name, jp_hand, self._stacks[seat], folded
+            )
+            self._settled[seat] = ev
+            out.append(ev)
+        self._phase = "ended"
+        out.append(RoundEnded(self.round_id, dict(self._stacks), self._house_net, collected))
+        return out
+
+    def contributions(self) -> tuple[Contribution, ...]:
+        """CSP-08/11: the collected jackpot wagers of this round, in seat order (after the end).
+        Returned wagers (qualifying hands) and a voided round contribute nothing."""
+        self._check_over("contributions")
+        out = []
+        for seat, ev in self._settled.items():
+            if ev.jackpot < 0:
+                minor, major, house = self.settings.split_wager(-ev.jackpot)
+                wager = -ev.jackpot
+                out.append(
+                    Contribution(self.round_id, seat, wager, minor + major, minor, major, house)
+                )
+        return tuple(out)
+
+    def jackpot_claims(self) -> tuple[JackpotClaim, ...]:
+        """CSP-07/10: this round's qualifying hands, in order of their eligibility moments."""
+        self._check_over("jackpot_claims")
+        mode = self.settings.dealing_mode
+        claims = [
+            JackpotClaim(
+                self.round_id, seat, ev.jackpot_hand,
+                self._positions[seat][0 if mode == "shoe" else -1], mode,
+            )
+            for seat, ev in self._settled.items()
+            if ev.jackpot_hand is not None
+        ]
+        return tuple(sorted(claims, key=lambda c: c.eligible_at))
+
+    def eligibility(self) -> dict[int, int]:
+        """CSP-10: every dealt seat's eligibility moment (deck position) under the table's mode."""
+        i = 0 if self.settings.dealing_mode == "shoe" else -1
+        return {seat: pos[i] for seat, pos in self._positions.items()}
+
+    # -- guards ------------------------------------------------------------------------------
+    def _emit(self, events: list[Event]) -> list[Event]:
+        self._events.extend(events)
+        return events
+
+    def _check_phase(self, phase: Phase, action: str) -> None:
+        if self._phase != phase:
+            raise IllegalAction(BAD_ACTION, f"{action} is not allowed in phase {self._phase}")
+
+    def _check_seat(self, seat: int) -> None:
+        if not is_int(seat) or seat not in self._stacks:
+            raise IllegalAction(NO_HAND, f"seat {seat!r} is not in this round")
+
+    def _check_decider(self, seat: int, action: str) -> None:
+        self._check_phase("decisions", action)
+        self._check_seat(seat)
+        if seat not in self._hands:
+            raise IllegalAction(NO_HAND, f"seat {seat} has no hand in this round")
+        if seat in self._decisions:
+            raise IllegalAction(NOT_YOUR_TURN, f"seat {seat} has already decided")
+
+    def _check_over(self, what: str) -> None:
+        if self._phase not in ("ended", "void"):
+            raise IllegalAction(BAD_ACTION, f"{what} is known only after settlement")

@@ -1,0 +1,150 @@
+"""Engine events: immutable facts, in the order they happened.
+
+Events carry the whole truth (every card); who may see what is decided by
+the table's per-viewer projection, never here.  ``Burned`` and the cards of
+``Dealt`` that are face down are private facts: the projection keeps a
+face-down card for its owner only and drops burns entirely.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True, slots=True)
+class HandStarted:
+    hand: str
+    button: int
+    seats: tuple[int, ...]
+    stacks: dict[int, int]
+
+
+@dataclass(frozen=True, slots=True)
+class Posted:
+    """A compulsory or voluntary forced wager: ``kind`` is blind, ante, bring_in or over_blind."""
+
+    seat: int
+    kind: str
+    amount: int
+    stack: int
+
+
+@dataclass(frozen=True, slots=True)
+class Dealt:
+    """Cards to one seat in one dealing round; ``up[i]`` tells whether ``cards[i]`` is face up.
+
+    ``dead`` marks cards dealt to a folded seat to keep the deal order (STUD-06).
+    ``positions[i]`` is the deck index of ``cards[i]`` (for the fairness proof).
+    """
+
+    seat: int
+    cards: tuple[str, ...]
+    up: tuple[bool, ...]
+    positions: tuple[int, ...] = ()
+    dead: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Burned:
+    card: str
+    position: int
+
+
+@dataclass(frozen=True, slots=True)
+class Reshuffled:
+    """The deck ran short: ``cards`` (burns, discards) were shuffled to finish the deal."""
+
+    count: int
+
+
+@dataclass(frozen=True, slots=True)
+class BoardDealt:
+    """New community cards; ``board`` is the whole board so far."""
+
+    cards: tuple[str, ...]
+    board: tuple[str, ...]
+    positions: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class TurnStarted:
+    """``seat`` must act next; ask the engine for its options."""
+
+    seat: int
+    street: int
+
+
+@dataclass(frozen=True, slots=True)
+class Acted:
+    """``amount`` is the seat's total bet in this round after the action."""
+
+    seat: int
+    action: str
+    amount: int
+    stack: int
+    all_in: bool = False
+    timeout: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Drew:
+    """A draw: ``discarded`` left the hand and ``received`` replaced them (same count)."""
+
+    seat: int
+    discarded: tuple[str, ...]
+    received: tuple[str, ...]
+    positions: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class BetReturned:
+    """An uncalled bet goes back to its owner (ALLIN-03)."""
+
+    seat: int
+    amount: int
+    stack: int
+
+
+@dataclass(frozen=True, slots=True)
+class StreetEnded:
+    """A betting round closed; ``pot`` is everything in the middle now."""
+
+    street: int
+    pot: int
+
+
+@dataclass(frozen=True, slots=True)
+class Showdown:
+    seat: int
+    cards: tuple[str, ...]
+    hand: str
+    best: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Mucked:
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class PotAwarded:
+    pot: int
+    amount: int
+    winners: dict[int, int]
+    odd_chip: int | None = None
+    hand: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class HandEnded:
+    hand: str
+    stacks: dict[int, int]
+    voided: bool = False
+    reason: str = ""
+    shown: tuple[int, ...] = field(default=())
+
+
+Event = (
+    HandStarted | Posted | Dealt | Burned | Reshuffled | BoardDealt | TurnStarted | Acted | Drew
+    | BetReturned | StreetEnded | Showdown | Mucked | PotAwarded | HandEnded
+)

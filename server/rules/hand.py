@@ -1,0 +1,201 @@
+"""The hand state machine shared by every pot-game variant.
+
+Sans-I/O: a :class:`Hand` takes its inputs (seats and stacks, the button,
+the deck in dealing order, a seed for any mid-hand reshuffle, then one
+action or timeout at a time) and hands back events.  It knows nothing of
+sockets, clocks or randomness, so the same inputs always replay to the
+same events.
+
+The caller's loop is::
+
+    hand = Hand(HOLDEM, rules, stacks, button=5, deck=deck)
+    events = hand.start()
+    while not hand.is_over:
+        seat = hand.to_act
+        opts = hand.options(seat)      # send with the turn
+        events = hand.act(seat, "call")  # or hand.timeout(seat)
+
+Every refusal raises :class:`~server.rules.errors.IllegalAction` before any
+state changes.  What differs between variants is data (:mod:`server.rules.variant`);
+betting is :mod:`server.rules.betting`, dealing :mod:`server.rules.dealing`,
+showdown :mod:`server.rules.showdown`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+
+from server.rules import errors
+from server.rules.betting import BettingMixin
+from server.rules.cards import DeckError, check_deck
+from server.rules.dealing import DealingMixin
+from server.rules.events import Event, HandEnded, HandStarted, TurnStarted
+from server.rules.options import Options
+from server.rules.showdown import ShowdownMixin
+from server.rules.structure import check_stakes
+from server.rules.variant import TableRules, Variant
+
+
+class Hand(DealingMixin, BettingMixin, ShowdownMixin):
+    """One hand of a pot game (Hold'em, Manila, Draw, Stud).
+
+    ``stacks``: seat -> chips in front of the player when the hand starts
+    (GEN-06 table stakes: only these can be wagered).  ``num_seats``: the
+    table's seat count, for clockwise order.  ``over_blind``: the seat left
+    of the last blind posts the Draw over blind (BLIND-04; the table asks the
+    player before the hand).
+    """
+
+    def __init__(
+        self,
+        variant: Variant,
+        rules: TableRules,
+        stacks: Mapping[int, int],
+        *,
+        button: int,
+        deck: Sequence[str],
+        num_seats: int = 10,
+        hand_id: str = "",
+        seed: bytes = b"",
+        over_blind: bool = False,
+    ) -> None:
+        problem = check_stakes(rules.structure, rules.stakes)
+        if problem:
+            raise errors.IllegalAction(errors.BAD_SETUP, problem)
+        if len(stacks) < 2:
+            raise errors.IllegalAction(errors.BAD_SETUP, "a hand needs at least two players")
+        if len(stacks) > variant.max_seats:
+            raise errors.IllegalAction(errors.BAD_SETUP, f"{variant.name} deals to at most "
+                                       f"{variant.max_seats} players (GEN-07)")
+        if any(not 0 <= s < num_seats for s in stacks) or not 0 <= button < num_seats:
+            raise errors.IllegalAction(errors.BAD_SETUP, "seat or button outside the table")
+        if any(type(v) is not int or v <= 0 for v in stacks.values()):
+            raise errors.IllegalAction(errors.BAD_SETUP, "every stack must be a positive int")
+        if not variant.is_stud and len(rules.stakes.blinds) > len(stacks):
+            raise errors.IllegalAction(errors.BAD_SETUP, "more blinds than players")
+        if variant.is_stud and rules.stakes.bring_in <= 0:
+            raise errors.IllegalAction(errors.BAD_SETUP, "stud needs a bring-in")
+        self.variant = variant
+        self.rules = rules
+        self.stakes = rules.stakes
+        self.num_seats = num_seats
+        self.button = button
+        self.hand_id = hand_id
+        self.seed = seed
+        self.want_over_blind = over_blind and rules.over_blind
+        self.initial = dict(stacks)
+        self.stacks: dict[int, int] = dict(stacks)
+        # clockwise from the button's left: the dealing order (HOLD-01)
+        self.order: list[int] = sorted(stacks, key=lambda s: (s - button - 1) % num_seats)
+        self.contrib: dict[int, int] = {s: 0 for s in self.order}
+        self.bets: dict[int, int] = {s: 0 for s in self.order}
+        self.folded: set[int] = set()
+        self.own: dict[int, list[str]] = {s: [] for s in self.order}
+        self.up: dict[int, list[bool]] = {s: [] for s in self.order}
+        self.board: list[str] = []
+        self.deck = list(deck)
+        self.street = -1
+        self.to_act: int | None = None
+        self.is_over = False
+        self.voided = False
+        self._events: list[Event] = []
+        self._init_dealing()
+        self._init_betting()
+        self._init_showdown()
+
+    # ------------------------------------------------------------------ API
+    def start(self) -> list[Event]:
+        """Check the deck (GEN-02), post forced bets, deal, and run to the first decision."""
+        if self.street != -1:
+            raise errors.IllegalAction(errors.BAD_ACTION, "the hand has already started")
+        try:
+            check_deck(self.deck, self.variant.card_set)
+        except DeckError as exc:
+            self.street = len(self.variant.streets)
+            self.is_over = True
+            self.voided = True
+            self._emit(HandStarted(self.hand_id, self.button, tuple(self.order),
+                                   dict(self.initial)))
+            self._emit(HandEnded(self.hand_id, dict(self.initial), voided=True,
+                                 reason=f"{exc.reason}: {exc}"))
+            return self._drain()
+        self._emit(HandStarted(self.hand_id, self.button, tuple(self.order), dict(self.initial)))
+        self.street = 0
+        self._post_forced()
+        self._begin_street()
+        self._advance()
+        return self._drain()
+
+    def options(self, seat: int) -> Options | None:
+        """The legal options of ``seat`` now, or None when it is not that seat's turn."""
+        if self.is_over or seat != self.to_act:
+            return None
+        return self._options(seat)
+
+    def act(self, seat: int, action: str, amount: int | None = None,
+            discard: Iterable[str] = ()) -> list[Event]:
+        """Apply ``seat``'s action; raises IllegalAction (state unchanged) when illegal."""
+        if self.is_over or self.street < 0:
+            raise errors.IllegalAction(errors.NO_HAND, "no hand is in progress")
+        if seat != self.to_act:
+            raise errors.IllegalAction(errors.NOT_YOUR_TURN, f"it is seat {self.to_act}'s turn")
+        opts = self._options(seat)
+        self._validate(opts, action, amount, tuple(discard))
+        self._apply(seat, opts, action, amount, tuple(discard), timeout=False)
+        self._advance()
+        return self._drain()
+
+    def timeout(self, seat: int) -> list[Event]:
+        """The clock ran out: check if free, else fold (draw: stand pat; bring-in: bring in)."""
+        if self.is_over or seat != self.to_act:
+            raise errors.IllegalAction(errors.NOT_YOUR_TURN, "not this seat's decision")
+        opts = self._options(seat)
+        if opts.draw is not None:
+            self._apply(seat, opts, "draw", None, (), timeout=True)
+        elif opts.bring_in is not None:
+            self._apply(seat, opts, "bring_in", opts.bring_in, (), timeout=True)
+        elif opts.check:
+            self._apply(seat, opts, "check", None, (), timeout=True)
+        else:
+            self._apply(seat, opts, "fold", None, (), timeout=True)
+        self._advance()
+        return self._drain()
+
+    def void(self, reason: str) -> list[Event]:
+        """Void the hand (a fault): every player gets back exactly their starting stack."""
+        if self.is_over:
+            raise errors.IllegalAction(errors.NO_HAND, "the hand is over")
+        self.stacks = dict(self.initial)
+        self.is_over = True
+        self.voided = True
+        self.to_act = None
+        self._emit(HandEnded(self.hand_id, dict(self.stacks), voided=True, reason=reason))
+        return self._drain()
+
+    # ------------------------------------------------------------ internals
+    def _drain(self) -> list[Event]:
+        out, self._events = self._events, []
+        return out
+
+    def _advance(self) -> None:
+        """Run the hand forward until a decision is needed or it ends."""
+        while not self.is_over:
+            if len(self.live) == 1:  # BET-11
+                self._close_round()
+                self._award_uncontested()
+                return
+            if self.to_act is not None:
+                return
+            if self.pending:
+                self._emit(TurnStarted(self._pick_next_actor(), self.street))
+                return
+            if self.draw_pending:  # the draw is done: its betting round follows (DRAW-03)
+                self.draw_pending = False
+                self._start_betting()
+                continue
+            self._close_round()
+            if self.street + 1 >= len(self.variant.streets):
+                self._showdown()
+                return
+            self.street += 1
+            self._begin_street()

@@ -1,0 +1,81 @@
+"""What a seat may do now, and the actions it can send.
+
+:class:`Options` is the engine's answer to "what may this seat do?"; the
+table sends it with ``turn`` and the engine accepts exactly what it offers
+(and refuses everything else with a reason).  Every amount is the total the
+seat's bet in this round becomes ("raise to").
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+FOLD = "fold"
+CHECK = "check"
+CALL = "call"
+BET = "bet"
+RAISE = "raise"
+BRING_IN = "bring_in"
+COMPLETE = "complete"
+DRAW = "draw"
+ACTIONS = (FOLD, CHECK, CALL, BET, RAISE, BRING_IN, COMPLETE, DRAW)
+
+
+@dataclass(frozen=True, slots=True)
+class Options:
+    """Legal choices of ``seat``; ``None`` means "not offered".
+
+    ``call``: the bet total after calling (a short stack calls all-in).
+    ``bet`` / ``raise_``: ``(min_to, max_to)``; when the stack cannot reach
+    ``min_to`` both are the all-in total (tapping out, ALLIN-01).
+    ``bring_in`` / ``complete``: the stud first-round amounts (STUD-02).
+    ``draw``: the most cards the seat may discard (DRAW-03).
+    """
+
+    seat: int
+    fold: bool = False
+    check: bool = False
+    call: int | None = None
+    bet: tuple[int, int] | None = None
+    raise_: tuple[int, int] | None = None
+    bring_in: int | None = None
+    complete: int | None = None
+    draw: int | None = None
+    stack: int = 0
+    to_call: int = 0
+
+    def allows(self, kind: str) -> bool:
+        """True when ``kind`` is among the offered actions."""
+        return {
+            FOLD: self.fold,
+            CHECK: self.check,
+            CALL: self.call is not None,
+            BET: self.bet is not None,
+            RAISE: self.raise_ is not None,
+            BRING_IN: self.bring_in is not None,
+            COMPLETE: self.complete is not None,
+            DRAW: self.draw is not None,
+        }.get(kind, False)
+
+    @property
+    def kinds(self) -> tuple[str, ...]:
+        return tuple(k for k in ACTIONS if self.allows(k))
+
+    def to_wire(self) -> dict[str, object]:
+        """The protocol's ``options`` object (PROTOCOL.md ``turn``)."""
+        out: dict[str, object] = {"fold": self.fold, "check": self.check}
+        if self.call is not None:
+            out["call"] = self.call
+            out["to_call"] = self.to_call
+        if self.bet is not None:
+            out["bet"] = {"min": self.bet[0], "max": self.bet[1]}
+        if self.raise_ is not None:
+            out["raise"] = {"min": self.raise_[0], "max": self.raise_[1]}
+        if self.bring_in is not None:
+            out["bring_in"] = self.bring_in
+        if self.complete is not None:
+            out["complete"] = self.complete
+        if self.draw is not None:
+            out["draw"] = {"max": self.draw}
+        out["stack"] = self.stack
+        return out

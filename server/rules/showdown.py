@@ -1,0 +1,106 @@
+"""Showdown and awarding the pots.
+
+- BET-11: one player left wins every pot at once, no more cards.
+- SHOW-01: the player who was called shows first (if nobody bet in the last
+  round, the first player to act in it); then clockwise every player shows
+  if their hand ties or beats the best shown so far in a pot they are in,
+  and otherwise gives it up unseen.  Players all-in before the last round
+  show automatically.  (The server plays the "may give up" choice for the
+  player: a hand that can win nothing is never exposed.)
+- SHOW-02: after the showdown any seated player may ask to see the hands
+  given up unseen: :meth:`ShowdownMixin.reveal_mucked`.
+- GEN-08: the server reads every hand; nothing a player claims counts.
+- POT-01 / ALLIN-03: each pot is split on its own among its best shown hands.
+"""
+
+from __future__ import annotations
+
+from server.rules import errors
+from server.rules.evaluate import HandValue
+from server.rules.events import Event, HandEnded, Mucked, PotAwarded, Showdown
+from server.rules.pots import build_pots, split_pot
+from server.rules.state import HandState
+from server.rules.variant import hand_value
+
+
+class ShowdownMixin(HandState):
+    """Showdown behaviour of :class:`~server.rules.hand.Hand`."""
+
+    def _init_showdown(self) -> None:
+        self.values: dict[int, HandValue] = {}
+        self.shown: list[int] = []
+        self.mucked: list[int] = []
+        self.revealed: set[int] = set()
+        self.all_in_early: set[int] = set()
+
+    def _note_last_street(self) -> None:
+        """Remember who was all-in before the last round (SHOW-01 automatic show)."""
+        self.all_in_early = {s for s in self.live if self.stacks[s] == 0}
+
+    def _award_uncontested(self) -> None:
+        """BET-11: the last player in wins every pot; the cards are not shown."""
+        winner = self.live[0]
+        for i, pot in enumerate(build_pots(self.contrib, [winner])):
+            self.stacks[winner] += pot.amount
+            self._emit(PotAwarded(i, pot.amount, {winner: pot.amount}, None))
+        self._finish()
+
+    def _show_order(self) -> list[int]:
+        live = self.live
+        start = self.last_round_aggressor
+        if start is None or start not in live:
+            start = self.last_round_first
+        if start is None or start not in live:
+            start = self._next_seat(self.button, live)
+        assert start is not None
+        i = self.order.index(start)
+        rotated = self.order[i:] + self.order[:i]
+        return [s for s in rotated if s in live]
+
+    def _showdown(self) -> None:
+        live = self.live
+        board = self.board
+        self.values = {s: hand_value(self.variant, self.rules, self.own[s], board) for s in live}
+        pots = build_pots(self.contrib, live)
+        best: dict[int, HandValue] = {}  # pot index -> best hand shown in it
+        for s in self._show_order():
+            value = self.values[s]
+            mine = [i for i, p in enumerate(pots) if s in p.eligible]
+            must = s in self.all_in_early or any(i not in best or value >= best[i] for i in mine)
+            if must:
+                self.shown.append(s)
+                for i in mine:
+                    if i not in best or value > best[i]:
+                        best[i] = value
+                self._emit(Showdown(s, tuple(self.own[s]), value.name, tuple(value.cards)))
+            else:
+                self.mucked.append(s)
+                self._emit(Mucked(s))
+        for i, pot in enumerate(pots):
+            contenders = [s for s in pot.eligible if s in self.shown]
+            top = max(self.values[s] for s in contenders)
+            winners = [s for s in self.order if s in contenders and self.values[s] == top]
+            shares, odd = split_pot(pot.amount, winners, chip=self.stakes.chip,
+                                    cards_of=self.cards_of)
+            for s, amount in shares.items():
+                self.stacks[s] += amount
+            self._emit(PotAwarded(i, pot.amount, shares, odd, top.name))
+        self._finish()
+
+    def _finish(self) -> None:
+        self.is_over = True
+        self.to_act = None
+        self.pending = set()
+        self._emit(HandEnded(self.hand_id, dict(self.stacks), shown=tuple(self.shown)))
+
+    def reveal_mucked(self) -> list[Event]:
+        """SHOW-02: show the hands given up unseen in the final showdown (once each)."""
+        if not self.is_over:
+            raise errors.IllegalAction(errors.NO_HAND, "hands are shown after the hand")
+        out: list[Event] = []
+        for s in self.mucked:
+            if s not in self.revealed:
+                self.revealed.add(s)
+                v = self.values[s]
+                out.append(Showdown(s, tuple(self.own[s]), v.name, tuple(v.cards)))
+        return out

@@ -1,0 +1,100 @@
+"""A variant is data: its deck, its streets and how a hand is formed.
+
+Transitions as data (see ARCHITECTURE.md): each :class:`Street` says what is
+dealt, whether a card is burnt first, whether the players draw, who opens the
+betting and which fixed-limit size applies.  :class:`TableRules` are the
+table settings (structure, stakes and the RULES.md "D" settings).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from server.rules.cards import make_deck
+from server.rules.evaluate import STANDARD, HandRules, HandValue, evaluate
+from server.rules.structure import Stakes
+
+# who opens a betting round
+BLINDS = "blinds"      # first player left of the last blind or over blind (BET-02)
+BUTTON = "button"      # first active player left of the button (BET-04)
+BRING_IN = "bring_in"  # lowest up card makes the forced bring-in (STUD-02)
+SHOWING = "showing"    # highest hand showing opens (STUD-03)
+
+DOWN = "down"
+UP = "up"
+BOARD = "board"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Street:
+    """One stage of a hand: burn, deal, (draw), then a betting round."""
+
+    deal: tuple[tuple[str, int], ...] = ()
+    burn: bool = False
+    draw: bool = False
+    opener: str = BUTTON
+    big: bool = False
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Variant:
+    """Everything that makes one game differ from another.
+
+    ``use_exactly``: a hand must use exactly that many of the player's own
+    cards (Manila: 2).  ``max_seats``: GEN-07, the most seats the deck serves
+    in the worst case (or by the variant's running-short rule).
+    ``reshuffle_burns``: STUD-05/DRAW-03, the variant may shuffle burns (and
+    discards) to finish a deal.  ``community_fallback``: STUD-05's community
+    card in Seven Card Stud.
+    """
+
+    name: str
+    streets: tuple[Street, ...]
+    forced: str = "blinds"  # "blinds" or "antes"
+    lowest_rank: int = 2
+    hand_rules: HandRules = STANDARD
+    use_exactly: int | None = None
+    max_seats: int = 10
+    reshuffle_burns: bool = False
+    community_fallback: bool = False
+
+    @property
+    def card_set(self) -> tuple[str, ...]:
+        return make_deck(lowest_rank=self.lowest_rank)
+
+    @property
+    def own_card_count(self) -> int:
+        return sum(n for s in self.streets for kind, n in s.deal if kind != BOARD)
+
+    @property
+    def is_stud(self) -> bool:
+        return self.forced == "antes"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class TableRules:
+    """The table settings a hand runs under.
+
+    ``hand_rules`` overrides the variant's hand-ranking settings (MAN-04,
+    MAN3-04); ``raise_cap`` is BET-10's three; ``max_discard`` caps a draw
+    (DRAW-03); ``over_blind`` allows the Draw over blind (BLIND-04);
+    ``heads_up_button_first_blind`` switches to the common heads-up practice
+    where the button posts the first blind (off: RULES.md BLIND-01 as
+    written, the player left of the button posts it even heads-up).
+    """
+
+    structure: str
+    stakes: Stakes
+    raise_cap: int = 3
+    max_discard: int = 5
+    over_blind: bool = False
+    heads_up_button_first_blind: bool = False
+    hand_rules: HandRules | None = None
+    extra: dict[str, object] = field(default_factory=dict)
+
+
+def hand_value(variant: Variant, rules: TableRules, own: tuple[str, ...] | list[str],
+               board: tuple[str, ...] | list[str]) -> HandValue:
+    """A player's hand value under the variant (HOLD-03, MAN-03, MAN3-03, DRAW-04, STUD-07)."""
+    hr = rules.hand_rules or variant.hand_rules
+    return evaluate(tuple(own), tuple(board), rules=hr, use_exactly=variant.use_exactly)
