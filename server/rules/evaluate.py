@@ -21,9 +21,9 @@ is the category's place under the rules (flush and full house swap when
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from itertools import combinations
+from itertools import combinations, combinations_with_replacement
 
 from server.rules.cards import RANK_NAMES, RANK_PLURALS, RANK_VALUE, SUIT_VALUE, card_key
 
@@ -98,7 +98,7 @@ def _pack(order: int, category: int, ranks: Sequence[int]) -> int:
 class _Tables:
     """Lookup tables for one :class:`HandRules`."""
 
-    __slots__ = ("codes", "flush", "order", "rank", "runs", "rules")
+    __slots__ = ("code_of", "codes", "flush", "order", "rank", "runs", "rules")
 
     def __init__(self, rules: HandRules) -> None:
         low = rules.lowest_rank
@@ -118,6 +118,7 @@ class _Tables:
         self.codes: dict[str, int] = {
             c: code for c, code in _CARD_CODES.items() if RANK_VALUE[c[0]] >= low
         }
+        self.code_of: Callable[[str], int] = self.codes.__getitem__
         self.flush: list[int] = self._flush_table()
         self.rank: dict[int, int] = {}
         self._fill_ranks(7)
@@ -139,26 +140,36 @@ class _Tables:
         return table
 
     def _fill_ranks(self, max_cards: int) -> None:
-        """Value every rank multiset of 5..``max_cards`` cards from this deck."""
+        """Value every rank multiset of 5..``max_cards`` cards from this deck.
+
+        Five-card multisets are valued directly; a bigger multiset's best five leave out at
+        least one card, so its value is the max over the multisets one card smaller.
+        """
         ranks = list(range(14, self.rules.lowest_rank - 1, -1))
-        counts = [0] * 15
-        table = self.rank
+        five: dict[int, int] = {}
         value = self.value_of_counts
-        last = len(ranks)
-
-        def walk(i: int, left: int, key: int) -> None:
-            if i == last:
-                if max_cards - left >= 5:
-                    table[key] = value(counts)
-                return
-            r = ranks[i]
-            p = _POW5[r]
-            for c in range(min(4, left) + 1):
-                counts[r] = c
-                walk(i + 1, left - c, key + c * p)
-            counts[r] = 0
-
-        walk(0, max_cards, 0)
+        for hand in combinations_with_replacement(ranks, 5):
+            if hand[0] == hand[4]:
+                continue  # five of a kind
+            counts = [0] * 15
+            for r in hand:
+                counts[r] += 1
+            five[sum(_POW5[r] for r in hand)] = value(counts)
+        table = self.rank
+        table.update(five)
+        steps = [(_POW5[r], 5 * _POW5[r]) for r in ranks]
+        smaller = five
+        for _ in range(5, max_cards):
+            bigger: dict[int, int] = {}
+            get = bigger.get
+            for key, v in smaller.items():
+                for p, p5 in steps:
+                    if key % p5 < 4 * p:  # this rank has fewer than four cards
+                        k = key + p
+                        if get(k, -1) < v:
+                            bigger[k] = v
+            table.update(bigger)
+            smaller = bigger
 
     def value_of_counts(self, counts: Sequence[int]) -> int:
         """The best non-flush value of a rank multiset (``counts[rank]``, 5+ cards)."""
@@ -211,7 +222,8 @@ class _Tables:
         return v
 
 
-_TABLES: dict[HandRules, _Tables] = {STANDARD: _Tables(STANDARD)}
+_STANDARD_TABLES = _Tables(STANDARD)
+_TABLES: dict[HandRules, _Tables] = {STANDARD: _STANDARD_TABLES}
 
 
 def _tables(rules: HandRules) -> _Tables:
@@ -353,7 +365,7 @@ def value_of(code: int, *, rules: HandRules = STANDARD) -> int:
 
     Equal to ``int(evaluate(cards, rules=rules))``; no checks beyond the card count.
     """
-    t = _TABLES.get(rules) or _tables(rules)
+    t = _STANDARD_TABLES if rules is STANDARD else _tables(rules)
     try:
         v = t.rank[code >> _RANKKEY_SHIFT]
     except KeyError:
@@ -381,12 +393,12 @@ def evaluate(
     ``board`` (MAN-03: k=2 of 2; MAN3-03: k=2 of 3).  Raises ValueError on malformed input:
     bad strings, cards outside the rules' deck, duplicates, too few cards.
     """
-    t = _TABLES.get(rules) or _tables(rules)
+    t = _STANDARD_TABLES if rules is STANDARD else _tables(rules)
     if use_exactly is not None:
         return _evaluate_exactly(tuple(cards), tuple(board), use_exactly, t)
     allc = (*cards, *board)
     try:
-        code = sum(map(t.codes.__getitem__, allc))
+        code = sum(map(t.code_of, allc))
     except (KeyError, TypeError):
         raise _bad_cards(allc, t) from None
     n = len(allc)
