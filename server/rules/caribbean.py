@@ -5,8 +5,8 @@ fold-or-play decisions, the dealer's qualification and the per-seat settlement. 
 settings (pay schedules, pool shares) and the jackpot *payout* arithmetic (CSP-09/CSP-11)
 are in :mod:`server.rules.caribbean_payout` and re-exported here.  Ordering claims across
 tables (CSP-10) and the shared pool (CSP-12) belong to the jackpot coordinator, which this
-module only feeds with
-:meth:`CaribbeanRound.contributions` and :meth:`CaribbeanRound.jackpot_claims`.
+module only feeds with :meth:`CaribbeanRound.contributions` and
+:meth:`CaribbeanRound.jackpot_claims`.
 
 The engine is pure and deterministic: the caller passes the deck (in dealing order) and the
 actions; every method returns the new events, and the same deck plus the same actions give
@@ -280,11 +280,12 @@ class CaribbeanRound:
     def options(self, seat: int) -> dict[str, object]:
         """What ``seat`` may do now (empty when nothing).
 
-        Ante phase: ``{"ante": {"min", "max"}, "jackpot": wager or None, "sit_out": True}``
-        where ``max`` is the largest ante the stack covers without the jackpot wager (the
-        stack must cover ante + jackpot wager + 2 x ante) and ``jackpot`` is offered when the
-        minimum ante with the wager is covered.  Decision phase: ``{"fold": True, "play": 2 x
-        ante}``.
+        Ante phase: ``{"sit_out": True, "ante": {"min", "max"}, "jackpot": {"wager",
+        "max_ante"} or None}``: ``max`` is the largest ante the stack covers without the
+        jackpot wager (the stack must cover ante + jackpot wager + 2 x ante), ``max_ante`` the
+        largest with it; ``ante`` is absent when even the minimum is not covered.  Decision
+        phase: ``{"fold": True, "play": 2 x ante}``.  ``timeout`` is legal whenever ``sit_out``
+        or ``fold`` is.
         """
         s = self.settings
         if seat not in self._stacks:
@@ -296,8 +297,9 @@ class CaribbeanRound:
             top = min(s.ante_max, self._stacks[seat] // 3)
             if top >= s.ante_min:
                 opts["ante"] = {"min": s.ante_min, "max": top}
-                with_jp = self._stacks[seat] - s.jackpot_wager >= 3 * s.ante_min
-                opts["jackpot"] = s.jackpot_wager if with_jp and s.jackpot_wager > 0 else None
+                top_jp = min(s.ante_max, (self._stacks[seat] - s.jackpot_wager) // 3)
+                ok = s.jackpot_wager > 0 and top_jp >= s.ante_min
+                opts["jackpot"] = {"wager": s.jackpot_wager, "max_ante": top_jp} if ok else None
             return opts
         if self._phase == "decisions" and seat in self._hands and seat not in self._decisions:
             return {"fold": True, "play": 2 * self._antes[seat]}
