@@ -1,0 +1,180 @@
+"""The wire contract (protocol v1) shared by the server, the browser client, bots, the load
+tester and the tests.
+
+This package is the authoritative, complete definition of what travels on the WebSocket;
+``/work/shared/PROTOCOL.md`` is its summary.  It imports only the standard library,
+``msgpack`` and ``orjson``, never ``server``.
+
+Transport
+    One WebSocket per client at ``/ws``.  Subprotocols :data:`SUBPROTOCOL_JSON`
+    (``poker.v1.json``: UTF-8 JSON in text frames) and :data:`SUBPROTOCOL_MSGPACK`
+    (``poker.v1.msgpack``: MessagePack in binary frames).  The server honours the client's
+    first supported offer (:func:`select_subprotocol`); no offer means JSON.  One frame is
+    one message: an object with a string ``type``.  Frames over :data:`MAX_FRAME_BYTES`
+    (64 KiB by default), malformed frames and unknown types are answered with ``error``;
+    the connection stays usable.
+
+Data model (:mod:`protocol.codec`)
+    Both encodings carry identical objects: string keys only, integers and finite floats
+    within +/-(2**53 - 1), no binary or extension values, nesting at most
+    :data:`MAX_DEPTH`.  Maps keyed by seat number (``winners``, ``stacks``, ``results``)
+    use the decimal seat as a string key, ``{"3": 200}``, in both encodings
+    (:func:`seat_map`, :func:`parse_seat_map`).  Chips are integers; cards are two-character
+    strings such as ``"As"`` (:mod:`protocol.cards`), ``null`` for a card the viewer may
+    not see.
+
+Requests and answers (:mod:`protocol.requests`)
+    Every client message is a request (:data:`REQUEST_TYPES`) carrying ``rid``, a string
+    (at most 64 characters) or integer of the client's choosing.  The server answers each
+    exactly once: ``{"type": "ok", "rid": …, …}`` (``pong`` for ``ping``) or
+    ``{"type": "error", "rid": …, "code": …, "message": …}``.  A request without ``rid`` is
+    accepted and answered with ``"rid": null``.  :func:`parse_request` turns a decoded
+    message into a frozen dataclass (:class:`Act`, :class:`Sit` …) or raises
+    :class:`ProtocolError`.
+
+Events (:mod:`protocol.messages`)
+    Table events (:data:`TABLE_EVENT_TYPES`) carry ``table`` and ``seq``: ``seq`` counts
+    that table's events from 1, the same number for every viewer, each of whom gets their
+    own projection (own hole cards only).  ``resume`` with ``since`` replays events after a
+    ``seq``.  ``welcome`` follows a successful hello/login/register; ``jackpot`` goes to
+    every connection.  One builder function per type.
+
+Errors (:mod:`protocol.errors`)
+    :data:`ERROR_CODES` maps every stable snake_case code to its human message;
+    :class:`ProtocolError` (``code``, ``message``, ``rid``, ``field``) is the only
+    exception the decoding and validation functions raise.
+
+Names and limits (:mod:`protocol.constants`)
+    :data:`VARIANTS`, :data:`STRUCTURES`, :data:`ACTIONS`, :data:`POST_KINDS`, the type
+    lists and every limit.  ``python -m protocol.export_js`` writes them, with the error
+    codes and field lists, to ``client_web/protocol.js`` for the browser.
+"""
+
+from __future__ import annotations
+
+from . import messages
+from .cards import ALL_CARDS, is_card
+from .codec import (
+    CODECS,
+    JSON_CODEC,
+    MSGPACK_CODEC,
+    Codec,
+    JsonCodec,
+    MsgpackCodec,
+    check_message,
+    codec_for,
+    parse_seat_map,
+    seat_map,
+    select_subprotocol,
+)
+from .constants import (
+    ACTIONS,
+    ANSWER_TYPES,
+    DEFAULT_SUBPROTOCOL,
+    EVENT_TYPES,
+    MAX_CHAT_LEN,
+    MAX_DEPTH,
+    MAX_FRAME_BYTES,
+    MAX_ID_LEN,
+    MAX_NAME_LEN,
+    MAX_SAFE_INT,
+    MAX_SEATS,
+    POST_KINDS,
+    PROTOCOL_VERSION,
+    REQUEST_TYPES,
+    STRUCTURES,
+    SUBPROTOCOL_JSON,
+    SUBPROTOCOL_MSGPACK,
+    SUBPROTOCOLS,
+    TABLE_EVENT_TYPES,
+    VARIANTS,
+)
+from .errors import ERROR_CODES, ProtocolError
+from .messages import MESSAGE_FIELDS, check_server_message
+from .requests import (
+    REQUEST_CLASSES,
+    Act,
+    Chat,
+    CreateTable,
+    Hand,
+    Hello,
+    History,
+    Leave,
+    Login,
+    Ping,
+    Register,
+    Request,
+    Resume,
+    ShowHands,
+    Sit,
+    SitIn,
+    SitOut,
+    Tables,
+    Unwatch,
+    Watch,
+    parse_request,
+    request_fields,
+)
+
+__all__ = [
+    "ACTIONS",
+    "ALL_CARDS",
+    "ANSWER_TYPES",
+    "CODECS",
+    "DEFAULT_SUBPROTOCOL",
+    "ERROR_CODES",
+    "EVENT_TYPES",
+    "JSON_CODEC",
+    "MAX_CHAT_LEN",
+    "MAX_DEPTH",
+    "MAX_FRAME_BYTES",
+    "MAX_ID_LEN",
+    "MAX_NAME_LEN",
+    "MAX_SAFE_INT",
+    "MAX_SEATS",
+    "MESSAGE_FIELDS",
+    "MSGPACK_CODEC",
+    "POST_KINDS",
+    "PROTOCOL_VERSION",
+    "REQUEST_CLASSES",
+    "REQUEST_TYPES",
+    "STRUCTURES",
+    "SUBPROTOCOLS",
+    "SUBPROTOCOL_JSON",
+    "SUBPROTOCOL_MSGPACK",
+    "TABLE_EVENT_TYPES",
+    "VARIANTS",
+    "Act",
+    "Chat",
+    "Codec",
+    "CreateTable",
+    "Hand",
+    "Hello",
+    "History",
+    "JsonCodec",
+    "Leave",
+    "Login",
+    "MsgpackCodec",
+    "Ping",
+    "ProtocolError",
+    "Register",
+    "Request",
+    "Resume",
+    "ShowHands",
+    "Sit",
+    "SitIn",
+    "SitOut",
+    "Tables",
+    "Unwatch",
+    "Watch",
+    "check_message",
+    "check_server_message",
+    "codec_for",
+    "is_card",
+    "messages",
+    "parse_request",
+    "parse_seat_map",
+    "request_fields",
+    "seat_map",
+    "select_subprotocol",
+]

@@ -1,0 +1,119 @@
+"""Names and limits of the wire contract (v1).
+
+The rule of this module: every name a peer may send or receive (subprotocols, message
+types, actions, variants, structures, posting kinds) and every limit the protocol enforces is
+a constant here, so the server, the bots, the load tester, the tests and (through
+``python -m protocol.export_js``) the browser client share one spelling.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+__all__ = [
+    "ACTIONS",
+    "ANSWER_TYPES",
+    "DEFAULT_SUBPROTOCOL",
+    "EVENT_TYPES",
+    "MAX_CHAT_LEN",
+    "MAX_DECKS",
+    "MAX_DECK_LEN",
+    "MAX_DEPTH",
+    "MAX_DISCARD",
+    "MAX_FRAME_BYTES",
+    "MAX_HISTORY_LIMIT",
+    "MAX_ID_LEN",
+    "MAX_NAME_LEN",
+    "MAX_PASSWORD_LEN",
+    "MAX_SAFE_INT",
+    "MAX_SEATS",
+    "MAX_SETTINGS_KEYS",
+    "MAX_STAKES_KEYS",
+    "MAX_TABLE_NAME_LEN",
+    "MAX_TOKEN_LEN",
+    "POST_KINDS",
+    "PROTOCOL_VERSION",
+    "REQUEST_TYPES",
+    "STRUCTURES",
+    "SUBPROTOCOLS",
+    "SUBPROTOCOL_JSON",
+    "SUBPROTOCOL_MSGPACK",
+    "TABLE_EVENT_TYPES",
+    "VARIANTS",
+]
+
+PROTOCOL_VERSION: Final = 1
+
+# --- Transport -------------------------------------------------------------------------
+#: JSON in WebSocket text frames (UTF-8).
+SUBPROTOCOL_JSON: Final = "poker.v1.json"
+#: MessagePack in WebSocket binary frames.
+SUBPROTOCOL_MSGPACK: Final = "poker.v1.msgpack"
+#: Supported subprotocols, in the server's order of preference.
+SUBPROTOCOLS: Final = (SUBPROTOCOL_JSON, SUBPROTOCOL_MSGPACK)
+#: What a connection speaks when the client offered no subprotocol.
+DEFAULT_SUBPROTOCOL: Final = SUBPROTOCOL_JSON
+
+# --- Limits ----------------------------------------------------------------------------
+#: Largest frame accepted by default (bytes of the encoded frame); configurable per call.
+MAX_FRAME_BYTES: Final = 64 * 1024
+#: Deepest nesting of objects/arrays accepted (the top-level object is depth 1).
+MAX_DEPTH: Final = 32
+#: Largest magnitude of any number on the wire: JavaScript's Number.MAX_SAFE_INTEGER.
+MAX_SAFE_INT: Final = 2**53 - 1
+#: Player and account names: 1..24 printable characters after trimming.
+MAX_NAME_LEN: Final = 24
+#: Table names (optional in create_table).
+MAX_TABLE_NAME_LEN: Final = 48
+#: Chat text: 1..200 characters after trimming.
+MAX_CHAT_LEN: Final = 200
+#: Table ids, hand ids and string request ids: at most 64 characters.
+MAX_ID_LEN: Final = 64
+#: Session tokens.
+MAX_TOKEN_LEN: Final = 512
+#: Passwords (the server sets the minimum strength, see ``weak_password``).
+MAX_PASSWORD_LEN: Final = 128
+#: Seats at one table.
+MAX_SEATS: Final = 10
+#: Cards one draw may discard.
+MAX_DISCARD: Final = 5
+#: Decks one create_table may carry (test mode), and cards per deck.
+MAX_DECKS: Final = 256
+MAX_DECK_LEN: Final = 52
+#: Entries in ``stakes`` and ``settings`` objects.
+MAX_STAKES_KEYS: Final = 16
+MAX_SETTINGS_KEYS: Final = 64
+#: Most hands one ``history`` request may list.
+MAX_HISTORY_LIMIT: Final = 100
+
+# --- Games -----------------------------------------------------------------------------
+VARIANTS: Final = ("holdem", "manila", "manila3", "draw", "stud5", "stud7", "caribbean")
+STRUCTURES: Final = ("fixed_limit", "spread_limit", "pot_limit", "half_pot", "no_limit")
+ACTIONS: Final = (
+    "fold", "check", "call", "bet", "raise", "bring_in", "complete", "draw", "ante", "play",
+)
+#: ``kind`` of a ``posted`` event.
+POST_KINDS: Final = ("blind", "ante", "bring_in", "over_blind")
+
+# --- Message types ---------------------------------------------------------------------
+#: Every request type a client may send (see :mod:`protocol.requests`).
+REQUEST_TYPES: Final = (
+    "hello", "login", "register", "ping",
+    "tables", "create_table", "watch", "unwatch",
+    "sit", "leave", "act", "chat", "sit_out", "sit_in", "show_hands", "resume",
+    "history", "hand",
+)
+#: Answers to requests; each carries the request's ``rid`` (``null`` when it had none).
+#: ``pong`` is the success answer to ``ping``; every other success answer is ``ok``.
+ANSWER_TYPES: Final = ("ok", "error", "pong")
+#: Events carrying ``table`` and ``seq`` (see :mod:`protocol.messages`).
+TABLE_EVENT_TYPES: Final = (
+    "snapshot", "seated", "left", "sat_out", "sat_in",
+    "hand_started", "posted", "dealt", "drew", "board", "turn", "acted",
+    "showdown", "mucked", "pot_awarded", "hand_ended", "chat",
+    "dealer", "settled",
+)
+#: Every message type the server sends that is not an answer: the table events, plus
+#: ``welcome`` (after hello/login/register) and ``jackpot`` (broadcast to every connection;
+#: no ``seq``).
+EVENT_TYPES: Final = (*TABLE_EVENT_TYPES, "jackpot", "welcome")

@@ -1,0 +1,281 @@
+"""Field validators shared by the request types.
+
+The rule of this module: each validator takes a decoded value and returns it in canonical
+form (names trimmed and NFC-normalised, lists as tuples) or raises
+:class:`~protocol.errors.ProtocolError` with a specific code and the field name.  They are
+idempotent: validating a canonical value returns an equal value.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from collections.abc import Callable
+from typing import Any
+
+from .cards import is_card
+from .constants import (
+    ACTIONS,
+    MAX_CHAT_LEN,
+    MAX_DECK_LEN,
+    MAX_DECKS,
+    MAX_DISCARD,
+    MAX_HISTORY_LIMIT,
+    MAX_ID_LEN,
+    MAX_NAME_LEN,
+    MAX_PASSWORD_LEN,
+    MAX_SAFE_INT,
+    MAX_SEATS,
+    MAX_SETTINGS_KEYS,
+    MAX_STAKES_KEYS,
+    MAX_TABLE_NAME_LEN,
+    MAX_TOKEN_LEN,
+    STRUCTURES,
+    VARIANTS,
+)
+from .errors import ProtocolError
+
+Validator = Callable[[str, Any], Any]
+
+# Bidirectional controls let a name or a chat line display as something it is not.
+_BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\u200e\u200f")
+# Categories never allowed in chat: controls, surrogates, private use, unassigned.
+_CHAT_BANNED_CATEGORIES = frozenset({"Cc", "Cs", "Co", "Cn"})
+
+
+def _bad(field: str, message: str, code: str = "bad_field") -> ProtocolError:
+    return ProtocolError(code, f"`{field}`: {message}", field=field)
+
+
+def is_int(value: Any) -> bool:
+    """True for a real integer (``bool`` is not one)."""
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def v_rid(field: str, value: Any) -> str | int | None:
+    """Request id: a string of at most 64 characters or a safe integer, or absent."""
+    if value is None:
+        return None
+    if is_int(value):
+        if -MAX_SAFE_INT <= value <= MAX_SAFE_INT:
+            return int(value)
+        raise _bad(field, "integer out of range")
+    if isinstance(value, str):
+        if len(value) <= MAX_ID_LEN:
+            return value
+        raise _bad(field, f"longer than {MAX_ID_LEN} characters")
+    raise _bad(field, "must be a string or an integer")
+
+
+def _bounded_str(field: str, value: Any, max_len: int) -> str:
+    if not isinstance(value, str):
+        raise _bad(field, "must be a string")
+    if not 1 <= len(value) <= max_len:
+        raise _bad(field, f"must be 1 to {max_len} characters")
+    return value
+
+
+def v_id(field: str, value: Any) -> str:
+    """Table id: a non-empty printable string of at most 64 characters."""
+    value = _bounded_str(field, value, MAX_ID_LEN)
+    if not value.isprintable():
+        raise _bad(field, "must be printable")
+    return value
+
+
+def v_hand_id(field: str, value: Any) -> str | int:
+    """Hand id: a table-id-like string or a non-negative safe integer."""
+    if is_int(value):
+        if 0 <= value <= MAX_SAFE_INT:
+            return int(value)
+        raise _bad(field, "must be a non-negative integer")
+    return v_id(field, value)
+
+
+def _clean_name(field: str, value: Any, max_len: int) -> str:
+    if not isinstance(value, str):
+        raise _bad(field, "must be a string")
+    if len(value) > 4 * max_len:
+        raise _bad(field, f"must be 1 to {max_len} characters")
+    value = unicodedata.normalize("NFC", value).strip()
+    if not 1 <= len(value) <= max_len:
+        raise _bad(field, f"must be 1 to {max_len} characters")
+    if not value.isprintable() or any(c in _BIDI_CONTROLS for c in value):
+        raise _bad(field, "must be printable")
+    return value
+
+
+def v_name(field: str, value: Any) -> str:
+    """Player name: 1..24 printable characters, trimmed and NFC-normalised."""
+    return _clean_name(field, value, MAX_NAME_LEN)
+
+
+def v_table_name(field: str, value: Any) -> str:
+    """Table name: 1..48 printable characters, trimmed and NFC-normalised."""
+    return _clean_name(field, value, MAX_TABLE_NAME_LEN)
+
+
+def v_chat_text(field: str, value: Any) -> str:
+    """Chat text: 1..200 characters after trimming; no control, bidi-control, private-use
+    or unassigned characters (emoji sequences with joiners are fine)."""
+    if not isinstance(value, str):
+        raise _bad(field, "must be a string")
+    if len(value) > 4 * MAX_CHAT_LEN:
+        raise _bad(field, f"must be 1 to {MAX_CHAT_LEN} characters")
+    value = unicodedata.normalize("NFC", value).strip()
+    if not 1 <= len(value) <= MAX_CHAT_LEN:
+        raise _bad(field, f"must be 1 to {MAX_CHAT_LEN} characters")
+    for c in value:
+        if c in _BIDI_CONTROLS or unicodedata.category(c) in _CHAT_BANNED_CATEGORIES:
+            raise _bad(field, "contains a control or unassigned character")
+    return value
+
+
+def v_password(field: str, value: Any) -> str:
+    """Password: 1..128 characters (the server judges strength)."""
+    return _bounded_str(field, value, MAX_PASSWORD_LEN)
+
+
+def v_token(field: str, value: Any) -> str:
+    """Session token: 1..512 printable ASCII characters."""
+    value = _bounded_str(field, value, MAX_TOKEN_LEN)
+    if not (value.isascii() and value.isprintable()):
+        raise _bad(field, "must be printable ASCII")
+    return value
+
+
+def v_seat(field: str, value: Any) -> int:
+    """Seat number: an integer 0 <= seat < MAX_SEATS."""
+    if not is_int(value):
+        raise _bad(field, "must be an integer")
+    if not 0 <= value < MAX_SEATS:
+        raise _bad(field, f"must be 0 to {MAX_SEATS - 1}")
+    return int(value)
+
+
+def v_seat_count(field: str, value: Any) -> int:
+    """Number of seats at a table: 1..MAX_SEATS."""
+    if not is_int(value):
+        raise _bad(field, "must be an integer")
+    if not 1 <= value <= MAX_SEATS:
+        raise _bad(field, f"must be 1 to {MAX_SEATS}")
+    return int(value)
+
+
+def v_amount(field: str, value: Any) -> int:
+    """Chip amount: an integer 0 <= amount < 2**53 (``bad_amount`` otherwise)."""
+    if not is_int(value):
+        raise _bad(field, "must be a whole number of chips", "bad_amount")
+    if not 0 <= value <= MAX_SAFE_INT:
+        raise _bad(field, "must be 0 or more and below 2**53", "bad_amount")
+    return int(value)
+
+
+def v_seq(field: str, value: Any) -> int:
+    """Event sequence number: a non-negative safe integer."""
+    if not is_int(value) or not 0 <= value <= MAX_SAFE_INT:
+        raise _bad(field, "must be a non-negative integer")
+    return int(value)
+
+
+def v_limit(field: str, value: Any) -> int:
+    """Page size: 1..MAX_HISTORY_LIMIT."""
+    if not is_int(value) or not 1 <= value <= MAX_HISTORY_LIMIT:
+        raise _bad(field, f"must be an integer 1 to {MAX_HISTORY_LIMIT}")
+    return int(value)
+
+
+def v_bool(field: str, value: Any) -> bool:
+    """A real boolean."""
+    if not isinstance(value, bool):
+        raise _bad(field, "must be true or false")
+    return value
+
+
+def _enum(names: tuple[str, ...]) -> Validator:
+    def check(field: str, value: Any) -> str:
+        if not isinstance(value, str) or value not in names:
+            raise _bad(field, f"must be one of {', '.join(names)}")
+        return value
+
+    return check
+
+
+v_variant = _enum(VARIANTS)
+v_structure = _enum(STRUCTURES)
+v_action = _enum(ACTIONS)
+
+
+def v_card(field: str, value: Any) -> str:
+    """A card string such as ``"As"``."""
+    if not is_card(value):
+        raise _bad(field, f"not a card: {str(value)[:8]!r}")
+    return str(value)
+
+
+def v_discard(field: str, value: Any) -> tuple[str, ...]:
+    """Discards: a list of 0..5 distinct cards (``bad_discard`` for repeats or too many)."""
+    if not isinstance(value, list | tuple):
+        raise _bad(field, "must be a list of cards")
+    if len(value) > MAX_DISCARD:
+        raise _bad(field, f"at most {MAX_DISCARD} cards", "bad_discard")
+    cards = tuple(v_card(field, c) for c in value)
+    if len(set(cards)) != len(cards):
+        raise _bad(field, "a card is listed twice", "bad_discard")
+    return cards
+
+
+def v_decks(field: str, value: Any) -> tuple[tuple[str, ...], ...]:
+    """Test decks: a list of 1..256 lists of well-formed cards (at most 52 each).
+
+    Only the structure is checked here; whether each deck is a permutation of the variant's
+    cards (``bad_deck``) and whether the server runs in test mode (``test_mode_only``) is
+    the server's check.
+    """
+    if not isinstance(value, list | tuple) or not 1 <= len(value) <= MAX_DECKS:
+        raise _bad(field, f"must be a list of 1 to {MAX_DECKS} decks")
+    decks = []
+    for deck in value:
+        if not isinstance(deck, list | tuple) or not 1 <= len(deck) <= MAX_DECK_LEN:
+            raise _bad(field, f"each deck must be a list of 1 to {MAX_DECK_LEN} cards")
+        decks.append(tuple(v_card(field, c) for c in deck))
+    return tuple(decks)
+
+
+def v_stakes(field: str, value: Any) -> dict[str, int | tuple[int, ...]]:
+    """Stakes: an object of at most 16 entries, each a chip amount or a list of at most
+    8 chip amounts (``{"blinds": [50, 100], "ante": 10}``).  Which keys a structure needs
+    is the server's check (``bad_stakes``)."""
+    if not isinstance(value, dict) or len(value) > MAX_STAKES_KEYS:
+        raise _bad(field, f"must be an object of at most {MAX_STAKES_KEYS} entries")
+    out: dict[str, int | tuple[int, ...]] = {}
+    for key, item in value.items():
+        if not isinstance(key, str) or not 1 <= len(key) <= 32:
+            raise _bad(field, "keys must be strings of 1 to 32 characters")
+        if isinstance(item, list | tuple):
+            if len(item) > 8:
+                raise _bad(field, f"`{key}` holds more than 8 amounts")
+            out[key] = tuple(v_amount(f"{field}.{key}", x) for x in item)
+        else:
+            out[key] = v_amount(f"{field}.{key}", item)
+    return out
+
+
+def v_settings(field: str, value: Any) -> dict[str, Any]:
+    """Table settings: an object of at most 64 entries with string keys; values are any
+    plain data (the server validates names and values, ``bad_settings``)."""
+    if not isinstance(value, dict) or len(value) > MAX_SETTINGS_KEYS:
+        raise _bad(field, f"must be an object of at most {MAX_SETTINGS_KEYS} entries")
+    for key in value:
+        if not isinstance(key, str) or not 1 <= len(key) <= 64:
+            raise _bad(field, "keys must be strings of 1 to 64 characters")
+    return dict(value)
+
+
+def v_seats_list(field: str, value: Any) -> tuple[int, ...]:
+    """A list of distinct seat numbers."""
+    if not isinstance(value, list | tuple) or len(value) > MAX_SEATS:
+        raise _bad(field, f"must be a list of at most {MAX_SEATS} seats")
+    seats = tuple(v_seat(field, s) for s in value)
+    if len(set(seats)) != len(seats):
+        raise _bad(field, "a seat is listed twice")
+    return seats

@@ -1,0 +1,338 @@
+"""Server-to-client messages: answers, session messages and table events.
+
+The rule of this module: every message the server sends is built by one function here,
+which returns a plain ``dict`` ready for :meth:`~protocol.codec.JsonCodec.encode` (lists,
+never tuples, and string seat keys, so that a frame decodes to an equal ``dict`` in both
+encodings).  :data:`MESSAGE_FIELDS` lists the required and optional fields of each type;
+:func:`check_server_message` is the receiving side's check (bots, load tester, tests).
+
+Answers (exactly one per request, carrying the request's ``rid``, ``null`` if it had none):
+``ok`` (success, with result fields), ``error`` (``code`` + ``message``) and ``pong``
+(success answer to ``ping``).
+
+Table events carry ``table`` (the table id) and ``seq`` (that table's event counter from 1,
+the same for every viewer; each viewer gets its own projection of the event).  Maps keyed by
+seat (``winners``, ``stacks``, ``results``) have decimal string keys: ``{"3": 200}``.
+Cards are strings like ``"As"``; a card this viewer may not see is ``null``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+from .codec import seat_map
+from .constants import EVENT_TYPES, TABLE_EVENT_TYPES
+from .errors import ERROR_CODES, ProtocolError
+
+__all__ = [
+    "MESSAGE_FIELDS",
+    "acted",
+    "board",
+    "chat",
+    "check_server_message",
+    "dealer",
+    "dealt",
+    "drew",
+    "error",
+    "hand_ended",
+    "hand_started",
+    "jackpot",
+    "left",
+    "mucked",
+    "ok",
+    "pong",
+    "posted",
+    "pot_awarded",
+    "sat_in",
+    "sat_out",
+    "seated",
+    "settled",
+    "showdown",
+    "snapshot",
+    "turn",
+    "welcome",
+]
+
+Rid = str | int | None
+Msg = dict[str, Any]
+HandId = str | int
+
+_T = ("table", "seq")
+
+#: For every server message type: (required fields, optional fields), besides ``type``.
+MESSAGE_FIELDS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
+    "ok": (("rid",), ()),
+    "error": (("rid", "code", "message"), ()),
+    "pong": (("rid", "time"), ("t",)),
+    "welcome": (("player_id", "name", "token", "balance"), ("guest",)),
+    "jackpot": (("pool",), ("minor", "major", "table")),
+    "snapshot": ((*_T, "variant", "structure", "stakes", "seats", "board", "pots", "button",
+                  "turn", "hand"), ("name", "settings", "you")),
+    "seated": ((*_T, "seat", "name", "stack"), ()),
+    "left": ((*_T, "seat", "name"), ()),
+    "sat_out": ((*_T, "seat"), ()),
+    "sat_in": ((*_T, "seat"), ()),
+    "hand_started": ((*_T, "hand", "button", "commitment"), ()),
+    "posted": ((*_T, "seat", "kind", "amount"), ()),
+    "dealt": ((*_T, "seat", "cards", "up"), ()),
+    "drew": ((*_T, "seat", "count"), ("cards",)),
+    "board": ((*_T, "cards"), ()),
+    "turn": ((*_T, "seat", "deadline"), ("options",)),
+    "acted": ((*_T, "seat", "action", "amount", "stack"), ()),
+    "showdown": ((*_T, "seat", "cards", "hand"), ()),
+    "mucked": ((*_T, "seat"), ()),
+    "pot_awarded": ((*_T, "pot", "amount", "winners", "odd_chip"), ()),
+    "hand_ended": ((*_T, "hand", "stacks", "reveal"), ()),
+    "chat": ((*_T, "text"), ("seat", "name")),
+    "dealer": ((*_T, "cards"), ("hand", "qualifies")),
+    "settled": ((*_T, "results"), ()),
+}
+
+
+def check_server_message(obj: Mapping[str, Any]) -> str:
+    """Check a decoded server message's type and required fields; return its type.
+
+    Raises ``unknown_type`` or ``missing_field``.  Unknown extra fields are allowed.
+    """
+    kind = obj.get("type")
+    spec = MESSAGE_FIELDS.get(kind) if isinstance(kind, str) else None
+    if spec is None:
+        raise ProtocolError("unknown_type", f"unknown server message type {str(kind)[:64]!r}")
+    for name in spec[0]:
+        if name not in obj:
+            raise ProtocolError("missing_field", f"`{kind}` without `{name}`", field=name)
+    return str(kind)
+
+
+def _cards(cards: Iterable[str | None] | None) -> list[str | None] | None:
+    return None if cards is None else list(cards)
+
+
+# --- Answers ---------------------------------------------------------------------------
+def ok(rid: Rid, /, **result: Any) -> Msg:
+    """``ok``: the request ``rid`` succeeded; ``result`` fields depend on the request
+    (``tables`` for tables, ``table`` for create_table, ``hands``/``more`` for history …)."""
+    return {"type": "ok", "rid": rid, **result}
+
+
+def error(rid: Rid, code: str, message: str | None = None) -> Msg:
+    """``error``: the request ``rid`` failed.  ``code`` is a key of ERROR_CODES (stable,
+    for programs); ``message`` is for humans and defaults to the code's standard text."""
+    if code not in ERROR_CODES:
+        raise ValueError(f"unknown error code {code!r}")
+    return {"type": "error", "rid": rid, "code": code,
+            "message": ERROR_CODES[code] if message is None else message}
+
+
+def pong(rid: Rid, *, time: float, t: int | float | None = None) -> Msg:
+    """``pong``: answer to ``ping``.  ``time``: server clock (Unix seconds); ``t``: the
+    ping's ``t`` echoed, when it had one."""
+    msg: Msg = {"type": "pong", "rid": rid, "time": time}
+    if t is not None:
+        msg["t"] = t
+    return msg
+
+
+# --- Session ---------------------------------------------------------------------------
+def welcome(*, player_id: str, name: str, token: str, balance: int,
+            guest: bool | None = None) -> Msg:
+    """``welcome``: after hello/login/register.  ``player_id``; display ``name``; ``token``
+    to resume the session with ``hello``; ``balance`` (chips off the tables); ``guest``
+    whether the account is a guest account."""
+    msg: Msg = {"type": "welcome", "player_id": player_id, "name": name, "token": token,
+                "balance": balance}
+    if guest is not None:
+        msg["guest"] = guest
+    return msg
+
+
+def jackpot(*, pool: int, minor: int | None = None, major: int | None = None,
+            table: str | None = None) -> Msg:
+    """``jackpot``: the Caribbean Stud progressive meter, sent to every connection
+    (no ``seq``).  ``pool``: the whole pool; ``minor``/``major`` when the pool is split
+    (CSP-11); ``table`` when the change came from a payout at that table."""
+    msg: Msg = {"type": "jackpot", "pool": pool}
+    if minor is not None:
+        msg["minor"] = minor
+    if major is not None:
+        msg["major"] = major
+    if table is not None:
+        msg["table"] = table
+    return msg
+
+
+# --- Table events ----------------------------------------------------------------------
+def _ev(kind: str, table: str, seq: int, fields: Msg) -> Msg:
+    return {"type": kind, "table": table, "seq": seq, **fields}
+
+
+def snapshot(table: str, seq: int, *, variant: str, structure: str | None,
+             stakes: Mapping[str, Any], seats: Sequence[Mapping[str, Any] | None],
+             board: Sequence[str], pots: Sequence[int], button: int | None,
+             turn: Mapping[str, Any] | None, hand: HandId | None, name: str | None = None,
+             settings: Mapping[str, Any] | None = None, you: int | None = None) -> Msg:
+    """``snapshot``: the whole table as this viewer may see it; ``seq`` is the table's
+    latest event number, so a client resumes from it.
+
+    ``seats``: one entry per seat, ``null`` when empty, else
+    ``{seat, name, stack, bet, state, cards, up}`` (``cards``: own cards, or ``null`` per
+    hidden card; ``up``: face-up cards; ``state`` e.g. ``active``, ``folded``, ``all_in``,
+    ``sitting_out``).  ``board``: community cards; ``pots``: amounts, main first;
+    ``button``: seat or null; ``turn``: null or ``{seat, deadline, options?}`` as in
+    ``turn``; ``hand``: current hand id or null; ``you``: the viewer's seat, if seated.
+    """
+    msg = _ev("snapshot", table, seq, {
+        "variant": variant, "structure": structure, "stakes": dict(stakes),
+        "seats": [None if s is None else dict(s) for s in seats], "board": list(board),
+        "pots": list(pots), "button": button, "turn": None if turn is None else dict(turn),
+        "hand": hand,
+    })
+    if name is not None:
+        msg["name"] = name
+    if settings is not None:
+        msg["settings"] = dict(settings)
+    if you is not None:
+        msg["you"] = you
+    return msg
+
+
+def seated(table: str, seq: int, *, seat: int, name: str, stack: int) -> Msg:
+    """``seated``: player ``name`` took ``seat`` with ``stack`` chips."""
+    return _ev("seated", table, seq, {"seat": seat, "name": name, "stack": stack})
+
+
+def left(table: str, seq: int, *, seat: int, name: str) -> Msg:
+    """``left``: the player at ``seat`` left the table."""
+    return _ev("left", table, seq, {"seat": seat, "name": name})
+
+
+def sat_out(table: str, seq: int, *, seat: int) -> Msg:
+    """``sat_out``: the player at ``seat`` sits out (keeps the seat, skips hands)."""
+    return _ev("sat_out", table, seq, {"seat": seat})
+
+
+def sat_in(table: str, seq: int, *, seat: int) -> Msg:
+    """``sat_in``: the player at ``seat`` plays again from the next hand."""
+    return _ev("sat_in", table, seq, {"seat": seat})
+
+
+def hand_started(table: str, seq: int, *, hand: HandId, button: int | None,
+                 commitment: str) -> Msg:
+    """``hand_started``: hand id ``hand``; ``button`` seat; ``commitment``: the hash of
+    the deck commitment, published before any card (opened by ``hand_ended.reveal``)."""
+    return _ev("hand_started", table, seq,
+               {"hand": hand, "button": button, "commitment": commitment})
+
+
+def posted(table: str, seq: int, *, seat: int, kind: str, amount: int) -> Msg:
+    """``posted``: a forced bet: ``kind`` one of POST_KINDS (blind, ante, bring_in,
+    over_blind), ``amount`` chips."""
+    return _ev("posted", table, seq, {"seat": seat, "kind": kind, "amount": amount})
+
+
+def dealt(table: str, seq: int, *, seat: int, cards: Sequence[str | None],
+          up: Sequence[str]) -> Msg:
+    """``dealt``: cards to ``seat``.  ``cards``: the face-down cards, their values only in
+    their owner's projection (``null`` per hidden card for others); ``up``: face-up cards,
+    the same for everyone."""
+    return _ev("dealt", table, seq, {"seat": seat, "cards": list(cards), "up": list(up)})
+
+
+def drew(table: str, seq: int, *, seat: int, count: int,
+         cards: Sequence[str] | None = None) -> Msg:
+    """``drew``: ``seat`` discarded ``count`` cards and received as many (Draw,
+    DRAW-03).  ``cards``: the new cards, only in the drawing player's projection."""
+    fields: Msg = {"seat": seat, "count": count}
+    if cards is not None:
+        fields["cards"] = list(cards)
+    return _ev("drew", table, seq, fields)
+
+
+def board(table: str, seq: int, *, cards: Sequence[str]) -> Msg:
+    """``board``: all community cards so far."""
+    return _ev("board", table, seq, {"cards": list(cards)})
+
+
+def turn(table: str, seq: int, *, seat: int, deadline: float,
+         options: Mapping[str, Any] | None = None) -> Msg:
+    """``turn``: ``seat`` is to act by ``deadline`` (Unix seconds).  ``options`` only in
+    that player's projection, e.g. ``{"fold": true, "check": false, "call": 200,
+    "raise": {"min": 400, "max": 5000}}`` (keys are ACTIONS; ``false``/absent means not
+    allowed; a number is the amount; ``{min, max}`` a range of "raise to" totals)."""
+    fields: Msg = {"seat": seat, "deadline": deadline}
+    if options is not None:
+        fields["options"] = dict(options)
+    return _ev("turn", table, seq, fields)
+
+
+def acted(table: str, seq: int, *, seat: int, action: str, amount: int, stack: int) -> Msg:
+    """``acted``: ``seat`` did ``action``; ``amount``: its bet in this round after the
+    action (0 for fold/check); ``stack``: chips left behind."""
+    return _ev("acted", table, seq,
+               {"seat": seat, "action": action, "amount": amount, "stack": stack})
+
+
+def showdown(table: str, seq: int, *, seat: int, cards: Sequence[str], hand: str) -> Msg:
+    """``showdown``: ``seat`` shows ``cards``; ``hand`` names the hand ("two pair, kings
+    and sevens").  Also sent for hands revealed by ``show_hands`` (SHOW-02)."""
+    return _ev("showdown", table, seq, {"seat": seat, "cards": list(cards), "hand": hand})
+
+
+def mucked(table: str, seq: int, *, seat: int) -> Msg:
+    """``mucked``: ``seat`` gave up its hand unseen at showdown."""
+    return _ev("mucked", table, seq, {"seat": seat})
+
+
+def pot_awarded(table: str, seq: int, *, pot: int, amount: int, winners: Mapping[int, int],
+                odd_chip: int | None) -> Msg:
+    """``pot_awarded``: pot number ``pot`` (0 = main) of ``amount`` chips went to
+    ``winners`` (seat -> chips, string keys); ``odd_chip``: the seat that got the odd chip
+    (POT-01), or null."""
+    return _ev("pot_awarded", table, seq, {"pot": pot, "amount": amount,
+                                           "winners": seat_map(winners), "odd_chip": odd_chip})
+
+
+def hand_ended(table: str, seq: int, *, hand: HandId, stacks: Mapping[int, int],
+               reveal: Sequence[Mapping[str, Any]]) -> Msg:
+    """``hand_ended``: ``hand`` is over; ``stacks``: seat -> chips (string keys);
+    ``reveal``: openings ``{card, position, salt, proof}`` of every card that became public,
+    plus, in each player's copy, their own hole cards; never a card its receiver did not
+    see."""
+    return _ev("hand_ended", table, seq, {"hand": hand, "stacks": seat_map(stacks),
+                                          "reveal": [dict(r) for r in reveal]})
+
+
+def chat(table: str, seq: int, *, text: str, seat: int | None = None,
+         name: str | None = None) -> Msg:
+    """``chat``: ``text`` said by the player at ``seat`` or by ``name`` (spectator)."""
+    fields: Msg = {"text": text}
+    if seat is not None:
+        fields["seat"] = seat
+    if name is not None:
+        fields["name"] = name
+    return _ev("chat", table, seq, fields)
+
+
+def dealer(table: str, seq: int, *, cards: Sequence[str | None], hand: str | None = None,
+           qualifies: bool | None = None) -> Msg:
+    """``dealer`` (Caribbean Stud): the dealer's cards: first the up card (others
+    ``null``), later all five with ``hand`` (its name) and ``qualifies`` (CSP-04)."""
+    fields: Msg = {"cards": list(cards)}
+    if hand is not None:
+        fields["hand"] = hand
+    if qualifies is not None:
+        fields["qualifies"] = qualifies
+    return _ev("dealer", table, seq, fields)
+
+
+def settled(table: str, seq: int, *, results: Mapping[int, Mapping[str, Any]]) -> Msg:
+    """``settled`` (Caribbean Stud): ``results``: seat (string key) ->
+    ``{ante, play, jackpot}``, each the net chips won (+) or lost (-) on that wager
+    (``play``/``jackpot`` null when not placed), plus optional ``hand`` (name)."""
+    return _ev("settled", table, seq,
+               {"results": {k: dict(v) for k, v in seat_map(results).items()}})
+
+
+assert set(MESSAGE_FIELDS) == {"ok", "error", "pong", *EVENT_TYPES}
+assert all("seq" in MESSAGE_FIELDS[k][0] for k in TABLE_EVENT_TYPES)

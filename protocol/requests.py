@@ -1,0 +1,445 @@
+"""Client requests: one frozen, slotted dataclass per request type, validated on construction.
+
+The rule of this module: a :class:`Request` object is always valid.  The server builds one
+with :func:`parse_request` from a decoded message; a bot or test builds one directly
+(``Act(rid=7, table="t1", action="raise", amount=600)``) and sends ``req.to_dict()``.  Both
+paths run the same validators (:mod:`protocol.fields`) and raise
+:class:`~protocol.errors.ProtocolError` with a specific code (``unknown_type``,
+``missing_field``, ``bad_field``, ``bad_amount``, ``bad_discard``, ``bad_structure``).
+
+Every request carries ``rid`` (a string of at most 64 characters or an integer the client
+picks).  A request without one is accepted; its answer then carries ``"rid": null``.  The
+server answers each request exactly once, with ``ok`` (``pong`` for ``ping``) or ``error``.
+Unknown extra fields are ignored (forward compatibility); a field sent as ``null`` counts as
+absent.  What the protocol cannot know (is it your turn, is the amount legal at this table,
+does the server run in test mode) the server checks and reports with the codes in
+:data:`~protocol.errors.ERROR_CODES`.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+from .constants import MAX_SAFE_INT
+from .errors import ProtocolError
+from .fields import (
+    Validator,
+    v_action,
+    v_amount,
+    v_bool,
+    v_chat_text,
+    v_decks,
+    v_discard,
+    v_hand_id,
+    v_id,
+    v_limit,
+    v_name,
+    v_password,
+    v_rid,
+    v_seat,
+    v_seat_count,
+    v_seats_list,
+    v_seq,
+    v_settings,
+    v_stakes,
+    v_structure,
+    v_table_name,
+    v_token,
+    v_variant,
+)
+
+__all__ = [
+    "REQUEST_CLASSES",
+    "Act",
+    "Chat",
+    "CreateTable",
+    "Hand",
+    "Hello",
+    "History",
+    "Leave",
+    "Login",
+    "Ping",
+    "Register",
+    "Request",
+    "Resume",
+    "ShowHands",
+    "Sit",
+    "SitIn",
+    "SitOut",
+    "Tables",
+    "Unwatch",
+    "Watch",
+    "parse_request",
+]
+
+Rid = str | int | None
+
+
+def _v(validator: Validator, default: Any = dataclasses.MISSING) -> Any:
+    """A dataclass field validated by ``validator``; no default means required."""
+    return field(default=default, metadata={"v": validator})
+
+
+def _v_number(name: str, value: Any) -> int | float:
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise ProtocolError("bad_field", f"`{name}`: must be a number", field=name)
+    if not -MAX_SAFE_INT <= value <= MAX_SAFE_INT:
+        raise ProtocolError("bad_field", f"`{name}`: out of range", field=name)
+    return value
+
+
+def _plain(value: Any) -> Any:
+    """Tuples to lists (recursively) for the wire."""
+    if isinstance(value, tuple | list):
+        return [_plain(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _plain(v) for k, v in value.items()}
+    return value
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Request:
+    """Base of every request.  ``TYPE`` is the wire ``type``; ``rid`` the request id."""
+
+    TYPE: ClassVar[str] = ""
+    rid: Rid = _v(v_rid, None)
+
+    def __post_init__(self) -> None:
+        for f in dataclasses.fields(self):
+            value = getattr(self, f.name)
+            if value is None and f.default is not dataclasses.MISSING:
+                continue
+            if value is None:
+                raise ProtocolError("missing_field", f"`{f.name}` is required", field=f.name)
+            clean = f.metadata["v"](f.name, value)
+            if clean is not value:
+                object.__setattr__(self, f.name, clean)
+        self._check()
+
+    def _check(self) -> None:
+        """Cross-field rules of the type (overridden where there are some)."""
+
+    def to_dict(self) -> dict[str, Any]:
+        """The wire form: ``{"type": TYPE, "rid": rid, …fields that are not None}``."""
+        out: dict[str, Any] = {"type": self.TYPE, "rid": self.rid}
+        for f in dataclasses.fields(self):
+            if f.name != "rid":
+                value = getattr(self, f.name)
+                if value is not None:
+                    out[f.name] = _plain(value)
+        return out
+
+
+# --- Identity --------------------------------------------------------------------------
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Hello(Request):
+    """``hello``: start a guest session (``guest``: a name) or resume one (``token``).
+
+    Exactly one of the two.  Answer: ``ok``, then ``welcome``
+    (:func:`protocol.messages.welcome`).  Errors: ``bad_token``, ``name_taken``.
+    """
+
+    TYPE: ClassVar[str] = "hello"
+    guest: str | None = _v(v_name, None)
+    token: str | None = _v(v_token, None)
+
+    def _check(self) -> None:
+        if self.guest is None and self.token is None:
+            raise ProtocolError("missing_field", "hello needs `guest` or `token`", field="guest")
+        if self.guest is not None and self.token is not None:
+            raise ProtocolError("bad_field", "hello takes `guest` or `token`, not both",
+                                field="token")
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Login(Request):
+    """``login``: log in to a named account.  Answer: ``ok``, then ``welcome``.
+
+    Errors: ``bad_credentials``, ``rate_limited``.
+    """
+
+    TYPE: ClassVar[str] = "login"
+    name: str = _v(v_name)
+    password: str = _v(v_password)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Register(Request):
+    """``register``: create a named account with a password and log in to it.
+
+    Answer: ``ok``, then ``welcome``.  Errors: ``name_taken``, ``weak_password``.
+    """
+
+    TYPE: ClassVar[str] = "register"
+    name: str = _v(v_name)
+    password: str = _v(v_password)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Ping(Request):
+    """``ping``: liveness and latency.  Optional ``t`` (any number, e.g. the client's
+    clock) is echoed.  Answer: ``pong`` (:func:`protocol.messages.pong`)."""
+
+    TYPE: ClassVar[str] = "ping"
+    t: int | float | None = _v(_v_number, None)
+
+
+# --- Lobby -----------------------------------------------------------------------------
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Tables(Request):
+    """``tables``: list tables, optionally only one ``variant``.
+
+    Answer: ``ok`` with ``tables``: a list of
+    ``{table, name, variant, structure, stakes, seats, players, spectators}``.
+    """
+
+    TYPE: ClassVar[str] = "tables"
+    variant: str | None = _v(v_variant, None)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class CreateTable(Request):
+    """``create_table``: open a table.  Answer: ``ok`` with ``table`` (its id).
+
+    ``variant`` (one of VARIANTS); ``structure`` (one of STRUCTURES; required except for
+    ``caribbean``, which has none); ``stakes`` (chip amounts or lists of them, e.g.
+    ``{"blinds": [50, 100]}``); ``seats`` (1..10); optional ``name`` and ``settings``
+    (RULES.md table settings); optional ``decks`` (test mode only: one complete deck per
+    coming hand, in dealing order, burns included).
+    Errors: ``bad_stakes``, ``bad_settings``, ``bad_deck``, ``test_mode_only``.
+    """
+
+    TYPE: ClassVar[str] = "create_table"
+    variant: str = _v(v_variant)
+    structure: str | None = _v(v_structure, None)
+    stakes: dict[str, Any] = _v(v_stakes)
+    seats: int = _v(v_seat_count)
+    name: str | None = _v(v_table_name, None)
+    settings: dict[str, Any] | None = _v(v_settings, None)
+    decks: tuple[tuple[str, ...], ...] | None = _v(v_decks, None)
+
+    def _check(self) -> None:
+        if self.variant == "caribbean":
+            if self.structure is not None:
+                raise ProtocolError("bad_structure", "Caribbean Stud has no betting structure",
+                                    field="structure")
+        elif self.structure is None:
+            raise ProtocolError("missing_field", "`structure` is required", field="structure")
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Watch(Request):
+    """``watch``: follow a table.  Answer: ``ok``, then a ``snapshot`` and every later
+    event's public projection.  Errors: ``unknown_table``."""
+
+    TYPE: ClassVar[str] = "watch"
+    table: str = _v(v_id)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Unwatch(Request):
+    """``unwatch``: stop following a table.  Answer: ``ok``.  Errors: ``not_watching``."""
+
+    TYPE: ClassVar[str] = "unwatch"
+    table: str = _v(v_id)
+
+
+# --- Seats -----------------------------------------------------------------------------
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Sit(Request):
+    """``sit``: take ``seat`` with ``buy_in`` chips from the balance.
+
+    Answer: ``ok``, then a ``snapshot``.  Errors: ``seat_taken``, ``bad_seat``,
+    ``already_seated``, ``insufficient_funds``, ``bad_buy_in``, ``table_full``.
+    """
+
+    TYPE: ClassVar[str] = "sit"
+    table: str = _v(v_id)
+    seat: int = _v(v_seat)
+    buy_in: int = _v(v_amount)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Leave(Request):
+    """``leave``: leave at the end of the current hand (at once if not in one); the
+    table chips return to the balance.  Answer: ``ok``.  Errors: ``not_seated``."""
+
+    TYPE: ClassVar[str] = "leave"
+    table: str = _v(v_id)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class SitOut(Request):
+    """``sit_out``: keep the seat but skip hands from the next one.  Answer: ``ok``."""
+
+    TYPE: ClassVar[str] = "sit_out"
+    table: str = _v(v_id)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class SitIn(Request):
+    """``sit_in``: play again from the next hand.  Answer: ``ok``."""
+
+    TYPE: ClassVar[str] = "sit_in"
+    table: str = _v(v_id)
+
+
+# --- Play ------------------------------------------------------------------------------
+_NEEDS_AMOUNT = frozenset({"bet", "raise", "ante"})
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Act(Request):
+    """``act``: the player's action in the current hand.  Answer: ``ok``.
+
+    ``action``: one of ACTIONS.  ``amount``: the total this round's bet becomes ("raise
+    to"), never the increment; required for ``bet``, ``raise`` and ``ante``, optional
+    elsewhere.  ``discard``: cards thrown on a ``draw`` (0..5 distinct cards; absent means
+    standing pat, normalised to ``()``), only with ``draw``.  ``jackpot``: the Caribbean
+    Stud jackpot wager, only with ``ante``.
+    Errors: ``not_your_turn``, ``bad_action``, ``bad_amount``, ``bad_discard``, ``no_hand``,
+    ``not_in_hand``.
+    """
+
+    TYPE: ClassVar[str] = "act"
+    table: str = _v(v_id)
+    action: str = _v(v_action)
+    amount: int | None = _v(v_amount, None)
+    discard: tuple[str, ...] | None = _v(v_discard, None)
+    jackpot: bool = _v(v_bool, False)
+
+    def _check(self) -> None:
+        if self.action in _NEEDS_AMOUNT and self.amount is None:
+            raise ProtocolError("missing_field", f"`{self.action}` needs `amount`",
+                                field="amount")
+        if self.action == "draw":
+            if self.discard is None:
+                object.__setattr__(self, "discard", ())
+        elif self.discard is not None:
+            raise ProtocolError("bad_field", "`discard` goes only with `draw`", field="discard")
+        if self.jackpot and self.action != "ante":
+            raise ProtocolError("bad_field", "`jackpot` goes only with `ante`", field="jackpot")
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Chat(Request):
+    """``chat``: say ``text`` (1..200 characters) at a table.  Answer: ``ok``; the table
+    gets a ``chat`` event.  Errors: ``chat_disabled``, ``rate_limited``."""
+
+    TYPE: ClassVar[str] = "chat"
+    table: str = _v(v_id)
+    text: str = _v(v_chat_text)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ShowHands(Request):
+    """``show_hands`` (RULES.md SHOW-02): after ``hand``'s showdown, reveal the hands that
+    were in it to the table: those of ``seats``, or all when absent.  Answer: ``ok``; the
+    table gets ``showdown`` events.  Errors: ``unknown_hand``, ``not_seated``."""
+
+    TYPE: ClassVar[str] = "show_hands"
+    table: str = _v(v_id)
+    hand: str | int = _v(v_hand_id)
+    seats: tuple[int, ...] | None = _v(v_seats_list, None)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Resume(Request):
+    """``resume``: after a reconnect, the table's events after ``since`` (a ``seq``), or a
+    fresh ``snapshot`` when they are gone.  Answer: ``ok``, then the events."""
+
+    TYPE: ClassVar[str] = "resume"
+    table: str = _v(v_id)
+    since: int = _v(v_seq)
+
+
+# --- Hand history ----------------------------------------------------------------------
+@dataclass(frozen=True, slots=True, kw_only=True)
+class History(Request):
+    """``history``: list my hands, newest first: at most ``limit`` (default 20, max 100),
+    older than hand ``before`` when given, at ``table`` when given.
+
+    Answer: ``ok`` with ``hands``: a list of ``{hand, table, variant, started, ended, net}``
+    and ``more`` (bool).  Errors: ``unauthorized``.
+    """
+
+    TYPE: ClassVar[str] = "history"
+    limit: int = _v(v_limit, 20)
+    before: str | int | None = _v(v_hand_id, None)
+    table: str | None = _v(v_id, None)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Hand(Request):
+    """``hand``: fetch one hand's history as I may see it.
+
+    Answer: ``ok`` with ``hand`` (id) and ``events`` (that hand's events, my projection,
+    including its ``hand_ended`` with the reveal).  Errors: ``unknown_hand``.
+    """
+
+    TYPE: ClassVar[str] = "hand"
+    hand: str | int = _v(v_hand_id)
+
+
+#: Request class by wire ``type``.
+REQUEST_CLASSES: dict[str, type[Request]] = {
+    cls.TYPE: cls
+    for cls in (
+        Hello, Login, Register, Ping, Tables, CreateTable, Watch, Unwatch, Sit, Leave, Act,
+        Chat, SitOut, SitIn, ShowHands, Resume, History, Hand,
+    )
+}
+
+# Per type: (field name, required) for every field but rid.
+_WIRE_FIELDS: dict[str, tuple[tuple[str, bool], ...]] = {
+    kind: tuple(
+        (f.name, f.default is dataclasses.MISSING)
+        for f in dataclasses.fields(cls)
+        if f.name != "rid"
+    )
+    for kind, cls in REQUEST_CLASSES.items()
+}
+
+
+def request_fields(kind: str) -> tuple[tuple[str, bool], ...]:
+    """The fields of request type ``kind`` (besides ``type`` and ``rid``) as
+    ``(name, required)`` pairs."""
+    return _WIRE_FIELDS[kind]
+
+
+def parse_request(obj: Mapping[str, Any]) -> Request:
+    """Validate one decoded client message and return its typed request.
+
+    Raises :class:`ProtocolError`: ``malformed`` (not an object, no string ``type``),
+    ``bad_field`` (a bad ``rid``, or a field of the wrong type or range),
+    ``unknown_type``, ``missing_field``, ``bad_amount``, ``bad_discard``, ``bad_structure``.
+    The error's ``rid`` is the request's when that was readable, so the caller can answer
+    with ``error.to_message()``.
+    """
+    if not isinstance(obj, Mapping):
+        raise ProtocolError("malformed", "a message must be an object")
+    kind = obj.get("type")
+    if not isinstance(kind, str) or not kind:
+        raise ProtocolError("malformed", "missing `type`", field="type")
+    rid = v_rid("rid", obj.get("rid"))
+    cls = REQUEST_CLASSES.get(kind)
+    if cls is None:
+        raise ProtocolError("unknown_type", f"unknown request type {kind[:64]!r}", rid=rid)
+    kwargs: dict[str, Any] = {}
+    for name, required in _WIRE_FIELDS[kind]:
+        value = obj.get(name)
+        if value is None:
+            if required:
+                raise ProtocolError("missing_field", f"`{name}` is required",
+                                    rid=rid, field=name)
+            continue
+        kwargs[name] = value
+    try:
+        return cls(rid=rid, **kwargs)
+    except ProtocolError as exc:
+        exc.rid = rid
+        raise
+
