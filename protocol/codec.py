@@ -37,6 +37,7 @@ from .constants import (
     DEFAULT_SUBPROTOCOL,
     MAX_DEPTH,
     MAX_FRAME_BYTES,
+    MAX_ID_LEN,
     MAX_SAFE_INT,
     SUBPROTOCOL_JSON,
     SUBPROTOCOL_MSGPACK,
@@ -86,7 +87,7 @@ def _peek_rid(obj: Mapping[str, Any]) -> str | int | None:
         return None
     if isinstance(rid, int) and -MAX_SAFE_INT <= rid <= MAX_SAFE_INT:
         return rid
-    if isinstance(rid, str) and len(rid) <= 64:
+    if isinstance(rid, str) and len(rid) <= MAX_ID_LEN:
         return rid
     return None
 

@@ -210,6 +210,7 @@ class CreateTable(Request):
     (RULES.md table settings); optional ``decks`` (test mode only: one complete deck per
     coming hand, in dealing order, burns included).
     Errors: ``bad_stakes``, ``bad_settings``, ``bad_deck``, ``test_mode_only``.
+    Not hashable: ``stakes`` and ``settings`` are dicts (amount lists become tuples).
     """
 
     TYPE: ClassVar[str] = "create_table"
