@@ -181,7 +181,8 @@ class BettingMixin(HandState):
         street = self.variant.streets[self.street]
         stack = self.stacks[seat]
         if self.draw_pending:
-            return Options(seat, draw=min(self.rules.max_discard, len(self.own[seat])), stack=stack)
+            return Options(seat, draw=min(self.rules.max_discard, len(self.own[seat]),
+                                          self._spare_for_draw(seat)), stack=stack)
         own = self.bets[seat]
         all_in = own + stack
         if seat == self.bring_in_seat and not self.completed and self.current == 0:

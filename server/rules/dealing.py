@@ -141,10 +141,14 @@ class DealingMixin(HandState):
         for c in discard:
             if not is_card(c) or c not in hand:
                 raise errors.IllegalAction(errors.BAD_DISCARD, f"{c!r} is not in your hand")
-        spare = self._left() + len(self.burns) + sum(
-            len(cs) for s, cs in self.discards.items() if s != opts.seat)
+        spare = self._spare_for_draw(opts.seat)
         if len(discard) > spare:
             raise errors.IllegalAction(errors.BAD_DISCARD, f"only {spare} cards can be replaced")
+
+    def _spare_for_draw(self, seat: int) -> int:
+        """Cards that can replace ``seat``'s discards: the stock, burns, others' discards."""
+        return self._left() + len(self.burns) + sum(
+            len(cs) for s, cs in self.discards.items() if s != seat)
 
     def _apply_draw(self, seat: int, discard: tuple[str, ...], *, timeout: bool) -> None:
         """DRAW-03: discard and replace, reshuffling burns and others' discards if short."""

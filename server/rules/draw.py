@@ -16,6 +16,8 @@ DRAW = Variant(
         Street(deal=((DOWN, 5),), opener=BLINDS),
         Street(burn=True, draw=True, opener=BUTTON, big=True),
     ),
-    max_seats=10,  # 5n <= 52 for the deal; the draw has its running-short rule
+    # GEN-07: eight seats leave 11 cards and a burn after the deal, so every player can draw
+    # up to five; the burn and the others' discards are reshuffled when it runs short.
+    max_seats=8,
     reshuffle_burns=True,
 )

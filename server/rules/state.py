@@ -116,5 +116,8 @@ class HandState:
     def _validate_draw(self, opts: Options, discard: tuple[str, ...]) -> None:
         raise NotImplementedError
 
+    def _spare_for_draw(self, seat: int) -> int:
+        raise NotImplementedError
+
     def _apply_draw(self, seat: int, discard: tuple[str, ...], *, timeout: bool) -> None:
         raise NotImplementedError
