@@ -136,15 +136,25 @@ class PotAwarded:
 
 
 @dataclass(frozen=True, slots=True)
+class RakeTaken:
+    """GEN-09: the house's rake, taken from ``pot`` before it is awarded; it leaves the
+    table for the rake account, never the jackpot."""
+
+    pot: int
+    amount: int
+
+
+@dataclass(frozen=True, slots=True)
 class HandEnded:
     hand: str
     stacks: dict[int, int]
     voided: bool = False
     reason: str = ""
     shown: tuple[int, ...] = field(default=())
+    rake: int = 0
 
 
 Event = (
     HandStarted | Posted | Dealt | Burned | Reshuffled | BoardDealt | TurnStarted | Acted | Drew
-    | BetReturned | StreetEnded | Showdown | Mucked | PotAwarded | HandEnded
+    | BetReturned | StreetEnded | Showdown | Mucked | PotAwarded | RakeTaken | HandEnded
 )

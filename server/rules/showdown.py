@@ -17,8 +17,8 @@ from __future__ import annotations
 
 from server.rules import errors
 from server.rules.evaluate import HandValue
-from server.rules.events import Event, HandEnded, Mucked, PotAwarded, Showdown
-from server.rules.pots import build_pots, split_pot
+from server.rules.events import Event, HandEnded, Mucked, PotAwarded, RakeTaken, Showdown
+from server.rules.pots import Pot, build_pots, split_pot
 from server.rules.state import HandState
 from server.rules.variant import hand_value
 
@@ -32,6 +32,7 @@ class ShowdownMixin(HandState):
         self.mucked: list[int] = []
         self.revealed: set[int] = set()
         self.all_in_early: set[int] = set()
+        self.rake = 0
 
     def _note_last_street(self) -> None:
         """Remember who was all-in before the last round (SHOW-01 automatic show)."""
@@ -40,7 +41,7 @@ class ShowdownMixin(HandState):
     def _award_uncontested(self) -> None:
         """BET-11: the last player in wins every pot; the cards are not shown."""
         winner = self.live[0]
-        for i, pot in enumerate(build_pots(self.contrib, [winner])):
+        for i, pot in enumerate(self._raked(build_pots(self.contrib, [winner]))):
             self.stacks[winner] += pot.amount
             self._emit(PotAwarded(i, pot.amount, {winner: pot.amount}, None))
         self._finish()
@@ -76,7 +77,7 @@ class ShowdownMixin(HandState):
             else:
                 self.mucked.append(s)
                 self._emit(Mucked(s))
-        for i, pot in enumerate(pots):
+        for i, pot in enumerate(self._raked(pots)):
             contenders = [s for s in pot.eligible if s in self.shown]
             top = max(self.values[s] for s in contenders)
             winners = [s for s in self.order if s in contenders and self.values[s] == top]
@@ -87,11 +88,25 @@ class ShowdownMixin(HandState):
             self._emit(PotAwarded(i, pot.amount, shares, odd, top.name))
         self._finish()
 
+    def _raked(self, pots: list[Pot]) -> list[Pot]:
+        """GEN-09: take the rake on the whole pot, from the main pot first."""
+        due = self.rules.rake_on(sum(p.amount for p in pots), self.stakes.chip)
+        out: list[Pot] = []
+        for i, pot in enumerate(pots):
+            take = min(due, pot.amount)
+            if take:
+                due -= take
+                self.rake += take
+                self._emit(RakeTaken(i, take))
+            out.append(Pot(pot.amount - take, pot.eligible))
+        return out
+
     def _finish(self) -> None:
         self.is_over = True
         self.to_act = None
         self.pending = set()
-        self._emit(HandEnded(self.hand_id, dict(self.stacks), shown=tuple(self.shown)))
+        self._emit(HandEnded(self.hand_id, dict(self.stacks), shown=tuple(self.shown),
+                             rake=self.rake))
 
     def reveal_mucked(self) -> list[Event]:
         """SHOW-02: show the hands given up unseen in the final showdown (once each)."""

@@ -76,6 +76,7 @@ class HandState:
     mucked: list[int]
     revealed: set[int]
     all_in_early: set[int]
+    rake: int
 
     def _emit(self, event: Event) -> None:
         self._events.append(event)

@@ -78,6 +78,9 @@ class TableRules:
     ``hand_rules`` overrides the variant's hand-ranking settings (MAN-04,
     MAN3-04); ``raise_cap`` is BET-10's three; ``max_discard`` caps a draw
     (DRAW-03); ``over_blind`` allows the Draw over blind (BLIND-04);
+    ``rake_bp`` / ``rake_cap`` are the house's rake (GEN-09: a share of the pot
+    in basis points, capped; zero by default, since a fee per hand or per
+    period is charged by the table, outside the hand);
     ``heads_up_button_first_blind`` switches to the common heads-up practice
     where the button posts the first blind (off: RULES.md BLIND-01 as
     written, the player left of the button posts it even heads-up).
@@ -90,7 +93,19 @@ class TableRules:
     over_blind: bool = False
     heads_up_button_first_blind: bool = False
     hand_rules: HandRules | None = None
+    rake_bp: int = 0
+    rake_cap: int = 0
     extra: dict[str, object] = field(default_factory=dict)
+
+    def rake_on(self, pot: int, chip: int) -> int:
+        """GEN-09: the rake on a pot of ``pot`` chips: ``rake_bp`` basis points, at most
+        ``rake_cap`` (0 = no cap), rounded down to the smallest chip."""
+        if self.rake_bp <= 0:
+            return 0
+        rake = pot * self.rake_bp // 10_000
+        if self.rake_cap:
+            rake = min(rake, self.rake_cap)
+        return rake - rake % chip
 
 
 def hand_value(variant: Variant, rules: TableRules, own: tuple[str, ...] | list[str],

@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 from server.rules.cards import shuffled
 from server.rules.errors import IllegalAction
-from server.rules.events import Acted, BetReturned, HandEnded, Posted, PotAwarded
+from server.rules.events import Acted, BetReturned, HandEnded, Posted, PotAwarded, RakeTaken
 from server.rules.hand import Hand
 from server.rules.pots import build_pots
 from server.rules.structure import STRUCTURES
@@ -41,20 +41,24 @@ def _setup(data: st.DataObject) -> tuple[str, TableRules, dict[int, int], int, l
     rng = random.Random(seed)
     deck = list(variant.card_set)
     rng.shuffle(deck)
+    rake_bp, rake_cap = data.draw(st.sampled_from([(0, 0), (500, 30), (1000, 0)]), label="rake")
     rules = TableRules(structure=structure, stakes=stakes_for(structure, variant),
-                       over_blind=name == "draw")
+                       over_blind=name == "draw", rake_bp=rake_bp, rake_cap=rake_cap)
     return name, rules, stacks, button, deck, rng
 
 
 @settings(max_examples=1000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.data())
 def test_chips_conserved_pots_eligible_and_replay(data: st.DataObject) -> None:
-    """GEN-06 ALLIN-03 POT-01: conservation, eligibility, no negative stack, exact replay."""
+    """GEN-06 ALLIN-03 POT-01 GEN-09: conservation (the rake included), eligibility, no
+    negative stack, exact replay."""
     name, rules, stacks, button, deck, rng = _setup(data)
     variant = VARIANTS[name]
     played = play_random(variant, rules, stacks, button=button, deck=deck, rng=rng)
     hand = played.hand
-    assert sum(hand.stacks.values()) == sum(stacks.values())
+    assert sum(hand.stacks.values()) + hand.rake == sum(stacks.values())
+    if rules.rake_cap:
+        assert hand.rake <= rules.rake_cap
     assert all(v >= 0 for v in hand.stacks.values())
     for ev in played.events:
         if isinstance(ev, (Acted, Posted, BetReturned)):
@@ -63,9 +67,11 @@ def test_chips_conserved_pots_eligible_and_replay(data: st.DataObject) -> None:
     assert isinstance(ended, HandEnded) and ended.stacks == hand.stacks
     pots = build_pots(hand.contrib, hand.live)
     awards = [e for e in played.events if isinstance(e, PotAwarded)]
-    assert sum(a.amount for a in awards) == sum(hand.contrib.values())
+    raked = {e.pot: e.amount for e in played.events if isinstance(e, RakeTaken)}
+    assert sum(raked.values()) == hand.rake == ended.rake
+    assert sum(a.amount for a in awards) + hand.rake == sum(hand.contrib.values())
     for award in awards:
-        assert award.amount == pots[award.pot].amount
+        assert award.amount == pots[award.pot].amount - raked.get(award.pot, 0)
         assert set(award.winners) <= set(pots[award.pot].eligible)
         assert sum(award.winners.values()) == award.amount
     again = replay(variant, rules, stacks, button=button, deck=deck, actions=played.actions)
@@ -137,7 +143,7 @@ def test_offered_options_accepted_everything_else_refused(data: st.DataObject) -
                 probe.act(seat, kind)
         kind, amount, discard = random_action(rng, opts, hand.cards_of(seat))
         hand.act(seat, kind, amount, discard)
-    assert sum(hand.stacks.values()) == sum(stacks.values())
+    assert sum(hand.stacks.values()) + hand.rake == sum(stacks.values())
 
 
 def test_secure_shuffle_is_a_permutation() -> None:
