@@ -16,84 +16,115 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import importlib
 import logging
 import signal
 import sys
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import msgpack
-import orjson
 from websockets.asyncio.server import Server, ServerConnection, serve
-from websockets.exceptions import ConnectionClosed
 from websockets.typing import Subprotocol
 
+import protocol
+from protocol import ProtocolError
 from server.config import Config
+from server.ledger.wallet import MemoryWallet
+from server.net.edge import Edge, ws_max_size
 from server.net.http import WS_PATH, HttpEndpoints
+from server.net.metrics import Metrics
+from server.net.router import Router
+from server.net.sessions import Sessions
+from server.table.api import TableRegistryAPI
 
 log = logging.getLogger("server.main")
 
-SUBPROTOCOL_JSON = Subprotocol("poker.v1.json")
-SUBPROTOCOL_MSGPACK = Subprotocol("poker.v1.msgpack")
-SUBPROTOCOLS = [SUBPROTOCOL_JSON, SUBPROTOCOL_MSGPACK]
+SUBPROTOCOLS = [Subprotocol(name) for name in protocol.SUBPROTOCOLS]
 """PROTOCOL.md Transport: the server honours the client's first offer; no offer means JSON."""
 
 
 def select_subprotocol(
     connection: ServerConnection, offered: Sequence[Subprotocol]
 ) -> Subprotocol | None:
-    """Pick the client's first offer that we speak; None (JSON) when it offers none of ours."""
-    for subprotocol in offered:
-        if subprotocol in SUBPROTOCOLS:
-            return subprotocol
-    return None
+    """websockets' hook around `protocol.select_subprotocol` (first supported offer)."""
+    chosen = protocol.select_subprotocol(offered)
+    return None if chosen is None else Subprotocol(chosen)
 
 
 # --------------------------------------------------------------------------------------------
-# WebSocket handler (placeholder until server.net takes over)
+# The application: wallet, tables, sessions, metrics, edge
 # --------------------------------------------------------------------------------------------
 
 
-async def handle_connection(connection: ServerConnection) -> None:
-    """Serve one WebSocket connection at `/ws`.
+class _NoTables:
+    """Stand-in registry while `server.table.TableRegistry` does not exist yet: no tables,
+    `create_table` answers `unsupported`. Removed once the table layer lands."""
 
-    Placeholder: no message type is implemented yet, so every decodable request is answered
-    with `{"type": "error", "code": "unknown_type", ...}` (echoing its `rid`), and an
-    undecodable frame with code `malformed`. The connection stays open. `server.net` replaces
-    this function with the real edge (decode, dispatch to table actors, bounded outbox).
-    """
-    binary = connection.subprotocol == SUBPROTOCOL_MSGPACK
-    try:
-        async for frame in connection:
-            reply = _placeholder_reply(frame, binary=binary)
-            await connection.send(_encode(reply, binary=binary))
-    except ConnectionClosed:
-        pass
+    jackpot_listener: Callable[[dict[str, Any]], None] | None = None
 
+    def create(self, spec: Any, *, owner: str | None) -> str:
+        raise ProtocolError("unsupported", "tables are not available in this build")
 
-def _placeholder_reply(frame: str | bytes, *, binary: bool) -> dict[str, Any]:
-    try:
-        message = msgpack.unpackb(frame, raw=False) if binary else orjson.loads(frame)
-    except Exception:
-        return {"type": "error", "code": "malformed", "message": "frame could not be decoded"}
-    if not isinstance(message, dict) or not isinstance(message.get("type"), str):
-        return {"type": "error", "code": "malformed", "message": "expected an object with type"}
-    reply: dict[str, Any] = {
-        "type": "error",
-        "code": "unknown_type",
-        "message": f"unknown message type {message['type']!r}",
-    }
-    if "rid" in message:
-        reply["rid"] = message["rid"]
-    return reply
+    def get(self, table_id: str) -> None:
+        return None
+
+    def tables(self, variant: str | None = None) -> list[dict[str, Any]]:
+        return []
+
+    def detach(self, sink: Any) -> None:
+        return None
+
+    async def shutdown(self, deadline: float) -> None:
+        return None
 
 
-def _encode(message: dict[str, Any], *, binary: bool) -> str | bytes:
-    if binary:
-        packed: bytes = msgpack.packb(message, use_bin_type=True)
-        return packed
-    return orjson.dumps(message).decode("utf-8")
+def build_registry(config: Config, wallet: MemoryWallet) -> TableRegistryAPI:
+    """`server.table.TableRegistry(config, wallet)`, or the no-table stand-in without it."""
+    registry_class = getattr(importlib.import_module("server.table"), "TableRegistry", None)
+    if registry_class is None:
+        log.warning("event=no_table_registry detail=server.table.TableRegistry_missing")
+        return _NoTables()
+    registry: TableRegistryAPI = registry_class(config, wallet)
+    return registry
+
+
+@dataclass
+class App:
+    """Everything one server process serves with, wired together (`build_app`)."""
+
+    config: Config
+    wallet: MemoryWallet
+    registry: TableRegistryAPI
+    metrics: Metrics
+    sessions: Sessions
+    edge: Edge
+    router: Router
+    http: HttpEndpoints
+
+
+def build_app(config: Config) -> App:
+    """The embedded defaults: an in-memory wallet, the table registry, the edge."""
+    wallet = MemoryWallet()
+    registry = build_registry(config, wallet)
+    metrics = Metrics(tables=lambda: len(registry.tables()))
+    edge = Edge(config, metrics, on_close=registry.detach)
+    metrics.connections_gauge = lambda: len(edge.connections)
+    sessions = Sessions(wallet, starting_balance=config.starting_balance)
+    router = Router(config=config, registry=registry, sessions=sessions, metrics=metrics)
+    edge.handle_frame = router.handle_frame
+    registry.jackpot_listener = edge.broadcast
+    http = HttpEndpoints(static_dir=config.static_dir, metrics=metrics.render)
+    return App(config=config, wallet=wallet, registry=registry, metrics=metrics,
+               sessions=sessions, edge=edge, router=router, http=http)
+
+
+def balances_line(wallet: MemoryWallet) -> str:
+    """`total=N accounts=K balances=id:chips,...`: every chip off the tables, for the log."""
+    players = sorted({player for player, _, _ in wallet.journal})
+    shown = ",".join(f"{player}:{wallet.balance(player)}" for player in players)
+    return f"total={wallet.total()} accounts={len(players)} balances={shown or '-'}"
 
 
 # --------------------------------------------------------------------------------------------
@@ -130,6 +161,14 @@ def build_parser() -> argparse.ArgumentParser:
         help="redis://host:port/db for the shared store; default: the embedded store",
     )
     parser.add_argument(
+        "--shutdown-deadline",
+        type=float,
+        default=defaults.shutdown_deadline,
+        metavar="SECONDS",
+        help="seconds running hands may take to finish on SIGTERM before they are voided "
+        f"and refunded (default {defaults.shutdown_deadline})",
+    )
+    parser.add_argument(
         "--data-dir",
         type=Path,
         default=defaults.data_dir,
@@ -146,6 +185,7 @@ def config_from_args(args: argparse.Namespace) -> Config:
         test_mode=args.test_mode,
         redis_url=args.redis,
         data_dir=args.data_dir,
+        shutdown_deadline=args.shutdown_deadline,
     )
 
 
@@ -184,11 +224,18 @@ async def run(
     *,
     stop: asyncio.Event | None = None,
     on_listening: Callable[[str], None] | None = None,
+    app: App | None = None,
 ) -> None:
     """Serve until `stop` is set (or SIGTERM/SIGINT arrives), then shut down gracefully.
 
-    `on_listening` is called with the URL once the socket is bound (in-process tests use it).
-    Signal handlers are installed only when running in the main thread.
+    `on_listening` is called with the URL once the socket is bound (in-process tests use it,
+    and may pass their own `app` from `build_app` to look inside). Signal handlers are
+    installed only when running in the main thread.
+
+    Shutdown order: stop accepting (new handshakes get 503), let the tables finish their
+    hands for up to `Config.shutdown_deadline` (the registry voids and refunds the rest and
+    cashes every player out), flush the outboxes and close every connection with 1001, then
+    log `event=final_balances` (every chip, now all off the tables).
     """
     stop = stop if stop is not None else asyncio.Event()
     loop = asyncio.get_running_loop()
@@ -203,22 +250,22 @@ async def run(
     if config.redis_url is None:
         config.data_dir.mkdir(parents=True, exist_ok=True)
 
-    http = HttpEndpoints(static_dir=config.static_dir)
+    app = app if app is not None else build_app(config)
     server = await serve(
-        handle_connection,
+        app.edge.handle,
         config.host,
         config.port,
-        process_request=http.process_request,
+        process_request=app.http.process_request,
         subprotocols=SUBPROTOCOLS,
         select_subprotocol=select_subprotocol,
         compression="deflate" if config.compression else None,
-        max_size=config.max_frame_bytes,
+        max_size=ws_max_size(config),
         ping_interval=config.ping_interval or None,
         ping_timeout=config.ping_timeout or None,
     )
     try:
         url = listening_url(config.host, _bound_port(server, config.port))
-        http.ready = True
+        app.http.ready = True
         print(f"poker-server listening on {url}", flush=True)
         log.info(
             "event=listening url=%s test_mode=%s store=%s",
@@ -231,8 +278,16 @@ async def run(
         await stop.wait()
         log.info("event=shutdown_started deadline=%s", config.shutdown_deadline)
     finally:
-        http.ready = False
-        server.close()
+        app.http.ready = False
+        server.close(close_connections=False)  # stop accepting; open connections go on
+        try:
+            await asyncio.wait_for(app.registry.shutdown(config.shutdown_deadline),
+                                   config.shutdown_deadline + 5.0)
+        except TimeoutError:
+            log.error("event=registry_shutdown_timeout deadline=%s", config.shutdown_deadline)
+        except Exception:
+            log.exception("event=registry_shutdown_failed")
+        await app.edge.close_all()
         try:
             await asyncio.wait_for(server.wait_closed(), config.shutdown_deadline)
         except TimeoutError:
@@ -240,6 +295,7 @@ async def run(
         for sig in installed:
             with contextlib.suppress(Exception):
                 loop.remove_signal_handler(sig)
+        log.info("event=final_balances %s", balances_line(app.wallet))
         log.info("event=stopped")
 
 

@@ -13,6 +13,7 @@ players, and back to False when it starts shutting down.
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from http import HTTPStatus
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
@@ -37,6 +38,9 @@ CONTENT_TYPES: dict[str, str] = {
     ".ico": "image/x-icon",
 }
 """Suffixes served from the static directory; any other file is 404."""
+
+METRICS_CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8"
+"""Prometheus text exposition format 0.0.4."""
 
 
 def make_response(
@@ -104,11 +108,14 @@ class HttpEndpoints:
     """Answers plain HTTP requests; hands `/ws` on to the WebSocket handshake.
 
     Routes: `GET /healthz` (200 "ok" while the process runs), `GET /readyz` (200 when `ready`,
-    else 503), `GET /` and static files from `static_dir`, 404 for anything else.
+    else 503), `GET /metrics` (the Prometheus text exposition from `metrics()`, 404 when no
+    `metrics` callable was given), `GET /` and static files from `static_dir`, 404 for
+    anything else.
     """
 
-    def __init__(self, *, static_dir: Path) -> None:
+    def __init__(self, *, static_dir: Path, metrics: Callable[[], str] | None = None) -> None:
         self.static_dir = static_dir
+        self.metrics = metrics
         self.ready = False
 
     def process_request(self, connection: ServerConnection, request: Request) -> Response | None:
@@ -134,6 +141,9 @@ class HttpEndpoints:
             if self.ready:
                 return text_response(HTTPStatus.OK, "ready\n")
             return text_response(HTTPStatus.SERVICE_UNAVAILABLE, "not ready\n")
+        if path == "/metrics" and self.metrics is not None:
+            return make_response(HTTPStatus.OK, self.metrics().encode("utf-8"),
+                                 METRICS_CONTENT_TYPE)
         try:
             target = resolve_static(self.static_dir, request_path)
         except UnicodeDecodeError:

@@ -1,5 +1,5 @@
 """The server entry point (`server.main`): listening line, HTTP endpoints, static files without
-path traversal, the placeholder WebSocket handler, and graceful shutdown on SIGTERM."""
+path traversal, the WebSocket edge's basic answers, and graceful shutdown on SIGTERM."""
 
 from __future__ import annotations
 
@@ -169,10 +169,10 @@ def test_ws_path_without_upgrade_is_not_served_as_a_file(server: RunningServer) 
     assert status == 426  # websockets: Upgrade Required
 
 
-async def test_ws_placeholder_answers_unknown_type_with_rid(server: RunningServer) -> None:
+async def test_ws_answers_requests_with_their_rid(server: RunningServer) -> None:
     async with connect(f"ws://{server.host}:{server.port}/ws") as ws:
         assert ws.subprotocol is None  # no offer means JSON (PROTOCOL.md Transport)
-        await ws.send(orjson.dumps({"type": "tables", "rid": 7}).decode())
+        await ws.send(orjson.dumps({"type": "frobnicate", "rid": 7}).decode())
         reply = orjson.loads(await asyncio.wait_for(ws.recv(), 10))
         assert reply["type"] == "error"
         assert reply["code"] == "unknown_type"
@@ -180,6 +180,9 @@ async def test_ws_placeholder_answers_unknown_type_with_rid(server: RunningServe
         await ws.send("{not json")
         reply = orjson.loads(await asyncio.wait_for(ws.recv(), 10))
         assert reply["code"] == "malformed"
+        await ws.send(orjson.dumps({"type": "tables", "rid": 8}).decode())
+        reply = orjson.loads(await asyncio.wait_for(ws.recv(), 10))
+        assert reply["type"] == "ok" and reply["rid"] == 8 and isinstance(reply["tables"], list)
 
 
 async def test_ws_honours_the_clients_first_subprotocol(server: RunningServer) -> None:
@@ -190,7 +193,7 @@ async def test_ws_honours_the_clients_first_subprotocol(server: RunningServer) -
         frame = await asyncio.wait_for(ws.recv(), 10)
         assert isinstance(frame, bytes)
         reply = msgpack.unpackb(frame)
-        assert reply["code"] == "unknown_type" and reply["rid"] == "a"
+        assert reply["code"] == "missing_field" and reply["rid"] == "a"
 
 
 def test_sigterm_exits_zero(tmp_path: Path) -> None:

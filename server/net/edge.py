@@ -1,0 +1,311 @@
+"""The WebSocket edge: one `Connection` per socket, the frame loop, the outbox and its writer.
+
+Rule of this module: nothing on the table side ever awaits a socket. Tables call
+`Connection.send(frame)`, which only appends to a bounded outbox (`Config.outbox_size`
+frames); one writer task per connection drains it to the socket. When the outbox is full the
+connection is a slow consumer and is cut at once:
+
+* close code **1013** (try again later) with reason `slow consumer`, sent if the socket can
+  still take it; if the closing handshake does not finish within `SLOW_CLOSE_TIMEOUT`
+  seconds (a client that does not read never sees the close frame) the TCP connection is
+  aborted (the client then sees 1006). The client reconnects and `resume`s from a snapshot.
+* counted in `poker_slow_consumer_disconnects_total`.
+
+Every received frame goes through `Router.handle_frame` (decode, parse, rate limit, route). A
+frame never crashes the handler: protocol failures are answered with their error code, an
+unexpected exception is logged and answered `internal_error`, and the connection goes on.
+A connection that keeps sending after being rate limited (`FloodGuard`) is closed with
+**1008** (policy violation). At shutdown, `Edge.close_all` flushes each outbox (bounded) and
+closes with **1001** (going away).
+
+Frame size (`ws_max_size`): websockets refuses messages over `Config.max_frame_bytes` plus a
+margin (a quarter, at least 4 KiB) by closing with **1009** (message too big); a message
+between the two limits reaches the codec, which answers `oversized` with the request's rid
+unknown (`null`), and the connection stays open.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import itertools
+import logging
+from collections import OrderedDict
+from collections.abc import Callable
+from typing import Any
+
+from websockets.asyncio.server import ServerConnection
+from websockets.exceptions import ConnectionClosed
+from websockets.frames import CloseCode
+
+from protocol import JSON_CODEC, MSGPACK_CODEC, codec_for
+from protocol.codec import JsonCodec, MsgpackCodec
+from server.config import Config
+from server.net.metrics import Metrics
+from server.net.ratelimit import FloodGuard, TokenBucket
+
+__all__ = ["Connection", "Edge", "ws_max_size", "SLOW_CLOSE_TIMEOUT"]
+
+log = logging.getLogger("server.net.edge")
+
+SLOW_CLOSE_TIMEOUT = 1.0
+"""Seconds a slow consumer's closing handshake may take before its TCP connection is aborted."""
+
+FLUSH_TIMEOUT = 2.0
+"""Seconds `Edge.close_all` waits for outboxes to drain before closing with 1001."""
+
+CLOSE_SLOW_CONSUMER = CloseCode.TRY_AGAIN_LATER  # 1013
+CLOSE_FLOOD = CloseCode.POLICY_VIOLATION  # 1008
+CLOSE_SHUTDOWN = CloseCode.GOING_AWAY  # 1001
+
+def ws_max_size(config: Config) -> int:
+    """websockets' `max_size`: the protocol limit plus a margin (see the module doc)."""
+    return config.max_frame_bytes + max(4096, config.max_frame_bytes // 4)
+
+
+# Cheap recognition of the frames the metrics care about, without decoding every frame.
+# `protocol.messages` builders put `type` first; orjson and msgpack keep key order.
+def _json_prefix(kind: str) -> str:
+    return '{"type":"' + kind + '"'
+
+
+def _msgpack_prefix(kind: str) -> bytes:
+    body = kind.encode()
+    return b"\xa4type" + bytes([0xA0 | len(body)]) + body
+
+
+_JSON_OK, _JSON_ERROR, _JSON_HAND_ENDED = map(_json_prefix, ("ok", "error", "hand_ended"))
+_MP_OK, _MP_ERROR, _MP_HAND_ENDED = map(_msgpack_prefix, ("ok", "error", "hand_ended"))
+
+
+def _frame_kind(frame: str | bytes) -> str | None:
+    """`ok`, `error`, `hand_ended` or None (anything else), from the frame's first bytes."""
+    if isinstance(frame, str):
+        if frame.startswith(_JSON_OK):
+            return "ok"
+        if frame.startswith(_JSON_ERROR):
+            return "error"
+        if frame.startswith(_JSON_HAND_ENDED):
+            return "hand_ended"
+        return None
+    if frame[:1] and (frame[0] & 0xF0) == 0x80:  # fixmap header
+        if frame.startswith(_MP_OK, 1):
+            return "ok"
+        if frame.startswith(_MP_ERROR, 1):
+            return "error"
+        if frame.startswith(_MP_HAND_ENDED, 1):
+            return "hand_ended"
+    return None
+
+
+class Connection:
+    """One WebSocket client: the `Sink` a table sends to, plus the edge's per-client state.
+
+    `conn_id` is unique in the process; `player_id`/`name` are set by `hello`; `codec` is the
+    negotiated encoding. `send(frame)` never blocks (see the module doc for a full outbox).
+    """
+
+    def __init__(
+        self,
+        ws: ServerConnection,
+        *,
+        conn_id: int,
+        codec: JsonCodec | MsgpackCodec,
+        config: Config,
+        metrics: Metrics,
+        spawn: Callable[[Any, str], None],
+        clock: Callable[[], float],
+    ) -> None:
+        self.ws = ws
+        self.conn_id = conn_id
+        self.player_id: str | None = None
+        self.name: str | None = None
+        self.codec: JsonCodec | MsgpackCodec = codec
+        self.outbox: asyncio.Queue[str | bytes] = asyncio.Queue(maxsize=config.outbox_size)
+        self.requests = TokenBucket(rate=config.request_rate, burst=config.request_burst,
+                                    clock=clock)
+        self.chats = TokenBucket(rate=config.chat_rate, burst=config.chat_burst, clock=clock)
+        self.flood = FloodGuard(clock=clock)
+        self.closing = False
+        self._metrics = metrics
+        self._spawn = spawn
+        self._clock = clock
+        self._pending_acts: OrderedDict[Any, float] = OrderedDict()
+
+    def __repr__(self) -> str:
+        return f"<Connection {self.conn_id} player={self.player_id}>"
+
+    # --- the Sink ----------------------------------------------------------------------
+    def send(self, frame: str | bytes) -> None:
+        """Queue one encoded frame; cut the connection (1013) if its outbox is full."""
+        if self.closing:
+            return
+        try:
+            self.outbox.put_nowait(frame)
+        except asyncio.QueueFull:
+            self._metrics.slow_consumer_disconnects_total += 1
+            log.info("event=slow_consumer conn=%d player=%s outbox=%d",
+                     self.conn_id, self.player_id, self.outbox.maxsize)
+            self.close_soon(CLOSE_SLOW_CONSUMER, "slow consumer", abort_after=SLOW_CLOSE_TIMEOUT)
+            return
+        self._metrics.messages_out_total += 1
+        kind = _frame_kind(frame)
+        if kind is not None:
+            self._observe(kind, frame)
+
+    def reply(self, message: dict[str, Any]) -> None:
+        """Encode and send one answer built by `protocol.messages` (edge answers)."""
+        self.send(self.codec.encode(message, check=False))
+
+    # --- metrics taps ------------------------------------------------------------------
+    def act_received(self, rid: Any) -> None:
+        """Start the action latency clock for the act with `rid` (stopped by its answer)."""
+        key = ("rid", rid)
+        self._pending_acts[key] = self._clock()
+        while len(self._pending_acts) > 64:
+            self._pending_acts.popitem(last=False)
+
+    def _observe(self, kind: str, frame: str | bytes) -> None:
+        if kind == "hand_ended":
+            message = self._decode_own(frame)
+            if message is not None:
+                self._metrics.hand_seen(message.get("table"), message.get("hand"))
+            return
+        if kind == "error" or self._pending_acts:
+            message = self._decode_own(frame)
+            if message is None:
+                return
+            if kind == "error":
+                self._metrics.error(str(message.get("code")))
+            started = self._pending_acts.pop(("rid", message.get("rid")), None)
+            if started is not None:
+                self._metrics.observe_action_latency(self._clock() - started)
+
+    def _decode_own(self, frame: str | bytes) -> dict[str, Any] | None:
+        try:
+            return self.codec.decode(frame, max_bytes=1 << 24)
+        except Exception:  # our own frame; never let a metrics tap break a send
+            return None
+
+    # --- lifecycle ---------------------------------------------------------------------
+    def close_soon(self, code: int, reason: str, *, abort_after: float | None = None) -> None:
+        """Stop sending and close the socket with `code` in the background (idempotent)."""
+        if self.closing:
+            return
+        self.closing = True
+        self._spawn(self._close(code, reason, abort_after), f"close-{self.conn_id}")
+
+    async def _close(self, code: int, reason: str, abort_after: float | None) -> None:
+        try:
+            if abort_after is None:
+                await self.ws.close(code, reason)
+            else:
+                await asyncio.wait_for(self.ws.close(code, reason), abort_after)
+        except TimeoutError:
+            self.ws.transport.abort()
+
+    async def flush(self, timeout: float) -> None:
+        """Wait (at most `timeout` seconds) until the writer has written every queued frame."""
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self.outbox.join(), timeout)
+
+    async def writer(self) -> None:
+        """Drain the outbox to the socket until the connection closes (one per connection)."""
+        ws, outbox = self.ws, self.outbox
+        try:
+            while True:
+                frame = await outbox.get()
+                try:
+                    await ws.send(frame)
+                finally:
+                    outbox.task_done()
+        except ConnectionClosed:
+            pass
+
+
+class Edge:
+    """All connections of the process, and the WebSocket handler (`Edge.handle`).
+
+    Build it with the frame handler (`Router.handle_frame`); pass `Edge.handle` to
+    `websockets.asyncio.server.serve`. `connections` maps conn_id to `Connection`.
+    """
+
+    def __init__(
+        self,
+        config: Config,
+        metrics: Metrics,
+        *,
+        on_close: Callable[[Connection], None] = lambda conn: None,
+        clock: Callable[[], float] | None = None,
+    ) -> None:
+        self.config = config
+        self.metrics = metrics
+        self.connections: dict[int, Connection] = {}
+        self.handle_frame: Callable[[Connection, str | bytes], Any] | None = None
+        self._on_close = on_close
+        self._ids = itertools.count(1)
+        self._tasks: set[asyncio.Task[Any]] = set()
+        self._clock = clock
+
+    def spawn(self, coro: Any, name: str) -> None:
+        """Run `coro` as a task this edge owns: kept referenced, failures logged."""
+        task = asyncio.get_running_loop().create_task(coro, name=name)
+        self._tasks.add(task)
+        task.add_done_callback(self._task_done)
+
+    def _task_done(self, task: asyncio.Task[Any]) -> None:
+        self._tasks.discard(task)
+        if not task.cancelled() and task.exception() is not None:
+            log.error("event=task_failed task=%s error=%r", task.get_name(), task.exception())
+
+    async def handle(self, ws: ServerConnection) -> None:
+        """Serve one WebSocket connection until it closes."""
+        assert self.handle_frame is not None, "set Edge.handle_frame before serving"
+        codec = codec_for(ws.subprotocol)
+        conn = Connection(ws, conn_id=next(self._ids), codec=codec, config=self.config,
+                          metrics=self.metrics, spawn=self.spawn,
+                          clock=self._clock or asyncio.get_running_loop().time)
+        self.connections[conn.conn_id] = conn
+        # The handler owns its writer: cancelled and awaited below, whatever happens.
+        writer = asyncio.get_running_loop().create_task(conn.writer(),
+                                                        name=f"writer-{conn.conn_id}")
+        log.info("event=ws_open conn=%d subprotocol=%s", conn.conn_id, codec.subprotocol)
+        try:
+            async for frame in ws:
+                self.metrics.messages_in_total += 1
+                if conn.closing:
+                    continue
+                await self.handle_frame(conn, frame)
+        except ConnectionClosed:
+            pass
+        finally:
+            conn.closing = True
+            del self.connections[conn.conn_id]
+            try:
+                self._on_close(conn)
+            except Exception:
+                log.exception("event=detach_failed conn=%d", conn.conn_id)
+            writer.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await writer
+            log.info("event=ws_closed conn=%d code=%s", conn.conn_id, ws.close_code)
+
+    def broadcast(self, message: dict[str, Any]) -> None:
+        """Send `message` to every connection, encoded once per codec (e.g. `jackpot`)."""
+        frames: dict[str, str | bytes] = {
+            JSON_CODEC.subprotocol: JSON_CODEC.encode(message),
+            MSGPACK_CODEC.subprotocol: MSGPACK_CODEC.encode(message),
+        }
+        for conn in list(self.connections.values()):
+            conn.send(frames[conn.codec.subprotocol])
+
+    async def close_all(self, code: int = CLOSE_SHUTDOWN, reason: str = "server shutdown",
+                        timeout: float = FLUSH_TIMEOUT) -> None:
+        """Flush every outbox (at most `timeout` s), then close every connection with `code`."""
+        conns = list(self.connections.values())
+        if conns:
+            await asyncio.gather(*(conn.flush(timeout) for conn in conns))
+        for conn in conns:
+            conn.close_soon(code, reason, abort_after=timeout)
+        if self._tasks:
+            await asyncio.wait(list(self._tasks), timeout=timeout + 1.0)

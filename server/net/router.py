@@ -1,0 +1,179 @@
+"""From a frame to its answer: decode, parse, rate limit, then dispatch.
+
+Rule of this module: every frame gets exactly one answer unless the connection is closed
+for it, and no frame can raise out of `Router.handle_frame`.
+
+Order per frame: one token from the connection's request bucket is spent first (so garbage
+costs the sender too); the frame is decoded with `max_bytes=Config.max_frame_bytes` and
+parsed (`ProtocolError` → its code, with the rid when readable); a refused token answers
+`rate_limited` and counts a strike (`FloodGuard`: too many strikes close the connection with
+1008); `chat` also needs a token from the separate chat bucket.
+
+Dispatch: `hello` (guest or token), `ping`, `tables`, `create_table` are answered here; the
+table requests go to the table's actor, which answers them itself. `watch`, `unwatch`,
+`resume`, `tables`, `ping` and `hello` work before `hello`; everything else answers
+`unauthorized` until then. A table id the registry does not know answers `unknown_table`.
+`login`, `register`, `history`, `hand` answer `unsupported` until the ledger issue.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Callable
+from typing import Any
+
+from protocol import (
+    MAX_ID_LEN,
+    Act,
+    Chat,
+    CreateTable,
+    Hello,
+    Leave,
+    Ping,
+    ProtocolError,
+    Request,
+    Resume,
+    ShowHands,
+    Sit,
+    SitIn,
+    SitOut,
+    Tables,
+    Unwatch,
+    Watch,
+    messages,
+    parse_request,
+)
+from server.config import Config
+from server.net.edge import CLOSE_FLOOD, Connection
+from server.net.metrics import Metrics
+from server.net.sessions import Sessions
+from server.table.api import Envelope, TableRegistryAPI
+
+__all__ = ["Router"]
+
+
+log = logging.getLogger("server.net.router")
+
+TABLE_REQUESTS: tuple[type[Request], ...] = (
+    Watch, Unwatch, Resume, Sit, Leave, Act, Chat, SitOut, SitIn, ShowHands,
+)
+"""Requests answered by the table's actor."""
+
+ANONYMOUS: tuple[type[Request], ...] = (Hello, Ping, Tables, Watch, Unwatch, Resume)
+"""Requests allowed before `hello` (PROTOCOL.md: without hello a connection may only watch)."""
+
+
+def _peek_rid(message: dict[str, Any]) -> str | int | None:
+    """The rid of a decoded message when it is a valid one (so even a refusal carries it)."""
+    rid = message.get("rid")
+    if isinstance(rid, bool):
+        return None
+    if isinstance(rid, int) or (isinstance(rid, str) and len(rid) <= MAX_ID_LEN):
+        return rid
+    return None
+
+
+class Router:
+    """Answers frames for the edge. Build one per process and set
+    `edge.handle_frame = router.handle_frame`."""
+
+    def __init__(
+        self,
+        *,
+        config: Config,
+        registry: TableRegistryAPI,
+        sessions: Sessions,
+        metrics: Metrics,
+        wall: Callable[[], float] = time.time,
+    ) -> None:
+        self.config = config
+        self.registry = registry
+        self.sessions = sessions
+        self.metrics = metrics
+        self._wall = wall
+
+    async def handle_frame(self, conn: Connection, frame: str | bytes) -> None:
+        """Answer one frame from `conn`. Never raises (an unexpected failure is logged and
+        answered `internal_error`; the connection goes on)."""
+        rid: Any = None
+        try:
+            allowed = conn.requests.take()
+            try:
+                message = conn.codec.decode(frame, max_bytes=self.config.max_frame_bytes)
+            except ProtocolError as exc:
+                if not allowed:
+                    self._refuse(conn, exc.rid)
+                    return
+                conn.reply(exc.to_message())
+                return
+            rid = _peek_rid(message)
+            if not allowed:
+                self._refuse(conn, rid)
+                return
+            request = parse_request(message)
+            if isinstance(request, Chat) and not conn.chats.take():
+                self._refuse(conn, rid)
+                return
+            await self.route(conn, request)
+        except ProtocolError as exc:
+            conn.reply(exc.to_message())
+        except Exception:
+            log.exception("event=handler_error conn=%d player=%s", conn.conn_id, conn.player_id)
+            conn.reply(messages.error(rid, "internal_error"))
+
+    def _refuse(self, conn: Connection, rid: Any) -> None:
+        conn.reply(messages.error(rid, "rate_limited"))
+        if conn.flood.strike():
+            self.metrics.flood_disconnects_total += 1
+            log.info("event=flood_disconnect conn=%d player=%s", conn.conn_id, conn.player_id)
+            conn.close_soon(CLOSE_FLOOD, "flooding")
+
+    async def route(self, conn: Connection, request: Request) -> None:
+        """Dispatch one valid request (raises `ProtocolError` for a refusal)."""
+        rid = request.rid
+        if conn.player_id is None and not isinstance(request, ANONYMOUS):
+            raise ProtocolError("unauthorized", rid=rid)
+        if isinstance(request, TABLE_REQUESTS):
+            table_id: str = request.table  # type: ignore[attr-defined]
+            actor = self.registry.get(table_id)
+            if actor is None:
+                raise ProtocolError("unknown_table", f"no table {table_id[:64]!r}", rid=rid)
+            if isinstance(request, Act):
+                conn.act_received(rid)
+            await actor.submit(Envelope(request, conn))
+        elif isinstance(request, Hello):
+            self._hello(conn, request)
+        elif isinstance(request, Ping):
+            conn.reply(messages.pong(rid, time=self._wall(), t=request.t))
+        elif isinstance(request, Tables):
+            conn.reply(messages.ok(rid, tables=self.registry.tables(request.variant)))
+        elif isinstance(request, CreateTable):
+            try:
+                table_id = self.registry.create(request, owner=conn.player_id)
+            except ProtocolError as exc:
+                exc.rid = rid
+                raise
+            log.info("event=table_created table=%s owner=%s variant=%s",
+                     table_id, conn.player_id, request.variant)
+            conn.reply(messages.ok(rid, table=table_id))
+        else:  # login, register, history, hand: the ledger issue
+            raise ProtocolError("unsupported", f"`{request.TYPE}` is not available yet",
+                                rid=rid)
+
+    def _hello(self, conn: Connection, request: Hello) -> None:
+        if conn.player_id is not None:
+            raise ProtocolError("not_allowed", "this connection already said hello",
+                                rid=request.rid)
+        try:
+            identity = self.sessions.hello(request)
+        except ProtocolError as exc:
+            exc.rid = request.rid
+            raise
+        conn.player_id, conn.name = identity.player_id, identity.name
+        log.info("event=hello conn=%d player=%s resumed=%s",
+                 conn.conn_id, identity.player_id, request.token is not None)
+        conn.reply(messages.ok(request.rid, player_id=identity.player_id))
+        conn.reply(messages.welcome(player_id=identity.player_id, name=identity.name,
+                                    token=identity.token, balance=identity.balance,
+                                    guest=identity.guest))
