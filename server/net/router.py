@@ -11,7 +11,7 @@ parsed (`ProtocolError` → its code, with the rid when readable); a refused tok
 
 Dispatch: `hello` (guest or token), `ping`, `tables`, `create_table` are answered here; the
 table requests go to the table's actor, which answers them itself. `watch`, `unwatch`,
-`resume`, `tables`, `ping` and `hello` work before `hello`; everything else answers
+`resume`, `tables`, `ping` and the identity requests work before `hello`; everything else answers
 `unauthorized` until then. A table id the registry does not know answers `unknown_table`.
 `login`, `register`, `history`, `hand` answer `unsupported` until the ledger issue.
 """
@@ -30,8 +30,10 @@ from protocol import (
     CreateTable,
     Hello,
     Leave,
+    Login,
     Ping,
     ProtocolError,
+    Register,
     Request,
     Resume,
     ShowHands,
@@ -60,7 +62,9 @@ TABLE_REQUESTS: tuple[type[Request], ...] = (
 )
 """Requests answered by the table's actor."""
 
-ANONYMOUS: tuple[type[Request], ...] = (Hello, Ping, Tables, Watch, Unwatch, Resume)
+ANONYMOUS: tuple[type[Request], ...] = (
+    Hello, Login, Register, Ping, Tables, Watch, Unwatch, Resume,
+)
 """Requests allowed before `hello` (PROTOCOL.md: without hello a connection may only watch)."""
 
 

@@ -1,0 +1,256 @@
+"""The WebSocket edge against a live in-process server: subprotocols, hello/welcome/token,
+lobby answers, who may do what before hello, error codes for bad frames, /metrics."""
+
+from __future__ import annotations
+
+import asyncio
+import http.client
+
+import msgpack
+import orjson
+import pytest
+from websockets.asyncio.client import connect
+from websockets.exceptions import ConnectionClosed
+
+from protocol import SUBPROTOCOL_JSON, SUBPROTOCOL_MSGPACK
+from server.net.edge import ws_max_size
+from tests.net.conftest import ENCODINGS, TIMEOUT, Live, LiveFactory, open_client
+
+
+def http_get(server: Live, path: str) -> tuple[int, str, str]:
+    host, port = server.host_port
+    conn = http.client.HTTPConnection(host, port, timeout=TIMEOUT)
+    try:
+        conn.request("GET", path)
+        response = conn.getresponse()
+        return response.status, response.getheader("content-type") or "", response.read().decode()
+    finally:
+        conn.close()
+
+
+async def scrape(server: Live) -> dict[str, float]:
+    """The /metrics exposition as {series: value} (fetched off the event loop)."""
+    status, ctype, body = await asyncio.to_thread(http_get, server, "/metrics")
+    assert status == 200 and ctype.startswith("text/plain; version=0.0.4")
+    out: dict[str, float] = {}
+    for line in body.splitlines():
+        if line and not line.startswith("#"):
+            name, _, value = line.rpartition(" ")
+            out[name] = float(value)
+    return out
+
+
+# --- transport -------------------------------------------------------------------------
+@pytest.mark.parametrize(
+    ("offer", "chosen"),
+    [
+        (None, None),
+        ([SUBPROTOCOL_JSON], SUBPROTOCOL_JSON),
+        ([SUBPROTOCOL_MSGPACK], SUBPROTOCOL_MSGPACK),
+        ([SUBPROTOCOL_MSGPACK, SUBPROTOCOL_JSON], SUBPROTOCOL_MSGPACK),
+        (["poker.v9", SUBPROTOCOL_JSON, SUBPROTOCOL_MSGPACK], SUBPROTOCOL_JSON),
+    ],
+)
+async def test_subprotocol_is_the_clients_first_supported_offer(
+    live: Live, offer: list[str] | None, chosen: str | None
+) -> None:
+    async with connect(live.ws_url, subprotocols=offer) as ws:  # type: ignore[arg-type]
+        assert ws.subprotocol == chosen
+        await ws.send(orjson.dumps({"type": "ping", "rid": 1}).decode()
+                      if chosen != SUBPROTOCOL_MSGPACK
+                      else msgpack.packb({"type": "ping", "rid": 1}))
+        frame = await asyncio.wait_for(ws.recv(), TIMEOUT)
+        reply = msgpack.unpackb(frame) if chosen == SUBPROTOCOL_MSGPACK else orjson.loads(frame)
+        assert reply["type"] == "pong" and reply["rid"] == 1
+
+
+async def test_compression_is_off_by_default(live: Live) -> None:
+    async with connect(live.ws_url) as ws:
+        assert ws.response is not None
+        assert "Sec-WebSocket-Extensions" not in ws.response.headers
+
+
+# --- identity --------------------------------------------------------------------------
+@pytest.mark.parametrize("encoding", ENCODINGS)
+async def test_hello_guest_welcome_then_token_resumes(live: Live, encoding: str) -> None:
+    alice = await open_client(live, encoding)
+    welcome = await alice.hello("Alice")
+    assert welcome["name"] == "Alice"
+    assert welcome["balance"] == live.app.config.starting_balance
+    assert welcome["player_id"] and welcome["token"]
+    await alice.ws.close()
+
+    again = await open_client(live, encoding)
+    answer = await again.request("hello", token=welcome["token"])
+    assert answer["type"] == "ok"
+    resumed = await again.event("welcome")
+    assert resumed["player_id"] == welcome["player_id"]
+    assert resumed["name"] == "Alice"
+    assert resumed["balance"] == live.app.config.starting_balance
+
+
+async def test_two_guests_get_distinct_ids(live: Live) -> None:
+    a, b = await open_client(live), await open_client(live)
+    assert (await a.hello("Sam"))["player_id"] != (await b.hello("Sam"))["player_id"]
+
+
+@pytest.mark.parametrize("token", ["nonsense", "a.b", "x" * 512, "eyJwIjoiZyJ9.AAAA"])
+async def test_forged_or_garbage_token_is_bad_token(live: Live, token: str) -> None:
+    client = await open_client(live)
+    answer = await client.request("hello", token=token)
+    assert answer["type"] == "error" and answer["code"] == "bad_token"
+    # still usable, still anonymous
+    assert (await client.request("ping"))["type"] == "pong"
+    assert (await client.request("sit", table="t", seat=0, buy_in=100))["code"] == "unauthorized"
+
+
+async def test_token_from_another_server_secret_is_refused(live_server: LiveFactory) -> None:
+    one, two = await live_server(), await live_server()
+    client = await open_client(one)
+    token = (await client.hello("Eve"))["token"]
+    other = await open_client(two)
+    assert (await other.request("hello", token=token))["code"] == "bad_token"
+
+
+async def test_second_hello_on_a_connection_is_not_allowed(live: Live) -> None:
+    client = await open_client(live)
+    await client.hello("Bob")
+    assert (await client.request("hello", guest="Mallory"))["code"] == "not_allowed"
+
+
+# --- lobby and authorisation -------------------------------------------------------------
+async def test_ping_echoes_t(live: Live) -> None:
+    client = await open_client(live, SUBPROTOCOL_MSGPACK)
+    pong = await client.request("ping", t=123.5)
+    assert pong["type"] == "pong" and pong["t"] == 123.5 and pong["time"] > 0
+
+
+async def test_tables_lists_without_hello(live: Live) -> None:
+    client = await open_client(live)
+    answer = await client.request("tables")
+    assert answer["type"] == "ok" and isinstance(answer["tables"], list)
+
+
+@pytest.mark.parametrize(
+    ("kind", "fields"),
+    [
+        ("sit", {"table": "t1", "seat": 0, "buy_in": 1000}),
+        ("act", {"table": "t1", "action": "fold"}),
+        ("chat", {"table": "t1", "text": "hi"}),
+        ("leave", {"table": "t1"}),
+        ("sit_out", {"table": "t1"}),
+        ("create_table", {"variant": "holdem", "structure": "no_limit",
+                          "stakes": {"blinds": [50, 100]}, "seats": 6}),
+    ],
+)
+async def test_playing_needs_hello(live: Live, kind: str, fields: dict[str, object]) -> None:
+    client = await open_client(live)
+    answer = await client.request(kind, **fields)
+    assert answer["type"] == "error" and answer["code"] == "unauthorized"
+
+
+@pytest.mark.parametrize("kind", ["watch", "unwatch"])
+async def test_watching_an_unknown_table_without_hello(live: Live, kind: str) -> None:
+    client = await open_client(live)
+    answer = await client.request(kind, table="no-such-table")
+    assert answer["code"] == "unknown_table"
+
+
+async def test_unknown_table_after_hello(live: Live) -> None:
+    client = await open_client(live)
+    await client.hello("Carol")
+    for kind, fields in [("sit", {"seat": 0, "buy_in": 100}), ("act", {"action": "check"}),
+                         ("chat", {"text": "gl"}), ("resume", {"since": 3})]:
+        answer = await client.request(kind, table="nope", **fields)
+        assert answer["code"] == "unknown_table", (kind, answer)
+
+
+async def test_login_and_history_are_unsupported_for_now(live: Live) -> None:
+    client = await open_client(live)
+    assert (await client.request("login", name="x", password="y" * 12))["code"] == "unsupported"
+
+
+# --- bad frames --------------------------------------------------------------------------
+@pytest.mark.parametrize("encoding", ENCODINGS)
+async def test_bad_frames_get_their_error_and_the_connection_goes_on(
+    live: Live, encoding: str
+) -> None:
+    client = await open_client(live, encoding)
+    msgpack_conn = encoding == SUBPROTOCOL_MSGPACK
+    wrong_kind = "{}" if msgpack_conn else b"\x80"  # a frame of the other kind
+    cases: list[tuple[str | bytes, str, object]] = [
+        (wrong_kind, "malformed", None),
+        (client.codec.encode({"type": "teleport", "rid": "u1"}), "unknown_type", "u1"),
+        (client.codec.encode({"rid": 5}), "malformed", 5),
+        (client.codec.encode({"type": "act", "rid": 6, "table": "t"}), "missing_field", 6),
+        (client.codec.encode({"type": "act", "rid": 7, "table": "t", "action": "raise",
+                              "amount": -5}), "bad_amount", 7),
+        (client.codec.encode({"type": "watch", "rid": True, "table": "t"}), "bad_field", None),
+    ]
+    if msgpack_conn:
+        cases.append((b"\xc1garbage", "malformed", None))
+    else:
+        cases.append(('{"type": "ping", "rid": 1', "malformed", None))
+    for frame, code, rid in cases:
+        await client.send_raw(frame)
+        reply = await client.receive()
+        assert reply["type"] == "error", (frame, reply)
+        assert reply["code"] == code, (frame, reply)
+        assert reply["rid"] == rid, (frame, reply)
+    assert (await client.request("ping"))["type"] == "pong"
+
+
+@pytest.mark.parametrize("encoding", ENCODINGS)
+async def test_oversized_frame_gets_oversized_and_connection_stays(
+    live_server: LiveFactory, encoding: str
+) -> None:
+    server = await live_server(max_frame_bytes=4096)
+    client = await open_client(server, encoding)
+    big = client.codec.encode({"type": "chat", "rid": 1, "table": "t", "text": "x" * 4200})
+    assert 4096 < len(big) <= ws_max_size(server.app.config)
+    await client.send_raw(big)
+    reply = await client.receive()
+    assert reply["type"] == "error" and reply["code"] == "oversized"
+    assert (await client.request("ping"))["type"] == "pong"
+
+
+async def test_frame_beyond_the_websocket_limit_closes_1009(live_server: LiveFactory) -> None:
+    server = await live_server(max_frame_bytes=4096)
+    client = await open_client(server)
+    await client.send_raw("x" * (ws_max_size(server.app.config) + 1))
+    with pytest.raises(ConnectionClosed) as excinfo:
+        await client.receive()
+    assert excinfo.value.rcvd is not None and excinfo.value.rcvd.code == 1009
+
+
+async def test_an_exception_in_handling_is_internal_error_and_the_connection_goes_on(
+    live: Live, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def broken(variant: str | None = None) -> list[object]:
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr(live.app.registry, "tables", broken)
+    client = await open_client(live)
+    answer = await client.request("tables")
+    assert answer["type"] == "error" and answer["code"] == "internal_error"
+    monkeypatch.undo()
+    assert (await client.request("ping"))["type"] == "pong"
+
+
+# --- metrics -------------------------------------------------------------------------------
+async def test_metrics_exposes_the_counters(live: Live) -> None:
+    client = await open_client(live)
+    await client.request("ping")
+    await client.send_raw("garbage")
+    assert (await client.receive())["code"] == "malformed"
+    metrics = await scrape(live)
+    assert metrics["poker_connections"] == 1
+    assert metrics["poker_tables"] == 0
+    assert metrics["poker_messages_in_total"] >= 2
+    assert metrics["poker_messages_out_total"] >= 2
+    assert metrics['poker_errors_total{code="malformed"}'] == 1
+    assert metrics["poker_slow_consumer_disconnects_total"] == 0
+    assert metrics["poker_hands_total"] == 0
+    assert metrics['poker_action_latency_seconds_bucket{le="+Inf"}'] == 0
+    assert "poker_action_latency_seconds_count" in metrics
+    await client.ws.close()
