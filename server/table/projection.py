@@ -1,0 +1,216 @@
+"""Per-viewer projection: engine events (the whole truth) to protocol events (what a viewer
+may see).
+
+Rule of this module: it is the only place that decides who sees which card. An engine event
+becomes zero or more :class:`Draft` s; a draft has one *public* form (every viewer without a
+private copy: spectators and the other players) and *private* forms keyed by player id (the
+owner of the cards). Burns, reshuffles and dead stud cards never leave the engine. A face-down
+card appears only in its owner's private form; face-up cards, the board and cards shown at
+showdown are public. Messages are built with the :mod:`protocol.messages` builders, so field
+names are the protocol's; the table assigns ``seq`` when it sends the draft
+(:meth:`Draft.render`).
+
+The ``hand_ended.reveal`` list holds ``{card, position}`` for every card that became public
+in the hand, plus, in a player's private copy, their own hole cards. ``salt`` and ``proof``
+are left to the fairness issue (the commitment in ``hand_started`` is a placeholder: SHA-256
+of the deck order and a random salt).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from functools import partial
+from typing import Any
+
+from protocol import messages as m
+from server.rules import caribbean as csp
+from server.rules import events as ev
+
+__all__ = ["Draft", "HandProjector", "Msg"]
+
+Msg = dict[str, Any]
+Builder = Callable[[str, int], Msg]
+
+
+@dataclass(slots=True)
+class Draft:
+    """One table event before its ``seq``: ``public`` (None = nobody else sees it) and
+    ``private`` builders by player id."""
+
+    public: Builder | None
+    private: dict[str, Builder] = field(default_factory=dict)
+
+    def render(self, table: str, seq: int) -> tuple[Msg | None, dict[str, Msg]]:
+        pub = self.public(table, seq) if self.public is not None else None
+        return pub, {pid: b(table, seq) for pid, b in self.private.items()}
+
+
+def _with(builder: Builder, extra: Msg) -> Builder:
+    def build(table: str, seq: int) -> Msg:
+        msg = builder(table, seq)
+        msg.update(extra)
+        return msg
+    return build
+
+
+class HandProjector:
+    """Projects one hand's (or Caribbean round's) engine events.
+
+    ``owner``: seat -> player id for the seats in the hand (fixed for the hand).
+    ``stack_of``: the seat's current stack (Caribbean events that lack one).
+    """
+
+    def __init__(self, owner: dict[int, str], *, stack_of: Callable[[int], int]) -> None:
+        self.owner = dict(owner)
+        self.stack_of = stack_of
+        self.public_cards: dict[str, int] = {}  # card -> deck position
+        self.own: dict[int, dict[str, int]] = {s: {} for s in owner}
+        self.down: dict[int, set[str]] = {s: set() for s in owner}
+        self.up: dict[int, list[str]] = {s: [] for s in owner}
+        self._settled: dict[int, Msg] = {}
+        self._dealer_positions: tuple[int, ...] = ()
+
+    # ------------------------------------------------------------------ helpers
+    def _reveal(self, seat: int | None) -> list[Msg]:
+        cards = dict(self.public_cards)
+        if seat is not None:
+            cards.update(self.own.get(seat, {}))
+        return [{"card": c, "position": p} for c, p in sorted(cards.items(), key=lambda x: x[1])]
+
+    def _own(self, seat: int, cards: tuple[str, ...], positions: tuple[int, ...]) -> None:
+        for i, c in enumerate(cards):
+            self.own.setdefault(seat, {})[c] = positions[i] if i < len(positions) else -1
+
+    def hole(self, seat: int) -> list[str]:
+        """The seat's face-down cards now, in the order received."""
+        return [c for c in self.own.get(seat, {}) if c in self.down.get(seat, set())]
+
+    def _show(self, seat: int, cards: tuple[str, ...]) -> None:
+        for c in cards:
+            self.public_cards[c] = self.own.get(seat, {}).get(c, -1)
+
+    # --------------------------------------------------------------- pot games
+    def project(self, e: object, *, deadline: float = 0.0,
+                options: Msg | None = None) -> list[Draft]:
+        """Drafts for one engine event (pot games and Caribbean). ``deadline`` and
+        ``options`` are the table's for a ``TurnStarted``."""
+        if isinstance(e, ev.Posted):
+            return [Draft(partial(m.posted, seat=e.seat, kind=e.kind, amount=e.amount))]
+        if isinstance(e, ev.Dealt):
+            if e.dead:  # STUD-06 dead cards: to nobody
+                return []
+            self._own(e.seat, e.cards, e.positions)
+            down = [c for c, u in zip(e.cards, e.up, strict=True) if not u]
+            ups = [c for c, u in zip(e.cards, e.up, strict=True) if u]
+            self.down.setdefault(e.seat, set()).update(down)
+            self.up.setdefault(e.seat, []).extend(ups)
+            for c, u, i in zip(e.cards, e.up, range(len(e.cards)), strict=False):
+                if u:
+                    self.public_cards[c] = e.positions[i] if i < len(e.positions) else -1
+            pub = partial(m.dealt, seat=e.seat, cards=[None] * len(down), up=ups)
+            priv: dict[str, Builder] = {}
+            if e.seat in self.owner:
+                priv[self.owner[e.seat]] = partial(m.dealt, seat=e.seat, cards=down, up=ups)
+            return [Draft(pub, priv)]
+        if isinstance(e, ev.BoardDealt):
+            for i, c in enumerate(e.cards):
+                self.public_cards[c] = e.positions[i] if i < len(e.positions) else -1
+            return [Draft(partial(m.board, cards=list(e.board)))]
+        if isinstance(e, ev.TurnStarted):
+            pub = partial(m.turn, seat=e.seat, deadline=deadline)
+            priv = {}
+            if e.seat in self.owner:
+                priv[self.owner[e.seat]] = partial(m.turn, seat=e.seat, deadline=deadline,
+                                                   options=options or {})
+            return [Draft(pub, priv)]
+        if isinstance(e, ev.Acted):
+            extra: Msg = {"timeout": True} if e.timeout else {}
+            b: Builder = partial(m.acted, seat=e.seat, action=e.action, amount=e.amount,
+                                 stack=e.stack)
+            return [Draft(_with(b, extra) if extra else b)]
+        if isinstance(e, ev.Drew):
+            mine = self.own.setdefault(e.seat, {})
+            for c in e.discarded:
+                mine.pop(c, None)
+                self.down.setdefault(e.seat, set()).discard(c)
+            self._own(e.seat, e.received, e.positions)
+            self.down.setdefault(e.seat, set()).update(e.received)
+            pub = partial(m.drew, seat=e.seat, count=len(e.received))
+            priv = {}
+            if e.seat in self.owner:
+                priv[self.owner[e.seat]] = partial(m.drew, seat=e.seat, count=len(e.received),
+                                                   cards=list(e.received))
+            return [Draft(pub, priv)]
+        if isinstance(e, ev.BetReturned):
+            return [Draft(partial(m.acted, seat=e.seat, action="returned", amount=e.amount,
+                                  stack=e.stack))]
+        if isinstance(e, ev.Showdown):
+            self._show(e.seat, e.cards)
+            return [Draft(partial(m.showdown, seat=e.seat, cards=list(e.cards), hand=e.hand))]
+        if isinstance(e, ev.Mucked):
+            return [Draft(partial(m.mucked, seat=e.seat))]
+        if isinstance(e, ev.PotAwarded):
+            return [Draft(partial(m.pot_awarded, pot=e.pot, amount=e.amount,
+                                  winners=dict(e.winners), odd_chip=e.odd_chip))]
+        if isinstance(e, ev.HandEnded):
+            return [self._ended(e.hand, e.stacks, voided=e.voided)]
+        # Caribbean events; Burned, Reshuffled, StreetEnded, RakeTaken, HandStarted (the
+        # table sends its own hand_started) give nothing
+        return self._caribbean(e)
+
+    def _ended(self, hand: str, stacks: dict[int, int], *, voided: bool) -> Draft:
+        extra: Msg = {"voided": True} if voided else {}
+        pub = _with(partial(m.hand_ended, hand=hand, stacks=dict(stacks),
+                            reveal=self._reveal(None)), extra)
+        priv = {pid: _with(partial(m.hand_ended, hand=hand, stacks=dict(stacks),
+                                   reveal=self._reveal(seat)), extra)
+                for seat, pid in self.owner.items()}
+        return Draft(pub, priv)
+
+    # --------------------------------------------------------------- caribbean
+    def _caribbean(self, e: Any) -> list[Draft]:
+        if isinstance(e, csp.AnteAccepted):
+            return [Draft(partial(m.posted, seat=e.seat, kind="ante", amount=e.amount))]
+        if isinstance(e, csp.JackpotWagered):
+            return [Draft(_with(partial(m.acted, seat=e.seat, action="ante", amount=e.amount,
+                                        stack=e.stack), {"jackpot": True}))]
+        if isinstance(e, csp.SatOut):
+            return [Draft(partial(m.acted, seat=e.seat, action="fold", amount=0,
+                                  stack=self.stack_of(e.seat)))]
+        if isinstance(e, csp.Dealt):
+            self._own(e.seat, e.cards, e.positions)
+            self.down.setdefault(e.seat, set()).update(e.cards)
+            pub = partial(m.dealt, seat=e.seat, cards=[None] * len(e.cards), up=[])
+            priv: dict[str, Builder] = {}
+            if e.seat in self.owner:
+                priv[self.owner[e.seat]] = partial(m.dealt, seat=e.seat, cards=list(e.cards),
+                                                   up=[])
+            return [Draft(pub, priv)]
+        if isinstance(e, csp.DealerDealt):
+            self.public_cards[e.up_card] = e.positions[-1]
+            self._dealer_positions = e.positions
+            cards: list[str | None] = [None] * (len(e.cards) - 1) + [e.up_card]
+            return [Draft(partial(m.dealer, cards=cards))]
+        if isinstance(e, csp.PlayerDecided):
+            return [Draft(partial(m.acted, seat=e.seat, action=e.action, amount=e.amount,
+                                  stack=e.stack))]
+        if isinstance(e, csp.DealerRevealed):
+            for c, p in zip(e.cards, self._dealer_positions, strict=False):
+                self.public_cards[c] = p
+            return [Draft(partial(m.dealer, cards=list(e.cards), hand=e.hand,
+                                  qualifies=e.qualifies))]
+        if isinstance(e, csp.Settled):
+            self._settled[e.seat] = {
+                "ante": e.ante, "play": None if e.folded else e.play,
+                "jackpot": e.jackpot if e.jackpot or e.jackpot_hand else None,
+                "hand": e.hand, "stack": e.stack,
+            }
+            return []
+        if isinstance(e, csp.RoundEnded):
+            out: list[Draft] = []
+            if self._settled:
+                out.append(Draft(partial(m.settled, results=dict(self._settled))))
+            out.append(self._ended(e.round_id, e.stacks, voided=e.voided))
+            return out
+        return []

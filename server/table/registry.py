@@ -1,0 +1,148 @@
+"""Every table of the process, and the owner of every table task.
+
+Rule of this module: no table task is created anywhere else. :meth:`TableRegistry._spawn`
+creates an actor's task and attaches a done-callback: a task that ended with an exception
+(a bug or an injected fault) is logged with the table and hand id, its running hand is voided
+and every player gets back their stack from before it (:meth:`TableActor.recover`), and the
+actor is restarted on a new task with its seats, watchers and queued requests intact.
+Shutdown is ordered: stop accepting, let running hands finish up to the deadline, then void,
+refund and cash everyone out.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import itertools
+import logging
+import secrets
+import time
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from protocol.errors import ProtocolError
+from protocol.requests import CreateTable
+from server.config import Config
+from server.ledger.wallet import Wallet
+from server.rules.cards import shuffled
+from server.table.actor import TableActor
+from server.table.api import Clock, Sink
+from server.table.clock import AsyncioClock
+from server.table.jackpot import EmbeddedJackpot
+from server.table.settings import build_spec
+
+__all__ = ["TableRegistry"]
+
+log = logging.getLogger("server.table.registry")
+
+
+class TableRegistry:
+    """See :class:`server.table.api.TableRegistryAPI` for the contract.
+
+    ``clock``: a :class:`~server.table.api.Clock`, or a monotonic-time function (then
+    ``wall`` is the Unix-time function and timers use the running loop). ``rng``: random
+    bytes for salts and reshuffle seeds (``secrets.token_bytes``). ``shuffle``: the deck
+    shuffle (``server.rules.cards.shuffled``, GEN-03). ``jackpot``: the embedded pool.
+    """
+
+    def __init__(self, config: Config, wallet: Wallet, *,
+                 clock: Clock | Callable[[], float] = time.monotonic,
+                 wall: Callable[[], float] = time.time,
+                 rng: Callable[[int], bytes] = secrets.token_bytes,
+                 shuffle: Callable[[Sequence[str]], list[str]] = shuffled,
+                 jackpot: EmbeddedJackpot | None = None) -> None:
+        self.config = config
+        self.wallet = wallet
+        self.clock: Clock = AsyncioClock(clock, wall) if callable(clock) else clock
+        self.rng = rng
+        self.shuffle = shuffle
+        self.jackpot = jackpot if jackpot is not None else EmbeddedJackpot()
+        self.jackpot_listener: Callable[[dict[str, Any]], None] | None = None
+        self.accepting = True
+        self._actors: dict[str, TableActor] = {}
+        self._tasks: dict[str, asyncio.Task[None]] = {}
+        self._ids = itertools.count(1)
+        self.crashes = 0
+
+    # ------------------------------------------------------------------ lobby
+    def create(self, spec: CreateTable, *, owner: str | None) -> str:
+        """Open a table; raises :class:`ProtocolError` with a specific code."""
+        if not self.accepting:
+            raise ProtocolError("shutting_down")
+        n = next(self._ids)
+        table_id = f"t{n}"
+        tspec = build_spec(spec, self.config, name=f"Table {n}")
+        actor = TableActor(table_id, tspec, config=self.config, wallet=self.wallet,
+                           clock=self.clock, rng=self.rng, shuffle=self.shuffle,
+                           jackpot=self.jackpot if tspec.is_caribbean else None,
+                           on_jackpot=self._on_jackpot)
+        self._actors[table_id] = actor
+        self._spawn(actor)
+        log.info("event=table_created table=%s variant=%s owner=%s", table_id,
+                 tspec.variant_name, owner)
+        return table_id
+
+    def get(self, table_id: str) -> TableActor | None:
+        return self._actors.get(table_id)
+
+    def tables(self, variant: str | None = None) -> list[dict[str, Any]]:
+        return [a.summary() for a in self._actors.values()
+                if variant is None or a.spec.variant_name == variant]
+
+    def detach(self, sink: Sink) -> None:
+        for actor in self._actors.values():
+            actor.detach(sink)
+
+    def _on_jackpot(self, msg: dict[str, Any]) -> None:
+        if self.jackpot_listener is not None:
+            self.jackpot_listener(msg)
+
+    # ------------------------------------------------------------------ tasks
+    def _spawn(self, actor: TableActor) -> None:
+        task = asyncio.get_running_loop().create_task(actor.run(),
+                                                      name=f"table:{actor.table_id}")
+        self._tasks[actor.table_id] = task
+        task.add_done_callback(lambda t: self._done(actor, t))
+
+    def _done(self, actor: TableActor, task: asyncio.Task[None]) -> None:
+        if self._tasks.get(actor.table_id) is task:
+            del self._tasks[actor.table_id]
+        if task.cancelled():
+            log.info("event=actor_cancelled table=%s", actor.table_id)
+            return
+        exc = task.exception()
+        if exc is None:
+            log.info("event=actor_stopped table=%s", actor.table_id)
+            return
+        self.crashes += 1
+        actor.recover(exc)
+        if actor.stopped:
+            return
+        log.warning("event=actor_restarted table=%s", actor.table_id)
+        self._spawn(actor)
+
+    # ------------------------------------------------------------------ shutdown
+    async def shutdown(self, deadline: float) -> None:
+        """Stop accepting; running hands may finish within ``deadline`` seconds; then every
+        remaining hand is voided and refunded and every player is cashed out."""
+        self.accepting = False
+        for actor in self._actors.values():
+            actor.begin_shutdown()
+        tasks = set(self._tasks.values())
+        if tasks:
+            await asyncio.wait(tasks, timeout=deadline)
+        late = [a for a in self._actors.values() if a.table_id in self._tasks]
+        for actor in late:
+            actor.force_stop()
+        tasks = {self._tasks[a.table_id] for a in late if a.table_id in self._tasks}
+        if tasks:
+            await asyncio.wait(tasks, timeout=max(1.0, deadline))
+        for actor in self._actors.values():
+            task = self._tasks.get(actor.table_id)
+            if task is not None:  # stuck: cancel it, then settle its money from here
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError, Exception):
+                    await task
+            if not actor.stopped or any(s is not None for s in actor.seats):
+                await actor.cash_out_all()
+        log.info("event=tables_shut_down tables=%d", len(self._actors))

@@ -1,0 +1,230 @@
+"""A table's fixed description, validated from a ``create_table`` request.
+
+Rule of this module: everything the lobby lets a creator choose is checked here, once, and
+turned into a frozen :class:`TableSpec`; a refusal raises :class:`protocol.ProtocolError` with
+its specific code (``bad_variant``, ``bad_structure``, ``bad_stakes``, ``bad_settings``,
+``test_mode_only``, ``bad_deck``).
+
+Stakes keys (chips): pot games take ``blinds`` (list, first to last), ``ante``, ``bring_in``,
+``small_bet``, ``big_bet``, ``min_bet``, ``max_bet``, ``chip``; hold'em/manila/draw need
+``blinds``, stud needs ``bring_in``. Caribbean Stud takes ``min``/``ante_min``,
+``max``/``ante_max`` (the ante range) and ``jackpot_wager``.
+
+Table settings (``settings``, all optional):
+
+- ``min_buy_in`` / ``max_buy_in``: default 20 / 100 "big bets" (the last blind; for stud the
+  small bet, else the bring-in; for Caribbean the minimum ante).
+- ``spectator_delay``: seconds the spectators' stream lags (default ``Config.spectator_delay``).
+- ``spectator_chat`` (default true), ``chat`` (default true).
+- ``pause``: seconds between hands (default 2.0). ``ante_time``: Caribbean ante phase
+  seconds (default ``Config.action_clock``).
+- engine settings: ``raise_cap``, ``max_discard``, ``over_blind``,
+  ``heads_up_button_first_blind``, ``rake_bp``, ``rake_cap`` (when the engine has them);
+  Caribbean: ``pool_share_bp``, ``reset_amount``, ``dealing_mode``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass, field
+from typing import Any
+
+from protocol.errors import ProtocolError
+from protocol.requests import CreateTable
+from server.config import Config
+from server.rules.cards import DeckError, check_deck, make_deck
+from server.rules.caribbean import MAX_PLAYERS, CaribbeanSettings
+from server.rules.structure import STRUCTURES, Stakes, check_stakes
+from server.rules.variant import TableRules, Variant
+from server.rules.variants import VARIANTS
+
+__all__ = ["TableSpec", "build_spec"]
+
+_POT_STAKES = {"blinds", "ante", "bring_in", "small_bet", "big_bet", "min_bet", "max_bet",
+               "chip"}
+_CSP_STAKES = {"min", "max", "ante_min", "ante_max", "jackpot_wager"}
+_ENGINE_BOOL = {"over_blind", "heads_up_button_first_blind"}
+_ENGINE_INT = {"raise_cap", "max_discard", "rake_bp", "rake_cap"}
+_CSP_SETTINGS = {"pool_share_bp", "reset_amount", "dealing_mode"}
+_TABLE_SETTINGS = {"min_buy_in", "max_buy_in", "spectator_delay", "spectator_chat", "chat",
+                   "pause", "ante_time"}
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class TableSpec:
+    """A validated table: what the actor needs to run it."""
+
+    variant_name: str
+    structure: str | None
+    stakes_wire: dict[str, Any]
+    seats: int
+    name: str
+    settings_wire: dict[str, Any]
+    variant: Variant | None  # None for Caribbean Stud
+    rules: TableRules | None
+    caribbean: CaribbeanSettings | None
+    min_buy_in: int
+    max_buy_in: int
+    spectator_delay: float
+    spectator_chat: bool
+    chat: bool
+    pause: float
+    ante_time: float
+    decks: tuple[tuple[str, ...], ...] = field(default=())
+
+    @property
+    def is_caribbean(self) -> bool:
+        return self.caribbean is not None
+
+    @property
+    def card_set(self) -> tuple[str, ...]:
+        return self.variant.card_set if self.variant is not None else make_deck()
+
+    @property
+    def uses_blinds(self) -> bool:
+        return self.rules is not None and bool(self.rules.stakes.blinds)
+
+
+def _err(code: str, message: str) -> ProtocolError:
+    return ProtocolError(code, message)
+
+
+def _int(settings: dict[str, Any], key: str, default: int) -> int:
+    value = settings.get(key, default)
+    if type(value) is not int or value < 0:
+        raise _err("bad_settings", f"`{key}` must be a non-negative integer")
+    return value
+
+
+def _float(settings: dict[str, Any], key: str, default: float) -> float:
+    value = settings.get(key, default)
+    if isinstance(value, bool) or not isinstance(value, int | float) or not 0 <= value <= 3600:
+        raise _err("bad_settings", f"`{key}` must be a number of seconds (0..3600)")
+    return float(value)
+
+
+def _bool(settings: dict[str, Any], key: str, default: bool) -> bool:
+    value = settings.get(key, default)
+    if not isinstance(value, bool):
+        raise _err("bad_settings", f"`{key}` must be true or false")
+    return value
+
+
+def build_spec(req: CreateTable, config: Config, *, name: str) -> TableSpec:
+    """Validate ``req`` against ``config`` (test mode for ``decks``); raise ProtocolError."""
+    settings = dict(req.settings or {})
+    stakes = dict(req.stakes)
+    caribbean = req.variant == "caribbean"
+    if not caribbean and req.variant not in VARIANTS:
+        raise _err("bad_variant", f"unknown variant {req.variant!r}")
+    if not caribbean and req.structure not in STRUCTURES:
+        raise _err("bad_structure", f"unknown structure {req.structure!r}")
+    allowed = _TABLE_SETTINGS | (_CSP_SETTINGS if caribbean else _ENGINE_BOOL | _ENGINE_INT)
+    unknown = set(settings) - allowed
+    if unknown:
+        raise _err("bad_settings", f"unknown settings: {sorted(unknown)}")
+
+    variant: Variant | None = None
+    rules: TableRules | None = None
+    csp: CaribbeanSettings | None = None
+    if caribbean:
+        unknown = set(stakes) - _CSP_STAKES
+        if unknown:
+            raise _err("bad_stakes", f"unknown stakes for caribbean: {sorted(unknown)}")
+        if any(isinstance(v, tuple) for v in stakes.values()):
+            raise _err("bad_stakes", "caribbean stakes are single amounts")
+        kw: dict[str, Any] = {}
+        lo = stakes.get("ante_min", stakes.get("min"))
+        hi = stakes.get("ante_max", stakes.get("max"))
+        if lo is not None:
+            kw["ante_min"] = lo
+        if hi is not None:
+            kw["ante_max"] = hi
+        if "jackpot_wager" in stakes:
+            kw["jackpot_wager"] = stakes["jackpot_wager"]
+        for key in _CSP_SETTINGS & set(settings):
+            kw[key] = settings[key]
+        try:
+            csp = CaribbeanSettings(**kw)
+        except (ValueError, TypeError) as exc:
+            raise _err("bad_stakes", str(exc)) from None
+        if req.seats > MAX_PLAYERS:
+            raise _err("bad_settings", f"caribbean seats at most {MAX_PLAYERS} (GEN-07)")
+        unit = csp.ante_min
+    else:
+        variant = VARIANTS[req.variant]
+        unknown = set(stakes) - _POT_STAKES
+        if unknown:
+            raise _err("bad_stakes", f"unknown stakes keys: {sorted(unknown)}")
+        skw: dict[str, Any] = {}
+        for key, value in stakes.items():
+            if key == "blinds":
+                skw[key] = tuple(value) if isinstance(value, tuple) else (value,)
+            elif isinstance(value, tuple):
+                raise _err("bad_stakes", f"`{key}` must be a single amount")
+            else:
+                skw[key] = value
+        skw.setdefault("chip", 1)
+        st = Stakes(**skw)
+        assert req.structure is not None
+        problem = check_stakes(req.structure, st)
+        if problem:
+            raise _err("bad_stakes", problem)
+        if variant.is_stud:
+            if st.bring_in <= 0:
+                raise _err("bad_stakes", "stud needs a bring_in")
+            if st.blinds:
+                raise _err("bad_stakes", "stud has antes and a bring-in, not blinds")
+        elif not st.blinds or st.blinds[-1] <= 0:
+            raise _err("bad_stakes", f"{req.variant} needs blinds")
+        if req.seats > variant.max_seats:
+            raise _err("bad_settings",
+                       f"{req.variant} seats at most {variant.max_seats} (GEN-07)")
+        rkw: dict[str, Any] = {}
+        names = {f.name for f in dataclasses.fields(TableRules)}
+        for key in _ENGINE_BOOL & set(settings):
+            rkw[key] = _bool(settings, key, False)
+        for key in _ENGINE_INT & set(settings):
+            if key not in names:
+                raise _err("bad_settings", f"`{key}` is not supported by this server")
+            rkw[key] = _int(settings, key, 0)
+        rules = TableRules(structure=req.structure, stakes=st, **rkw)
+        stud_unit = st.small_bet or st.min_bet or st.bring_in
+        unit = stud_unit if variant.is_stud else st.blinds[-1]
+
+    min_buy = _int(settings, "min_buy_in", 20 * unit)
+    max_buy = _int(settings, "max_buy_in", 100 * unit)
+    if not 0 < min_buy <= max_buy:
+        raise _err("bad_settings", "need 0 < min_buy_in <= max_buy_in")
+
+    decks: tuple[tuple[str, ...], ...] = ()
+    if req.decks is not None:
+        if not config.test_mode:
+            raise _err("test_mode_only", "`decks` needs a server in test mode")
+        card_set = variant.card_set if variant is not None else make_deck()
+        for i, deck in enumerate(req.decks):
+            try:
+                check_deck(deck, card_set)
+            except DeckError as exc:
+                raise _err("bad_deck", f"deck {i}: {exc}") from None
+        decks = tuple(tuple(d) for d in req.decks)
+
+    return TableSpec(
+        variant_name=req.variant,
+        structure=req.structure,
+        stakes_wire={k: list(v) if isinstance(v, tuple) else v for k, v in stakes.items()},
+        seats=req.seats,
+        name=req.name or name,
+        settings_wire=settings,
+        variant=variant,
+        rules=rules,
+        caribbean=csp,
+        min_buy_in=min_buy,
+        max_buy_in=max_buy,
+        spectator_delay=_float(settings, "spectator_delay", config.spectator_delay),
+        spectator_chat=_bool(settings, "spectator_chat", True),
+        chat=_bool(settings, "chat", True),
+        pause=_float(settings, "pause", 2.0),
+        ante_time=_float(settings, "ante_time", config.action_clock),
+        decks=decks,
+    )
