@@ -43,7 +43,7 @@ class BettingMixin(HandState):
         self.completed = True
         self.blind_seats: list[int] = []
         self.over_blind_seat: int | None = None
-        self.wagered = False  # STUD-06: a voluntary wager has been made since the last fold
+        self.wagered = False  # STUD-06: a voluntary wager has been made in this round
         self.dead: set[int] = set()
         self._first_actor: int | None = None
         self._last_actor: int = self.button
@@ -98,6 +98,7 @@ class BettingMixin(HandState):
             self.current = 0
             self.full_level = 0
             self.increment = self.stakes.opening_bet(big=street.big)
+            self.wagered = False  # STUD-06: a fold before this round's first wager is dead
         if self.street == len(self.variant.streets) - 1:
             self._note_last_street()
         self.raises = 0
