@@ -25,15 +25,18 @@ class FakeSink:
     conn_id: int = field(default_factory=lambda: next(_conn_ids))
     frames: list[str | bytes] = field(default_factory=list)
     fail: bool = False
+    decoded: list[dict[str, Any]] = field(default_factory=list)
 
     def send(self, frame: str | bytes) -> None:
         if self.fail:
             raise ConnectionError("closed")
+        assert isinstance(frame, bytes if self.codec.binary else str)
         self.frames.append(frame)
+        self.decoded.append(self.codec.decode(frame))
 
     @property
     def messages(self) -> list[dict[str, Any]]:
-        return [self.codec.decode(f) for f in self.frames]
+        return self.decoded
 
     def of(self, kind: str) -> list[dict[str, Any]]:
         return [msg for msg in self.messages if msg["type"] == kind]
