@@ -76,7 +76,7 @@ def check_stakes(structure: str, stakes: Stakes) -> str | None:
         return "fixed limit needs small_bet and big_bet"
     if structure == SPREAD_LIMIT and not (stakes.min_bet and stakes.max_bet >= stakes.min_bet):
         return "spread limit needs min_bet <= max_bet"
-    if stakes.blinds and structure == SPREAD_LIMIT and stakes.blinds[-1] < stakes.min_bet:
+    if stakes.blinds and stakes.blinds[-1] < stakes.min_bet:  # any structure with a minimum
         return "the last blind must be at least the table minimum (BLIND-03)"
     if stakes.blinds and structure == FIXED_LIMIT and stakes.blinds[-1] < stakes.small_bet:
         return "the last blind must be at least the first-round bet (BLIND-03)"
