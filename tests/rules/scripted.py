@@ -124,7 +124,7 @@ class Script:
     num_seats: int = 10
     raise_cap: int = 3
     heads_up_button_first_blind: bool = False
-    over_blind: bool = False
+    over_blind: bool = False  # BLIND-04: the table allows it and the seat posts it
     rake_bp: int = 0
     rake_cap: int = 0
     fill: bool = True  # complete the deck with the unused cards (False: use ``deck`` as is)
@@ -217,7 +217,8 @@ def _same(want: Expected, have: Event) -> bool:
 def run(script: Script) -> Result:
     """Play ``script`` and check every expectation in it; returns the hand and its events."""
     hand = Hand(script.variant, script.rules(), dict(script.stacks), button=script.button,
-                deck=script.cards(), num_seats=script.num_seats, hand_id="h1", seed=b"seed")
+                deck=script.cards(), num_seats=script.num_seats, hand_id="h1", seed=b"seed",
+                over_blind=script.over_blind)
     events = hand.start()
     for i, step in enumerate(script.actions):
         where = f"step {i} {step!r}"
@@ -241,5 +242,6 @@ def run(script: Script) -> Result:
     if script.final is not None:
         assert hand.is_over, f"the hand is not over (to act: {hand.to_act})"
         assert hand.stacks == dict(script.final), f"final stacks {hand.stacks}"
-        assert sum(hand.stacks.values()) == sum(script.stacks.values())  # GEN-06
+        total = sum(hand.stacks.values()) + getattr(hand, "rake", 0)
+        assert total == sum(script.stacks.values())  # GEN-06: no chip made or lost
     return Result(hand, events)
