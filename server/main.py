@@ -16,20 +16,17 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
-import importlib
 import logging
 import signal
 import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from websockets.asyncio.server import Server, ServerConnection, serve
 from websockets.typing import Subprotocol
 
 import protocol
-from protocol import ProtocolError
 from server.config import Config
 from server.ledger.wallet import MemoryWallet
 from server.net.edge import Edge, ws_max_size
@@ -37,7 +34,7 @@ from server.net.http import WS_PATH, HttpEndpoints
 from server.net.metrics import Metrics
 from server.net.router import Router
 from server.net.sessions import Sessions
-from server.table.api import TableRegistryAPI
+from server.table import TableRegistry, TableRegistryAPI
 
 log = logging.getLogger("server.main")
 
@@ -58,36 +55,9 @@ def select_subprotocol(
 # --------------------------------------------------------------------------------------------
 
 
-class _NoTables:
-    """Stand-in registry while `server.table.TableRegistry` does not exist yet: no tables,
-    `create_table` answers `unsupported`. Removed once the table layer lands."""
-
-    jackpot_listener: Callable[[dict[str, Any]], None] | None = None
-
-    def create(self, spec: Any, *, owner: str | None) -> str:
-        raise ProtocolError("unsupported", "tables are not available in this build")
-
-    def get(self, table_id: str) -> None:
-        return None
-
-    def tables(self, variant: str | None = None) -> list[dict[str, Any]]:
-        return []
-
-    def detach(self, sink: Any) -> None:
-        return None
-
-    async def shutdown(self, deadline: float) -> None:
-        return None
-
-
-def build_registry(config: Config, wallet: MemoryWallet) -> TableRegistryAPI:
-    """`server.table.TableRegistry(config, wallet)`, or the no-table stand-in without it."""
-    registry_class = getattr(importlib.import_module("server.table"), "TableRegistry", None)
-    if registry_class is None:
-        log.warning("event=no_table_registry detail=server.table.TableRegistry_missing")
-        return _NoTables()
-    registry: TableRegistryAPI = registry_class(config, wallet)
-    return registry
+def build_registry(config: Config, wallet: MemoryWallet) -> TableRegistry:
+    """The process's table registry (embedded jackpot, real clocks)."""
+    return TableRegistry(config, wallet)
 
 
 @dataclass
