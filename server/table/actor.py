@@ -175,7 +175,7 @@ class TableActor:
     # ================================================================ public API
     async def submit(self, env: Envelope) -> None:
         """Queue a request; answers ``server_busy``/``table_closed`` at once when refused."""
-        if self.closing or self.stopped:
+        if self.stopped:
             self._answer(env, m.error(env.request.rid, "table_closed"))
             return
         if self._external >= self.config.inbox_size:
@@ -308,6 +308,8 @@ class TableActor:
         pid, rid = env.sink.player_id, req.rid
         if pid is None:
             return self._answer(env, m.error(rid, "unauthorized"))
+        if self.closing:
+            return self._answer(env, m.error(rid, "table_closed"))
         if not 0 <= req.seat < self.spec.seats:
             return self._answer(env, m.error(rid, "bad_seat"))
         mine = self._seat_of(pid)
