@@ -22,6 +22,10 @@ Decisions documented here:
 * **Disconnection.** A seated player's sink detached: the seat stays, the clock runs (time
   bank used, then timeout); after ``Config.reconnect_grace`` without a new connection the
   player is sat out (keeps the seat). Any later request from the same player id rebinds.
+* **Clocks.** ``turn.deadline`` is the action clock's end (Unix seconds); the player's time
+  bank (``Config.time_bank``, per seat, not refilled) runs after it; then ``Hand.timeout``.
+  ``Config.consecutive_timeouts_to_sit_out`` timeouts in a row sit the player out.
+* **Rebuy event.** A rebuy applied between hands is announced as ``seated`` with the new stack.
 * **Spectator delay.** Spectators' public frames are sent ``spectator_delay`` seconds late
   (clock timer); ``watch``/``resume`` snapshots are current public state.
 """
@@ -910,7 +914,8 @@ class TableActor:
         except Exception as exc:
             log.warning("event=sink_failed table=%s conn=%s error=%r", self.table_id,
                         sink.conn_id, exc)
-            self.detach(sink)
+            self.sinks.pop(sink.conn_id, None)  # no more frames to it, at once
+            self.detach(sink)  # and forget it as a seat's connection, in the actor task
 
     def _publish(self, draft: Draft) -> None:
         """Give ``draft`` the next ``seq``, log it, project once per audience and send."""
