@@ -176,6 +176,12 @@ class Client:
                     return message
             await self._pump()
 
+    async def event_any(self) -> dict[str, Any]:
+        """The next event (not an answer), queued or coming."""
+        while not self.events:
+            await self._pump()
+        return self.events.pop(0)
+
     async def hello(self, name: str) -> dict[str, Any]:
         """Guest hello; returns the `welcome` and remembers player_id and token."""
         answer = await self.request("hello", guest=name)
