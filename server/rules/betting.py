@@ -106,8 +106,9 @@ class BettingMixin(HandState):
         self.aggressor = None
         self.completed = True
         self.bring_in_seat = None
-        able = [s for s in self.live if self._can_bet(s)]
-        top = max((self.bets[s] for s in self.live), default=0)
+        stacks = self.stacks
+        able = [s for s in self._live if stacks[s] > 0]  # ``_can_bet``: live is unfolded
+        top = max((self.bets[s] for s in self._live), default=0)
         if not able or (len(able) == 1 and self.bets[able[0]] >= top):
             self.pending = set()  # ALLIN-04: deal on without betting
             self.round_first = None
@@ -134,7 +135,7 @@ class BettingMixin(HandState):
             self.increment = self.stakes.fixed_size(big=False)
             return seat
         if how == SHOWING:  # STUD-03: highest showing; all-in -> pass left (STUD-04)
-            best = max(self.live, key=lambda s: rank_showing(self._up_cards(s)))
+            best = max(self._live, key=lambda s: rank_showing(self._up_cards(s)))
             if best in able:
                 return best
             return self._next_seat(best, able) or able[0]
@@ -179,47 +180,47 @@ class BettingMixin(HandState):
 
     # -------------------------------------------------------------- options
     def _options(self, seat: int) -> Options:
-        street = self.variant.streets[self.street]
         stack = self.stacks[seat]
         if self.draw_pending:
             return Options(seat, draw=min(self.rules.max_discard, len(self.own[seat]),
                                           self._spare_for_draw(seat)), stack=stack)
         own = self.bets[seat]
         all_in = own + stack
-        if seat == self.bring_in_seat and not self.completed and self.current == 0:
+        current = self.current
+        if seat == self.bring_in_seat and not self.completed and current == 0:
             bring = min(self.stakes.bring_in, all_in)
             full = self.stakes.fixed_size(big=False)
             return Options(seat, bring_in=bring, complete=full if all_in > bring else None,
                            stack=stack)
-        to_call = max(0, self.current - own)
-        opts_call = min(self.current, all_in) if to_call > 0 else None
-        others = [s for s in self.live if s != seat and self._can_bet(s)]
-        may_raise = (
-            stack > to_call
-            and bool(others)
-            and (seat not in self.acted_level or self.full_level > self.acted_level[seat])
-        )
+        to_call = current - own if current > own else 0
+        opts_call = (current if current < all_in else all_in) if to_call > 0 else None
         bet = raise_ = None
         complete = None
-        if may_raise and not self.completed:  # stud: only a completion before the full bet
-            full = self.stakes.fixed_size(big=False)
-            complete = min(full, all_in)
-        elif may_raise and self.current == 0:
-            lo, hi = raise_bounds(self.rules.structure, self.stakes, big=street.big, current=0,
-                                  increment=self.increment, own_bet=own, stack=stack,
-                                  pot=self.pot_total)
-            lo = max(lo, self.stakes.opening_bet(big=street.big))
-            bet = (min(lo, all_in), min(max(hi, lo), all_in))
-        elif may_raise:
-            capped = (self.rules.structure in CAPPED and len(self.live) > 2
-                      and self.raises >= self.rules.raise_cap)  # BET-10
-            if not capped:
-                lo, hi = raise_bounds(self.rules.structure, self.stakes, big=street.big,
-                                      current=self.current, increment=self.increment,
-                                      own_bet=own, stack=stack, pot=self.pot_total)
+        acted = self.acted_level.get(seat)
+        stacks = self.stacks
+        if (stack > to_call
+                and (acted is None or self.full_level > acted)
+                and any(s != seat and stacks[s] > 0 for s in self._live)):  # others can bet
+            if not self.completed:  # stud: only a completion before the full bet
+                full = self.stakes.fixed_size(big=False)
+                complete = min(full, all_in)
+            elif current == 0:
+                big = self.variant.streets[self.street].big
+                lo, hi = raise_bounds(self.rules.structure, self.stakes, big=big, current=0,
+                                      increment=self.increment, own_bet=own, stack=stack,
+                                      pot=sum(self.contrib.values()))
+                lo = max(lo, self.stakes.opening_bet(big=big))
+                bet = (min(lo, all_in), min(max(hi, lo), all_in))
+            elif not (self.rules.structure in CAPPED and len(self._live) > 2
+                      and self.raises >= self.rules.raise_cap):  # BET-10: capped
+                big = self.variant.streets[self.street].big
+                lo, hi = raise_bounds(self.rules.structure, self.stakes, big=big,
+                                      current=current, increment=self.increment,
+                                      own_bet=own, stack=stack, pot=sum(self.contrib.values()))
                 raise_ = (min(lo, all_in), min(hi, all_in))
         return Options(seat, fold=True, check=to_call == 0, call=opts_call, bet=bet,
-                       raise_=raise_, complete=complete, stack=stack, to_call=min(to_call, stack))
+                       raise_=raise_, complete=complete, stack=stack,
+                       to_call=to_call if to_call < stack else stack)
 
     def _validate(self, opts: Options, action: str, amount: object,
                   discard: tuple[str, ...]) -> None:
@@ -232,13 +233,13 @@ class BettingMixin(HandState):
             return
         if amount is not None and (type(amount) is not int):
             raise errors.IllegalAction(errors.BAD_AMOUNT, "amount must be a whole number")
-        all_in = self.bets[opts.seat] + opts.stack
-        exact = {"call": opts.call, "bring_in": opts.bring_in, "complete": opts.complete}
-        if action in exact:
-            if amount is not None and amount != exact[action]:
+        if action == "call" or action == "bring_in" or action == "complete":
+            exact = _exact_target(opts, action)
+            if amount is not None and amount != exact:
                 raise errors.IllegalAction(errors.BAD_AMOUNT,
-                                           f"{action} is to exactly {exact[action]}")
+                                           f"{action} is to exactly {exact}")
             return
+        all_in = self.bets[opts.seat] + opts.stack
         if action in ("bet", "raise"):
             bounds = opts.bet if action == "bet" else opts.raise_
             assert bounds is not None
@@ -260,6 +261,7 @@ class BettingMixin(HandState):
     # --------------------------------------------------------------- apply
     def _apply(self, seat: int, opts: Options, action: str, amount: int | None,
                discard: tuple[str, ...], *, timeout: bool) -> None:
+        self._opts_cache = None
         if action == "draw":
             self._apply_draw(seat, discard, timeout=timeout)
             return
@@ -267,7 +269,7 @@ class BettingMixin(HandState):
         self.to_act = None
         self.pending.discard(seat)
         if action == "fold":
-            self.folded.add(seat)
+            self._fold(seat)
             if not self.wagered and self.variant.is_stud:
                 self.dead.add(seat)  # STUD-06
             self._emit(Acted(seat, "fold", self.bets[seat], self.stacks[seat], timeout=timeout))
@@ -276,8 +278,10 @@ class BettingMixin(HandState):
             self.acted_level[seat] = self.full_level
             self._emit(Acted(seat, "check", self.bets[seat], self.stacks[seat], timeout=timeout))
             return
-        target = {"call": opts.call, "bring_in": opts.bring_in,
-                  "complete": opts.complete}.get(action, amount)
+        if action == "call" or action == "bring_in" or action == "complete":
+            target = _exact_target(opts, action)
+        else:
+            target = amount
         assert target is not None
         self._put(seat, target - self.bets[seat])
         self.bets[seat] = target
@@ -322,4 +326,14 @@ class BettingMixin(HandState):
             # ALLIN-02: an incomplete all-in raise changes the amount to call, nothing more
             self.current = target
             self.acted_level[seat] = self.full_level
-        self.pending = {s for s in self.live if s != seat and self._can_bet(s)}
+        stacks = self.stacks  # live seats that can still bet (``_can_bet``)
+        self.pending = {s for s in self._live if s != seat and stacks[s] > 0}
+
+
+def _exact_target(opts: Options, action: str) -> int | None:
+    """The bet total of a call, bring-in or completion (the only amount it takes)."""
+    if action == "call":
+        return opts.call
+    if action == "bring_in":
+        return opts.bring_in
+    return opts.complete

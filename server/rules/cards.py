@@ -16,6 +16,7 @@ from __future__ import annotations
 import hashlib
 import secrets
 from collections.abc import Iterable, Sequence
+from functools import cache, lru_cache
 
 RANKS = "23456789TJQKA"
 SUITS = "cdhs"  # lowest to highest: clubs, diamonds, hearts, spades
@@ -59,9 +60,15 @@ def card_key(card: str) -> int:
     return RANK_VALUE[card[0]] * 4 + SUIT_VALUE[card[1]]
 
 
+@cache
 def make_deck(*, lowest_rank: int = 2) -> tuple[str, ...]:
     """The variant's card set in a fixed order (a stripped deck when ``lowest_rank`` > 2)."""
     return tuple(r + s for r in RANKS if RANK_VALUE[r] >= lowest_rank for s in SUITS)
+
+
+@lru_cache(maxsize=64)
+def _card_set(cards: tuple[str, ...]) -> frozenset[str]:
+    return frozenset(cards)
 
 
 def check_deck(deck: Sequence[str], card_set: Iterable[str]) -> None:
@@ -69,7 +76,13 @@ def check_deck(deck: Sequence[str], card_set: Iterable[str]) -> None:
 
     Raises :class:`DeckError` otherwise; the caller then voids the hand.
     """
-    expected = set(card_set)
+    expected = _card_set(card_set) if type(card_set) is tuple else frozenset(card_set)
+    try:  # the common case: the deck is exactly the set (no duplicates, nothing foreign)
+        if len(deck) == len(expected) and expected.issuperset(deck) and len(set(deck)) == len(
+                expected):
+            return
+    except TypeError:  # an unhashable "card": the checks below name it
+        pass
     seen: set[str] = set()
     for card in deck:
         if not is_card(card):

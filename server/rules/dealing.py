@@ -76,10 +76,10 @@ class DealingMixin(HandState):
                     positions.append(at)
                 self.board.extend(cards)
                 self._emit(BoardDealt(tuple(cards), tuple(self.board), tuple(positions)))
-        if street.draw and len(self.live) > 1:
+        if street.draw and len(self._live) > 1:
             self.draw_pending = True
-            self.pending = set(self.live)
-            self._first_actor = self._next_seat(self.button, self.live)
+            self.pending = set(self._live)
+            self._first_actor = self._next_seat(self.button, self._live)
             self.to_act = None
             return
         self._start_betting()
@@ -101,6 +101,9 @@ class DealingMixin(HandState):
                 pass  # STUD-05: deal as far as it goes, then shuffle the burns to finish
             else:
                 raise errors.IllegalAction(errors.BAD_DECK, "the deck cannot serve this deal")
+        else:  # the common case: every card comes straight off the stock
+            self._deal_own_direct(seats, passes, need)
+            return
         got: dict[int, list[tuple[str, int, bool]]] = {s: [] for s in seats}
         for kind in passes:
             for s in seats:
@@ -119,6 +122,22 @@ class DealingMixin(HandState):
                 self.up[s].extend(u for _, _, u in cards)
             self._emit(Dealt(s, tuple(c for c, _, _ in cards), tuple(u for _, _, u in cards),
                              tuple(a for _, a, _ in cards), dead=dead))
+
+    def _deal_own_direct(self, seats: list[int], passes: list[str], need: int) -> None:
+        """``_deal_own`` when the stock holds all ``need`` cards: the same cards and events."""
+        n = len(seats)
+        base = self.pos
+        stock = self.stock
+        ups = tuple(kind == UP for kind in passes)
+        folded = self.folded
+        for i, s in enumerate(seats):
+            cards = tuple(stock[base + i:base + need:n])
+            dead = s in folded
+            if not dead:
+                self.own[s].extend(cards)
+                self.up[s].extend(ups)
+            self._emit(Dealt(s, cards, ups, tuple(range(base + i, base + need, n)), dead=dead))
+        self.pos = base + need
 
     def _community_card(self) -> None:
         """STUD-05: not enough cards even with the burns: one card face up for everyone."""
@@ -152,6 +171,7 @@ class DealingMixin(HandState):
 
     def _apply_draw(self, seat: int, discard: tuple[str, ...], *, timeout: bool) -> None:
         """DRAW-03: discard and replace, reshuffling burns and others' discards if short."""
+        self._opts_cache = None
         self._last_actor = seat
         self.to_act = None
         self.pending.discard(seat)

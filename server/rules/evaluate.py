@@ -318,19 +318,24 @@ def _rebuild(value: int, src: tuple[str, ...]) -> HandValue:
     return hv
 
 
+_CARD_KEYS = {c: card_key(c) for c in _CARD_CODES}
+_CARD_RANKS = {c: RANK_VALUE[c[0]] for c in _CARD_CODES}
+
+
 def _cards_for(category: int, ranks: Sequence[int], src: Sequence[str]) -> tuple[str, ...]:
-    pool = sorted(src, key=card_key, reverse=True)
+    pool = sorted(src, key=_CARD_KEYS.__getitem__, reverse=True)
+    rank_of = _CARD_RANKS
     if category in (FLUSH, STRAIGHT_FLUSH):
         need = set(ranks)
         for suit in "shdc":
             suited = [c for c in pool if c[1] == suit]
-            if len(suited) >= 5 and need <= {RANK_VALUE[c[0]] for c in suited}:
+            if len(suited) >= 5 and need <= {rank_of[c] for c in suited}:
                 pool = suited
                 break
     out: list[str] = []
     for r in ranks:
         for c in pool:
-            if RANK_VALUE[c[0]] == r and c not in out:
+            if rank_of[c] == r and c not in out:
                 out.append(c)
                 break
     return tuple(out)

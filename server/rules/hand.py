@@ -24,6 +24,7 @@ showdown :mod:`server.rules.showdown`.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
+from functools import lru_cache
 
 from server.rules import errors
 from server.rules.betting import BettingMixin
@@ -32,8 +33,17 @@ from server.rules.dealing import DealingMixin
 from server.rules.events import Event, HandEnded, HandStarted, TurnStarted
 from server.rules.options import Options
 from server.rules.showdown import ShowdownMixin
-from server.rules.structure import check_stakes
+from server.rules.structure import Stakes, check_stakes
 from server.rules.variant import TableRules, Variant
+
+_cached_check_stakes = lru_cache(maxsize=256)(check_stakes)  # pure; Stakes are frozen values
+
+
+def _stakes_problem(structure: str, stakes: Stakes) -> str | None:
+    try:
+        return _cached_check_stakes(structure, stakes)
+    except TypeError:  # unhashable fields (a list of blinds): check without the cache
+        return check_stakes(structure, stakes)
 
 
 class Hand(DealingMixin, BettingMixin, ShowdownMixin):
@@ -59,7 +69,7 @@ class Hand(DealingMixin, BettingMixin, ShowdownMixin):
         seed: bytes = b"",
         over_blind: bool = False,
     ) -> None:
-        problem = check_stakes(rules.structure, rules.stakes)
+        problem = _stakes_problem(rules.structure, rules.stakes)
         if problem:
             raise errors.IllegalAction(errors.BAD_SETUP, problem)
         if len(stacks) < 2:
@@ -90,6 +100,11 @@ class Hand(DealingMixin, BettingMixin, ShowdownMixin):
         self.contrib: dict[int, int] = {s: 0 for s in self.order}
         self.bets: dict[int, int] = {s: 0 for s in self.order}
         self.folded: set[int] = set()
+        self._live: list[int] = list(self.order)  # ``live``, kept up to date by ``_fold``
+        order = self.order  # ``_next_seat``'s clockwise orders, seat itself last
+        self._after: dict[int, tuple[int, ...]] = {
+            s: (*order[i + 1:], *order[:i + 1]) for i, s in enumerate(order)}
+        self._opts_cache: Options | None = None  # ``to_act``'s options until the next change
         self.own: dict[int, list[str]] = {s: [] for s in self.order}
         self.up: dict[int, list[bool]] = {s: [] for s in self.order}
         self.board: list[str] = []
@@ -130,7 +145,7 @@ class Hand(DealingMixin, BettingMixin, ShowdownMixin):
         """The legal options of ``seat`` now, or None when it is not that seat's turn."""
         if self.is_over or seat != self.to_act:
             return None
-        return self._options(seat)
+        return self._current_options(seat)
 
     def act(self, seat: int, action: str, amount: int | None = None,
             discard: Iterable[str] = ()) -> list[Event]:
@@ -139,9 +154,10 @@ class Hand(DealingMixin, BettingMixin, ShowdownMixin):
             raise errors.IllegalAction(errors.NO_HAND, "no hand is in progress")
         if seat != self.to_act:
             raise errors.IllegalAction(errors.NOT_YOUR_TURN, f"it is seat {self.to_act}'s turn")
-        opts = self._options(seat)
-        self._validate(opts, action, amount, tuple(discard))
-        self._apply(seat, opts, action, amount, tuple(discard), timeout=False)
+        opts = self._current_options(seat)
+        discard = discard if type(discard) is tuple else tuple(discard)
+        self._validate(opts, action, amount, discard)
+        self._apply(seat, opts, action, amount, discard, timeout=False)
         self._advance()
         return self._drain()
 
@@ -149,7 +165,7 @@ class Hand(DealingMixin, BettingMixin, ShowdownMixin):
         """The clock ran out: check if free, else fold (draw: stand pat; bring-in: bring in)."""
         if self.is_over or seat != self.to_act:
             raise errors.IllegalAction(errors.NOT_YOUR_TURN, "not this seat's decision")
-        opts = self._options(seat)
+        opts = self._current_options(seat)
         if opts.draw is not None:
             self._apply(seat, opts, "draw", None, (), timeout=True)
         elif opts.bring_in is not None:
@@ -165,6 +181,7 @@ class Hand(DealingMixin, BettingMixin, ShowdownMixin):
         """Void the hand (a fault): every player gets back exactly their starting stack."""
         if self.is_over:
             raise errors.IllegalAction(errors.NO_HAND, "the hand is over")
+        self._opts_cache = None
         self.stacks = dict(self.initial)
         self.is_over = True
         self.voided = True
@@ -173,6 +190,18 @@ class Hand(DealingMixin, BettingMixin, ShowdownMixin):
         return self._drain()
 
     # ------------------------------------------------------------ internals
+    def _current_options(self, seat: int) -> Options:
+        """``_options(seat)`` for the seat to act, computed once per decision.
+
+        Options depend only on the state, which changes only when an action is applied
+        (``_apply``/``_apply_draw`` drop the cached value), so asking :meth:`options` and
+        then acting computes them once.
+        """
+        opts = self._opts_cache
+        if opts is None or opts.seat != seat:
+            opts = self._opts_cache = self._options(seat)
+        return opts
+
     def _drain(self) -> list[Event]:
         out, self._events = self._events, []
         return out
@@ -180,7 +209,7 @@ class Hand(DealingMixin, BettingMixin, ShowdownMixin):
     def _advance(self) -> None:
         """Run the hand forward until a decision is needed or it ends."""
         while not self.is_over:
-            if len(self.live) == 1:  # BET-11
+            if len(self._live) == 1:  # BET-11
                 self._close_round()
                 self._award_uncontested()
                 return

@@ -19,6 +19,9 @@ BRING_IN = "bring_in"
 COMPLETE = "complete"
 DRAW = "draw"
 ACTIONS = (FOLD, CHECK, CALL, BET, RAISE, BRING_IN, COMPLETE, DRAW)
+# the Options field that offers each action other than fold and check (None: not offered)
+_OFFER_FIELDS = {CALL: "call", BET: "bet", RAISE: "raise_", BRING_IN: "bring_in",
+                 COMPLETE: "complete", DRAW: "draw"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,16 +49,12 @@ class Options:
 
     def allows(self, kind: str) -> bool:
         """True when ``kind`` is among the offered actions."""
-        return {
-            FOLD: self.fold,
-            CHECK: self.check,
-            CALL: self.call is not None,
-            BET: self.bet is not None,
-            RAISE: self.raise_ is not None,
-            BRING_IN: self.bring_in is not None,
-            COMPLETE: self.complete is not None,
-            DRAW: self.draw is not None,
-        }.get(kind, False)
+        if kind == FOLD:
+            return self.fold
+        if kind == CHECK:
+            return self.check
+        field = _OFFER_FIELDS.get(kind)
+        return field is not None and getattr(self, field) is not None
 
     @property
     def kinds(self) -> tuple[str, ...]:

@@ -40,8 +40,12 @@ def uncalled(contributions: Mapping[int, int]) -> tuple[int, int] | None:
             ((seat, amount),) = contributions.items()
             return (seat, amount) if amount > 0 else None
         return None
-    ordered = sorted(contributions.items(), key=lambda kv: kv[1], reverse=True)
-    (top_seat, top), (_, second) = ordered[0], ordered[1]
+    top_seat, top, second = -1, -1, -1  # one pass for the two largest amounts
+    for seat, amount in contributions.items():
+        if amount > top:
+            top_seat, top, second = seat, amount, top
+        elif amount > second:
+            second = amount
     if top > second:
         return top_seat, top - second
     return None

@@ -36,18 +36,18 @@ class ShowdownMixin(HandState):
 
     def _note_last_street(self) -> None:
         """Remember who was all-in before the last round (SHOW-01 automatic show)."""
-        self.all_in_early = {s for s in self.live if self.stacks[s] == 0}
+        self.all_in_early = {s for s in self._live if self.stacks[s] == 0}
 
     def _award_uncontested(self) -> None:
         """BET-11: the last player in wins every pot; the cards are not shown."""
-        winner = self.live[0]
+        winner = self._live[0]
         for i, pot in enumerate(self._raked(build_pots(self.contrib, [winner]))):
             self.stacks[winner] += pot.amount
             self._emit(PotAwarded(i, pot.amount, {winner: pot.amount}, None))
         self._finish()
 
     def _show_order(self) -> list[int]:
-        live = self.live
+        live = self._live
         start = self.last_round_aggressor
         if start is None or start not in live:
             start = self.last_round_first
@@ -59,7 +59,7 @@ class ShowdownMixin(HandState):
         return [s for s in rotated if s in live]
 
     def _showdown(self) -> None:
-        live = self.live
+        live = self._live
         board = self.board
         self.values = {s: hand_value(self.variant, self.rules, self.own[s], board) for s in live}
         pots = build_pots(self.contrib, live)

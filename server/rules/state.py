@@ -7,7 +7,7 @@ concept (:mod:`~server.rules.dealing`, :mod:`~server.rules.betting`,
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Collection
 
 from server.rules.evaluate import HandValue
 from server.rules.events import Event
@@ -33,6 +33,9 @@ class HandState:
     contrib: dict[int, int]
     bets: dict[int, int]
     folded: set[int]
+    _live: list[int]
+    _after: dict[int, tuple[int, ...]]
+    _opts_cache: Options | None
     own: dict[int, list[str]]
     up: dict[int, list[bool]]
     board: list[str]
@@ -83,8 +86,13 @@ class HandState:
 
     @property
     def live(self) -> list[int]:
-        """Seats still in the hand, in dealing order."""
-        return [s for s in self.order if s not in self.folded]
+        """Seats still in the hand, in dealing order (a fresh list)."""
+        return list(self._live)
+
+    def _fold(self, seat: int) -> None:
+        """Mark ``seat`` folded; ``_live`` (the cached ``live``) follows."""
+        self.folded.add(seat)
+        self._live = [s for s in self.order if s not in self.folded]
 
     @property
     def pot_total(self) -> int:
@@ -95,9 +103,17 @@ class HandState:
         """The seat's own cards (hole and up cards), in the order received."""
         return self.own[seat]
 
-    def _next_seat(self, seat: int, candidates: Iterable[int]) -> int | None:
+    def _next_seat(self, seat: int, candidates: Collection[int]) -> int | None:
         """The first seat of ``candidates`` clockwise after ``seat`` (``seat`` itself last)."""
-        pool = set(candidates)
+        after = self._after.get(seat)
+        if after is None:  # the hand's seats clockwise after ``seat`` (``seat`` last)
+            n = self.num_seats
+            after = self._after[seat] = tuple(
+                sorted(self.order, key=lambda x: (x - seat - 1) % n))
+        for s in after:
+            if s in candidates:
+                return s
+        pool = set(candidates)  # candidates outside the hand (never from the engine itself)
         for step in range(1, self.num_seats + 1):
             s = (seat + step) % self.num_seats
             if s in pool:
