@@ -30,6 +30,7 @@ import asyncio
 import contextlib
 import itertools
 import logging
+import socket
 from collections import OrderedDict
 from collections.abc import Callable
 from typing import Any
@@ -50,6 +51,13 @@ log = logging.getLogger("server.net.edge")
 
 SLOW_CLOSE_TIMEOUT = 1.0
 """Seconds a slow consumer's closing handshake may take before its TCP connection is aborted."""
+
+SEND_BUFFER_BYTES = 128 * 1024
+"""SO_SNDBUF asked for each accepted socket (Linux doubles it). Without a cap the kernel
+grows a stalled client's send buffer to `net.ipv4.tcp_wmem` max (4 MiB by default): memory
+per idle socket, and a slow consumer hidden for megabytes before its outbox fills. 128 KiB
+still carries ~1 MB/s per connection at 100 ms RTT, far above a table's event rate.
+(A `Config` field when `server/config.py` is next touched.)"""
 
 FLUSH_TIMEOUT = 2.0
 """Seconds `Edge.close_all` waits for outboxes to drain before closing with 1001."""
@@ -223,6 +231,13 @@ class Connection:
             pass
 
 
+def _cap_send_buffer(ws: ServerConnection) -> None:
+    sock = ws.transport.get_extra_info("socket")
+    if sock is not None:
+        with contextlib.suppress(OSError):
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, SEND_BUFFER_BYTES)
+
+
 class Edge:
     """All connections of the process, and the WebSocket handler (`Edge.handle`).
 
@@ -262,6 +277,7 @@ class Edge:
         """Serve one WebSocket connection until it closes."""
         assert self.handle_frame is not None, "set Edge.handle_frame before serving"
         codec = codec_for(ws.subprotocol)
+        _cap_send_buffer(ws)
         conn = Connection(ws, conn_id=next(self._ids), codec=codec, config=self.config,
                           metrics=self.metrics, spawn=self.spawn,
                           clock=self._clock or asyncio.get_running_loop().time)

@@ -38,7 +38,7 @@ ENCODINGS = [SUBPROTOCOL_JSON, SUBPROTOCOL_MSGPACK]
 def test_config(tmp_path: Path, **overrides: Any) -> Config:
     """A Config for tests: port 0, test mode, keepalive pings off, data under tmp_path."""
     base = Config(port=0, test_mode=True, data_dir=tmp_path / "data", ping_interval=0,
-                  ping_timeout=0, shutdown_deadline=2.0)
+                  ping_timeout=0, shutdown_deadline=0.5)
     return dataclasses.replace(base, **overrides)
 
 
