@@ -228,7 +228,7 @@ class Connection:
                 finally:
                     outbox.task_done()
         except ConnectionClosed:
-            pass
+            self.closing = True  # gone: later sends are dropped, not counted as slow
 
 
 def _cap_send_buffer(ws: ServerConnection) -> None:

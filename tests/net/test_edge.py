@@ -70,6 +70,15 @@ async def test_compression_is_off_by_default(live: Live) -> None:
         assert "Sec-WebSocket-Extensions" not in ws.response.headers
 
 
+async def test_compression_when_configured(live_server: LiveFactory) -> None:
+    server = await live_server(compression=True)
+    async with connect(server.ws_url) as ws:
+        assert ws.response is not None
+        assert "permessage-deflate" in ws.response.headers.get("Sec-WebSocket-Extensions", "")
+        await ws.send(orjson.dumps({"type": "ping", "rid": 1}).decode())
+        assert orjson.loads(await asyncio.wait_for(ws.recv(), TIMEOUT))["type"] == "pong"
+
+
 # --- identity --------------------------------------------------------------------------
 @pytest.mark.parametrize("encoding", ENCODINGS)
 async def test_hello_guest_welcome_then_token_resumes(live: Live, encoding: str) -> None:

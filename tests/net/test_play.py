@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 from websockets.asyncio.client import connect
-from websockets.exceptions import ConnectionClosed
+from websockets.exceptions import ConnectionClosed, InvalidStatus
 
 from protocol import SUBPROTOCOL_JSON, SUBPROTOCOL_MSGPACK
 from server.rules.cards import make_deck
@@ -206,6 +206,37 @@ async def test_table_errors_get_their_code_and_the_hand_plays_on(
     assert metrics['poker_errors_total{code="bad_amount"}'] == 2
 
 
+@pytest.mark.parametrize("encoding", [SUBPROTOCOL_JSON, SUBPROTOCOL_MSGPACK])
+async def test_a_dropped_player_resumes_with_the_right_cards_and_stacks(
+    live: Live, encoding: str
+) -> None:
+    table, alice, bob = await seat_two(live, SUBPROTOCOL_JSON, encoding)
+    started = await bob.event("hand_started", table=table)
+    await bob.ws.close()  # dropped before seeing a card; the seat is kept (grace)
+    await my_turn(alice, 0)
+    await ok(alice, "act", table=table, action="call")
+
+    back = await open_client(live, encoding)
+    await ok(back, "hello", token=bob.token)
+    await back.event("welcome")
+    await ok(back, "resume", table=table, since=started["seq"])
+    missed: list[dict[str, Any]] = []
+    while not missed or missed[-1]["type"] != "acted":
+        missed.append(await back.event_any())
+    assert [m["seq"] for m in missed] == list(range(started["seq"] + 1, missed[-1]["seq"] + 1))
+    dealt = {m["seat"]: m["cards"] for m in missed if m["type"] == "dealt"}
+    assert dealt == {0: [None, None], 1: ["Kc", "Kd"]}  # exactly their own cards again
+    assert missed[-1]["seat"] == 0 and missed[-1]["action"] == "call"
+    await my_turn(back, 1)
+    await ok(back, "act", table=table, action="check")
+    for _ in range(3):
+        await my_turn(alice, 0)
+        await ok(alice, "act", table=table, action="check")
+        await my_turn(back, 1)
+        await ok(back, "act", table=table, action="check")
+    assert (await back.event("hand_ended", table=table))["stacks"] == {"0": 5100, "1": 4900}
+
+
 # --- slow consumer at a live table ------------------------------------------------------------
 async def test_a_spectator_that_stops_reading_is_cut_and_the_table_keeps_its_pace(
     live_server: LiveFactory,
@@ -287,6 +318,11 @@ async def _sigterm_mid_hand(tmp_path: Path, *, finish: bool) -> tuple[int, dict[
         await my_turn(bob, 1)  # mid-hand: 400 chips in the pot
         server.proc.send_signal(signal.SIGTERM)
         if finish:  # the running hand may finish within the deadline
+            # ... but nobody new gets in (503 during the handshake, or refused outright)
+            with pytest.raises((InvalidStatus, OSError)):
+                for _ in range(100):  # until the signal has been handled
+                    async with connect(server.ws_url, open_timeout=TIMEOUT):
+                        pass
             await ok(bob, "act", table=table, action="fold")
             ended = await alice.event("hand_ended", table=table)
             assert ended["stacks"] == {"0": 5100, "1": 4900}
