@@ -117,7 +117,7 @@ export const MESSAGE_FIELDS = Object.freeze({
   "dealt": Object.freeze({"required": Object.freeze(["table", "seq", "seat", "cards", "up"]), "optional": Object.freeze([])}),
   "drew": Object.freeze({"required": Object.freeze(["table", "seq", "seat", "count"]), "optional": Object.freeze(["cards"])}),
   "board": Object.freeze({"required": Object.freeze(["table", "seq", "cards"]), "optional": Object.freeze([])}),
-  "turn": Object.freeze({"required": Object.freeze(["table", "seq", "seat", "deadline"]), "optional": Object.freeze(["options"])}),
+  "turn": Object.freeze({"required": Object.freeze(["table", "seq", "seat", "deadline"]), "optional": Object.freeze(["options", "time_bank", "in_bank"])}),
   "acted": Object.freeze({"required": Object.freeze(["table", "seq", "seat", "action", "amount", "stack"]), "optional": Object.freeze([])}),
   "showdown": Object.freeze({"required": Object.freeze(["table", "seq", "seat", "cards", "hand"]), "optional": Object.freeze([])}),
   "mucked": Object.freeze({"required": Object.freeze(["table", "seq", "seat"]), "optional": Object.freeze([])}),

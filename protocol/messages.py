@@ -78,7 +78,7 @@ MESSAGE_FIELDS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "dealt": ((*_T, "seat", "cards", "up"), ()),
     "drew": ((*_T, "seat", "count"), ("cards",)),
     "board": ((*_T, "cards"), ()),
-    "turn": ((*_T, "seat", "deadline"), ("options",)),
+    "turn": ((*_T, "seat", "deadline"), ("options", "time_bank", "in_bank")),
     "acted": ((*_T, "seat", "action", "amount", "stack"), ()),
     "showdown": ((*_T, "seat", "cards", "hand"), ()),
     "mucked": ((*_T, "seat"), ()),
@@ -255,14 +255,22 @@ def board(table: str, seq: int, *, cards: Sequence[str]) -> Msg:
 
 
 def turn(table: str, seq: int, *, seat: int, deadline: float,
-         options: Mapping[str, Any] | None = None) -> Msg:
+         options: Mapping[str, Any] | None = None, time_bank: float | None = None,
+         in_bank: bool = False) -> Msg:
     """``turn``: ``seat`` is to act by ``deadline`` (Unix seconds).  ``options`` only in
     that player's projection, e.g. ``{"fold": true, "check": false, "call": 200,
     "raise": {"min": 400, "max": 5000}}`` (keys are ACTIONS; ``false``/absent means not
-    allowed; a number is the amount; ``{min, max}`` a range of "raise to" totals)."""
+    allowed; a number is the amount; ``{min, max}`` a range of "raise to" totals).
+    ``time_bank``: seconds left in the seat's time bank, which runs after ``deadline``.
+    When the action clock runs out and the bank starts, the same turn is announced again
+    with ``in_bank: true`` and ``deadline`` moved to the end of the bank."""
     fields: Msg = {"seat": seat, "deadline": deadline}
     if options is not None:
         fields["options"] = dict(options)
+    if time_bank is not None:
+        fields["time_bank"] = time_bank
+    if in_bank:
+        fields["in_bank"] = True
     return _ev("turn", table, seq, fields)
 
 

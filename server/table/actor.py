@@ -652,10 +652,7 @@ class TableActor:
                 return
             if isinstance(e, ev.TurnStarted):
                 self._start_turn(e.seat)
-                assert self.hand is not None
-                opts = self.hand.options(e.seat)
-                drafts = self.projector.project(
-                    e, deadline=self.turn_wall, options=opts.to_wire() if opts else {})
+                drafts = self._turn_drafts(e)
             else:
                 drafts = self.projector.project(e)
             for d in drafts:
@@ -773,6 +770,15 @@ class TableActor:
         self.turn_wall = self.clock.wall() + self.config.action_clock
         self._schedule("turn", self.config.action_clock, self._token, seat)
 
+    def _turn_drafts(self, e: ev.TurnStarted, *, in_bank: bool = False) -> list[Draft]:
+        """The ``turn`` announcement: options to the player, the deadline and bank to all."""
+        assert self.hand is not None and self.projector is not None
+        opts = self.hand.options(e.seat)
+        st = self.seats[e.seat]
+        return self.projector.project(
+            e, deadline=self.turn_wall, options=opts.to_wire() if opts else {},
+            time_bank=round(st.bank, 3) if st is not None else None, in_bank=in_bank)
+
     async def _wake(self, w: _Wake) -> None:
         if w.kind == "next_hand":
             await self._start_hand()
@@ -789,6 +795,11 @@ class TableActor:
             if st is not None and st.bank > 0 and not self.in_bank:
                 self.in_bank = True
                 self._schedule("bank", st.bank, self._token, w.arg)
+                # announce the bank: the same turn, its deadline moved to the bank's end
+                self.turn_wall = self.clock.wall() + st.bank
+                for d in self._turn_drafts(ev.TurnStarted(w.arg, self.hand.street),
+                                           in_bank=True):
+                    self._publish(d)
                 return
             await self._timeout(w.arg)
         elif w.kind == "bank" and self.hand is not None:

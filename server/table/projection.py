@@ -91,10 +91,10 @@ class HandProjector:
             self.public_cards[c] = self.own.get(seat, {}).get(c, -1)
 
     # --------------------------------------------------------------- pot games
-    def project(self, e: object, *, deadline: float = 0.0,
-                options: Msg | None = None) -> list[Draft]:
-        """Drafts for one engine event (pot games and Caribbean). ``deadline`` and
-        ``options`` are the table's for a ``TurnStarted``."""
+    def project(self, e: object, *, deadline: float = 0.0, options: Msg | None = None,
+                time_bank: float | None = None, in_bank: bool = False) -> list[Draft]:
+        """Drafts for one engine event (pot games and Caribbean). ``deadline``,
+        ``options``, ``time_bank`` and ``in_bank`` are the table's for a ``TurnStarted``."""
         if isinstance(e, ev.Posted):
             return [Draft(partial(m.posted, seat=e.seat, kind=e.kind, amount=e.amount))]
         if isinstance(e, ev.Dealt):
@@ -118,11 +118,13 @@ class HandProjector:
                 self.public_cards[c] = e.positions[i] if i < len(e.positions) else -1
             return [Draft(partial(m.board, cards=list(e.board)))]
         if isinstance(e, ev.TurnStarted):
-            pub = partial(m.turn, seat=e.seat, deadline=deadline)
+            pub = partial(m.turn, seat=e.seat, deadline=deadline, time_bank=time_bank,
+                          in_bank=in_bank)
             priv = {}
             if e.seat in self.owner:
                 priv[self.owner[e.seat]] = partial(m.turn, seat=e.seat, deadline=deadline,
-                                                   options=options or {})
+                                                   options=options or {}, time_bank=time_bank,
+                                                   in_bank=in_bank)
             return [Draft(pub, priv)]
         if isinstance(e, ev.Acted):
             extra: Msg = {"timeout": True} if e.timeout else {}

@@ -44,8 +44,14 @@ async def test_timeout_folds_when_a_call_is_due_then_sits_out_after_n() -> None:
     assert t.hand is not None and t.hand.to_act == 0  # small blind faces the big blind
     turn = alice.of("turn")[-1]
     assert turn["deadline"] == pytest.approx(h.clock.wall() + 10.0)
+    assert turn["time_bank"] == pytest.approx(5.0) and "in_bank" not in turn
     await h.advance(t, 10.0)  # the action clock runs out: the time bank starts
     assert t.hand is not None and t.in_bank
+    for viewer in (alice, bob):  # the bank is announced to everyone, options to alice only
+        banked = viewer.of("turn")[-1]
+        assert banked["seat"] == 0 and banked["in_bank"] is True
+        assert banked["deadline"] == pytest.approx(h.clock.wall() + 5.0)
+        assert ("options" in banked) == (viewer is alice)
     await h.advance(t, 5.0)  # the bank runs out too: fold (a call was due)
     folded = [m for m in bob.of("acted") if m["seat"] == 0][-1]
     assert folded["action"] == "fold" and folded["timeout"] is True
