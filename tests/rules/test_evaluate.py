@@ -516,3 +516,14 @@ def test_stud02_lowest_card_for_the_bring_in() -> None:
         lowest_card(["2s", "zz"])
     with pytest.raises(ValueError):
         rank_showing(["2s", "2s"])
+
+
+def test_package_exports_the_one_public_evaluator() -> None:
+    """HOLD-03: ``server.rules.evaluate`` is the documented public function of the package."""
+    import server.rules as rules
+
+    assert callable(rules.evaluate)
+    assert "server.rules.evaluate(cards" in (rules.__doc__ or "")
+    value = rules.evaluate(["Kh", "Kd"], ["Ks", "7c", "7d", "2s", "3h"])
+    assert value.name == "full house, kings full of sevens"
+    assert value > rules.evaluate(["Ah", "Ad"], ["Ks", "7c", "7d", "2s", "3h"])
