@@ -1,0 +1,312 @@
+"""Seats and lobby requests: sit (buy-in, rebuy, seat change), leave, the waiting list,
+sit out / sit in, chat, show hands, watch / unwatch / resume, a connection's detach, and the
+``snapshot`` a viewer gets on joining.
+
+The decisions these follow (blinds owed on return, GEN-04 seat change, GEN-06 rebuy,
+disconnection) are documented in :mod:`server.table.actor`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from protocol import messages as m
+from protocol.requests import Chat, Leave, Resume, ShowHands, Sit
+from server.rules import events as ev
+from server.table.api import Envelope, Sink
+from server.table.projection import Draft, Msg
+from server.table.state import SeatState, TableState, _builder, _Waiter
+
+
+class SeatingMixin(TableState):
+    """Seat and lobby behaviour of :class:`~server.table.actor.TableActor`."""
+
+    # ================================================================ requests
+    def _bind(self, sink: Sink) -> None:
+        """A request from a seated player's (new) connection makes it their connection."""
+        seat = self._seat_of(sink.player_id)
+        if seat is None:
+            return
+        st = self.seats[seat]
+        assert st is not None
+        if st.sink is not sink:
+            st.sink = sink
+            st.grace_token += 1
+            self.sinks[sink.conn_id] = sink
+
+    async def _watch(self, env: Envelope) -> None:
+        self.sinks[env.sink.conn_id] = env.sink
+        self._answer(env, m.ok(env.request.rid))
+        self._send_snapshot(env.sink)
+
+    async def _unwatch(self, env: Envelope) -> None:
+        if self.sinks.pop(env.sink.conn_id, None) is None:
+            self._answer(env, m.error(env.request.rid, "not_watching"))
+            return
+        self._answer(env, m.ok(env.request.rid))
+
+    async def _sit(self, env: Envelope) -> None:
+        req = env.request
+        assert isinstance(req, Sit)
+        pid, rid = env.sink.player_id, req.rid
+        if pid is None:
+            return self._answer(env, m.error(rid, "unauthorized"))
+        if self.closing:
+            return self._answer(env, m.error(rid, "table_closed"))
+        if not 0 <= req.seat < self.spec.seats:
+            return self._answer(env, m.error(rid, "bad_seat"))
+        mine = self._seat_of(pid)
+        if mine is not None:
+            return await self._sit_again(env, mine, req)
+        if self.seats[req.seat] is not None:
+            if all(s is not None for s in self.seats):
+                if all(w.player_id != pid for w in self.waiting):
+                    self.waiting.append(_Waiter(pid, env.sink.name or pid, req.buy_in, env.sink))
+                return self._answer(env, m.error(rid, "table_full",
+                                                 "The table is full; you are on the waiting "
+                                                 "list."))
+            return self._answer(env, m.error(rid, "seat_taken"))
+        if not self.spec.min_buy_in <= req.buy_in <= self.spec.max_buy_in:
+            return self._answer(env, m.error(
+                rid, "bad_buy_in",
+                f"buy-in must be {self.spec.min_buy_in}..{self.spec.max_buy_in}"))
+        if not await self.wallet.debit(pid, req.buy_in, f"buy_in {self.table_id}"):
+            return self._answer(env, m.error(rid, "insufficient_funds"))
+        self.waiting = [w for w in self.waiting if w.player_id != pid]
+        self._seat_player(req.seat, pid, env.sink.name or pid, req.buy_in, env.sink)
+        self._answer(env, m.ok(rid, seat=req.seat))
+        self._send_snapshot(env.sink)
+
+    async def _sit_again(self, env: Envelope, mine: int, req: Sit) -> None:
+        st = self.seats[mine]
+        assert st is not None
+        rid = req.rid
+        if req.seat == mine:  # rebuy (GEN-06)
+            if st.stack + st.topup + req.buy_in > self.spec.max_buy_in:
+                return self._answer(env, m.error(rid, "bad_buy_in",
+                                                 f"at most {self.spec.max_buy_in} at the table"))
+            if not await self.wallet.debit(st.player_id, req.buy_in,
+                                           f"rebuy {self.table_id}"):
+                return self._answer(env, m.error(rid, "insufficient_funds"))
+            if self.in_hand and mine in self.start_stacks:
+                st.topup += req.buy_in
+                return self._answer(env, m.ok(rid, seat=mine, pending=True))
+            st.stack += req.buy_in
+            self._answer(env, m.ok(rid, seat=mine))
+            self._publish(Draft(_builder(m.seated, seat=mine, name=st.name, stack=st.stack)))
+            return None
+        # seat change request (GEN-04)
+        self.changes = [c for c in self.changes if c[0] != st.player_id]
+        if self.seats[req.seat] is None and not (self.in_hand and mine in self.start_stacks):
+            self._move(mine, req.seat)
+            return self._answer(env, m.ok(rid, seat=req.seat))
+        self.changes.append((st.player_id, req.seat))
+        return self._answer(env, m.ok(rid, seat=mine, queued=True))
+
+    async def _leave(self, env: Envelope) -> None:
+        req = env.request
+        assert isinstance(req, Leave)
+        seat = self._seat_of(env.sink.player_id)
+        if seat is None:
+            pid = env.sink.player_id
+            before = len(self.waiting)
+            self.waiting = [w for w in self.waiting if w.player_id != pid]
+            if len(self.waiting) != before:
+                return self._answer(env, m.ok(req.rid))
+            return self._answer(env, m.error(req.rid, "not_seated"))
+        st = self.seats[seat]
+        assert st is not None
+        self.changes = [c for c in self.changes if c[0] != st.player_id]
+        if self.in_hand and seat in self.start_stacks:
+            st.leaving = True
+            return self._answer(env, m.ok(req.rid, pending=True))
+        self._answer(env, m.ok(req.rid))
+        await self._remove(seat)
+        await self._fill_seats()
+
+    async def _sit_out(self, env: Envelope) -> None:
+        seat = self._seat_of(env.sink.player_id)
+        if seat is None:
+            return self._answer(env, m.error(env.request.rid, "not_seated"))
+        self._answer(env, m.ok(env.request.rid))
+        self._set_sitting_out(seat, True)
+
+    async def _sit_in(self, env: Envelope) -> None:
+        seat = self._seat_of(env.sink.player_id)
+        if seat is None:
+            return self._answer(env, m.error(env.request.rid, "not_seated"))
+        st = self.seats[seat]
+        assert st is not None
+        self._answer(env, m.ok(env.request.rid))
+        st.timeouts = 0
+        self._set_sitting_out(seat, False)
+
+    def _set_sitting_out(self, seat: int, value: bool) -> None:
+        st = self.seats[seat]
+        assert st is not None
+        if st.sitting_out == value:
+            return
+        st.sitting_out = value
+        if not value and self.spec.uses_blinds:
+            st.wait_for_bb = True
+        builder = m.sat_out if value else m.sat_in
+        self._publish(Draft(_builder(builder, seat=seat)))
+
+    async def _chat(self, env: Envelope) -> None:
+        req = env.request
+        assert isinstance(req, Chat)
+        if env.sink.player_id is None:
+            return self._answer(env, m.error(req.rid, "unauthorized"))
+        seat = self._seat_of(env.sink.player_id)
+        if not self.spec.chat or (seat is None and not self.spec.spectator_chat):
+            return self._answer(env, m.error(req.rid, "chat_disabled"))
+        self._answer(env, m.ok(req.rid))
+        if seat is not None:
+            self._publish(Draft(_builder(m.chat, text=req.text, seat=seat)))
+        else:
+            self._publish(Draft(_builder(m.chat, text=req.text,
+                                         name=env.sink.name or env.sink.player_id)))
+
+    async def _show_hands(self, env: Envelope) -> None:
+        req = env.request
+        assert isinstance(req, ShowHands)
+        if self._seat_of(env.sink.player_id) is None:
+            return self._answer(env, m.error(req.rid, "not_seated"))
+        hand = self.last_hand
+        if hand is None or str(req.hand) != self.last_hand_id or not hand.is_over:
+            return self._answer(env, m.error(req.rid, "unknown_hand"))
+        self._answer(env, m.ok(req.rid))
+        wanted = set(req.seats) if req.seats is not None else None
+        for s in list(hand.mucked):  # SHOW-02
+            if s in hand.revealed or (wanted is not None and s not in wanted):
+                continue
+            hand.revealed.add(s)
+            value = hand.values[s]
+            event = ev.Showdown(s, tuple(hand.own[s]), value.name, tuple(value.cards))
+            self._publish(Draft(_builder(m.showdown, seat=s, cards=list(event.cards),
+                                         hand=event.hand)))
+
+    async def _resume(self, env: Envelope) -> None:
+        req = env.request
+        assert isinstance(req, Resume)
+        sink = env.sink
+        self.sinks[sink.conn_id] = sink
+        self._answer(env, m.ok(req.rid))
+        since = req.since
+        if since >= self.seq:
+            return
+        oldest = self.events[0].seq if self.events else self.seq + 1
+        if since + 1 < oldest:
+            self._send_snapshot(sink)
+            return
+        pid = sink.player_id
+        for entry in self.events:
+            if entry.seq <= since:
+                continue
+            msg = entry.private.get(pid, entry.public) if pid is not None else entry.public
+            if msg is not None:
+                self._send(sink, sink.codec.encode(msg))
+
+    # ================================================================ seats
+    def _seat_player(self, seat: int, pid: str, name: str, stack: int, sink: Sink) -> None:
+        self.seats[seat] = SeatState(pid, name, stack, self.config.time_bank, sink=sink)
+        self.sinks[sink.conn_id] = sink
+        self._publish(Draft(_builder(m.seated, seat=seat, name=name, stack=stack)))
+
+    def _move(self, old: int, new: int) -> None:
+        st = self.seats[old]
+        assert st is not None and self.seats[new] is None
+        self.seats[old] = None
+        self.seats[new] = st
+        self._publish(Draft(_builder(m.left, seat=old, name=st.name)))
+        self._publish(Draft(_builder(m.seated, seat=new, name=st.name, stack=st.stack)))
+
+    async def _remove(self, seat: int) -> None:
+        st = self.seats[seat]
+        assert st is not None
+        self.seats[seat] = None
+        amount = st.stack + st.topup
+        st.stack = st.topup = 0
+        await self.wallet.credit(st.player_id, amount, f"cash_out {self.table_id}")
+        self._publish(Draft(_builder(m.left, seat=seat, name=st.name)))
+
+    async def _fill_seats(self) -> None:
+        """GEN-04: a free seat goes first to a seated player who asked for it, then to the
+        waiting list (in order; a waiter who can no longer pay is dropped)."""
+        moved = True
+        while moved:
+            moved = False
+            for pid, want in list(self.changes):
+                cur = self._seat_of(pid)
+                if cur is None:
+                    self.changes.remove((pid, want))
+                    continue
+                if self.seats[want] is None and not (self.in_hand and cur in self.start_stacks):
+                    self.changes.remove((pid, want))
+                    self._move(cur, want)
+                    moved = True
+        while self.waiting and None in self.seats:
+            w = self.waiting.pop(0)
+            if self._seat_of(w.player_id) is not None:
+                continue
+            buy = min(max(w.buy_in, self.spec.min_buy_in), self.spec.max_buy_in)
+            if not await self.wallet.debit(w.player_id, buy, f"buy_in {self.table_id}"):
+                continue
+            free = self.seats.index(None)
+            self._seat_player(free, w.player_id, w.name, buy, w.sink)
+            self._send_snapshot(w.sink)
+
+    def _detach(self, sink: Sink) -> None:
+        self.sinks.pop(sink.conn_id, None)
+        self.waiting = [w for w in self.waiting if w.sink is not sink]
+        for seat, st in enumerate(self.seats):
+            if st is not None and st.sink is sink:
+                st.sink = None
+                st.grace_token += 1
+                self._schedule("grace", self.config.reconnect_grace, st.grace_token, seat)
+
+    # ================================================================ snapshot
+    def snapshot_for(self, player_id: str | None) -> Msg:
+        """The ``snapshot`` as ``player_id`` (None: a spectator) may see it."""
+        me = self._seat_of(player_id)
+        proj = self.projector
+        seats: list[dict[str, Any] | None] = []
+        for i, st in enumerate(self.seats):
+            if st is None:
+                seats.append(None)
+                continue
+            entry: dict[str, Any] = {"seat": i, "name": st.name, "stack": st.stack, "bet": 0,
+                                     "state": "sitting_out" if st.sitting_out else "waiting",
+                                     "cards": [], "up": []}
+            if self.in_hand and i in self.start_stacks and proj is not None:
+                stack = self._live_stack(i)
+                entry["stack"] = stack
+                state = "active"
+                if self.hand is not None:
+                    entry["bet"] = self.hand.bets.get(i, 0)
+                    if i in self.hand.folded:
+                        state = "folded"
+                    elif stack == 0:
+                        state = "all_in"
+                hole = proj.hole(i) if self.hand_owner.get(i) == player_id else None
+                count = len(proj.down.get(i, ()))
+                entry["cards"] = hole if hole is not None else [None] * count
+                entry["up"] = list(proj.up.get(i, []))
+                entry["state"] = state
+            seats.append(entry)
+        turn: Msg | None = None
+        if self.hand is not None and self.turn_seat is not None:
+            turn = {"seat": self.turn_seat, "deadline": self.turn_wall}
+            if me == self.turn_seat:
+                opts = self.hand.options(self.turn_seat)
+                if opts is not None:
+                    turn["options"] = opts.to_wire()
+        elif self.round is not None and me is not None and self.round.options(me):
+            turn = {"seat": me, "deadline": self.turn_wall, "options": self.round.options(me)}
+        board = list(self.hand.board) if self.hand is not None else []
+        pots = [self.hand.pot_total] if self.hand is not None else []
+        return m.snapshot(self.table_id, self.seq, variant=self.spec.variant_name,
+                          structure=self.spec.structure, stakes=self.spec.stakes_wire,
+                          seats=seats, board=board, pots=pots, button=self.button, turn=turn,
+                          hand=self.hand_id if self.in_hand else None, name=self.spec.name,
+                          settings=self.spec.settings_wire, you=me)

@@ -1,0 +1,176 @@
+"""The state every part of a table actor shares, and its small helpers.
+
+:class:`TableState` declares the fields; the behaviour lives in mixins by concept
+(:mod:`~server.table.seating`, :mod:`~server.table.turn_clock`,
+:mod:`~server.table.caribbean_table`) joined in :class:`~server.table.actor.TableActor`, which
+keeps the core (inbox loop, dispatch, hands, fan-out). The rule of
+:mod:`server.table.actor` holds for all of them: only the actor's task runs this code.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections import deque
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from server.config import Config
+from server.ledger.wallet import Wallet
+from server.rules.caribbean import CaribbeanRound
+from server.rules.hand import Hand
+from server.table.api import Clock, Envelope, Sink, Timer
+from server.table.jackpot import EmbeddedJackpot
+from server.table.projection import Draft, HandProjector, Msg
+from server.table.settings import TableSpec
+
+if TYPE_CHECKING:
+    import asyncio
+
+log = logging.getLogger("server.table")
+
+EVENT_LOG_SIZE = 1024
+"""Table events kept for ``resume``; older ones are answered with a fresh snapshot."""
+
+
+@dataclass(slots=True)
+class SeatState:
+    player_id: str
+    name: str
+    stack: int
+    bank: float
+    sink: Sink | None = None
+    sitting_out: bool = False
+    leaving: bool = False
+    wait_for_bb: bool = False
+    timeouts: int = 0
+    topup: int = 0
+    grace_token: int = 0
+
+
+@dataclass(slots=True)
+class _Waiter:
+    player_id: str
+    name: str
+    buy_in: int
+    sink: Sink
+
+
+@dataclass(frozen=True, slots=True)
+class _Wake:
+    kind: str
+    token: int
+    arg: Any = None
+
+
+@dataclass(frozen=True, slots=True)
+class _Call:
+    fn: Callable[[], Any]
+
+
+_STOP = object()
+
+
+@dataclass(slots=True)
+class _LogEntry:
+    seq: int
+    public: Msg | None
+    private: dict[str, Msg] = field(default_factory=dict)
+
+
+
+def _builder(fn: Callable[..., Msg], **fields: Any) -> Callable[[str, int], Msg]:
+    def build(table: str, seq: int) -> Msg:
+        return fn(table, seq, **fields)
+    return build
+
+
+class TableState:
+    """Fields of one table (see :class:`~server.table.actor.TableActor`, which sets them)."""
+
+    table_id: str
+    spec: TableSpec
+    config: Config
+    wallet: Wallet
+    clock: Clock
+    rng: Callable[[int], bytes]
+    shuffle: Callable[[Sequence[str]], list[str]]
+    jackpot: EmbeddedJackpot | None
+    on_jackpot: Callable[[Msg], None] | None
+    seats: list[SeatState | None]
+    sinks: dict[int, Sink]
+    waiting: list[_Waiter]
+    changes: list[tuple[str, int]]
+    seq: int
+    events: deque[_LogEntry]
+    decks: list[tuple[str, ...]]
+    button: int | None
+    hand_no: int
+    hand: Hand | None
+    round: CaribbeanRound | None
+    hand_id: str | None
+    projector: HandProjector | None
+    start_stacks: dict[int, int]
+    hand_owner: dict[int, str]
+    last_hand: Hand | None
+    last_hand_id: str | None
+    last_owner: dict[int, str]
+    turn_seat: int | None
+    turn_deadline: float
+    turn_wall: float
+    in_bank: bool
+    _token: int
+    _timers: list[Timer]
+    _next_hand: Timer | None
+    closing: bool
+    stopped: bool
+    house_net: int
+    inbox: asyncio.Queue[object]
+    _external: int
+    _current: object
+    fault: BaseException | None
+    hands_played: int
+
+    @property
+    def in_hand(self) -> bool:
+        return self.hand is not None or self.round is not None
+    def _seat_of(self, player_id: str | None) -> int | None:
+        if player_id is None:
+            return None
+        for i, s in enumerate(self.seats):
+            if s is not None and s.player_id == player_id:
+                return i
+        return None
+
+
+    # implemented by the actor core (server.table.actor)
+    def _answer(self, env: Envelope, msg: Msg) -> None:
+        raise NotImplementedError
+
+    def _send(self, sink: Sink, frame: str | bytes) -> None:
+        raise NotImplementedError
+
+    def _publish(self, draft: Draft) -> None:
+        raise NotImplementedError
+
+    def _send_snapshot(self, sink: Sink) -> None:
+        raise NotImplementedError
+
+    async def _apply(self, events: list[Any]) -> None:
+        raise NotImplementedError
+
+    async def _start_hand(self) -> None:
+        raise NotImplementedError
+
+    def _live_stack(self, seat: int) -> int:
+        raise NotImplementedError
+
+    # implemented by the mixins
+    def _schedule(self, kind: str, delay: float, token: int, arg: Any = None) -> Timer:
+        raise NotImplementedError
+
+    def _cancel_timers(self) -> None:
+        raise NotImplementedError
+
+    def _set_sitting_out(self, seat: int, value: bool) -> None:
+        raise NotImplementedError
