@@ -345,6 +345,13 @@ def entitled(message: dict[str, Any], seat: int | None) -> set[str]:
         out |= set(message["cards"])
     elif kind == "drew" and seat is not None and message["seat"] == seat:
         out |= set(message.get("cards") or [])
+    elif kind == "snapshot":  # joining mid-hand: the board, up cards, one's own cards
+        out |= set(message["board"])
+        for entry in message["seats"]:
+            if entry is not None:
+                out |= set(entry.get("up") or [])
+                if seat is not None and entry["seat"] == seat:
+                    out |= {c for c in entry.get("cards") or [] if c is not None}
     return out
 
 
@@ -407,7 +414,7 @@ async def run_player(client: Recorder, table: str, seat: int | None, hands: int,
 
 
 PRIVACY_VARIANTS = ["holdem", "manila", "manila3", "draw", "stud5", "stud7"]
-PRIVACY_HANDS = 4
+PRIVACY_HANDS = 8
 
 
 @pytest.mark.parametrize("variant", PRIVACY_VARIANTS)
@@ -432,6 +439,7 @@ async def test_no_frame_carries_a_card_its_receiver_may_not_see(live: Live, vari
     audit(spectator.log, None)
     hidden = [m for m in spectator.log if m["type"] == "dealt" and m["cards"]]
     assert hidden and all(c is None for m in hidden for c in m["cards"])
+    assert any(m["type"] == "showdown" for m in spectator.log)  # cards were shown, too
     ends = [m for m in spectator.log if m["type"] == "hand_ended"]
     assert len(ends) == PRIVACY_HANDS
     stacks = {str(m["seat"]): m["stack"] for m in spectator.log if m["type"] == "seated"}
