@@ -99,7 +99,8 @@ def _pot(variant: str, structure: str = "no_limit", **settings: Any) -> dict[str
 
 
 def _checks(rounds: int) -> list[Step]:
-    return [step for _ in range(rounds) for step in ((0, "check", {}), (1, "check", {}))]
+    both: list[Step] = [(0, "check", {}), (1, "check", {})]
+    return both * rounds
 
 
 CASES: dict[str, Case] = {
