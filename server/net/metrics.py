@@ -13,10 +13,11 @@ Exposed series (all prefixed `poker_`):
   errors_total{code="..."}         counter  error answers sent by the edge, by code
   slow_consumer_disconnects_total  counter  connections cut because their outbox was full
   flood_disconnects_total          counter  connections closed (1008) for flooding
-  action_latency_seconds           histogram  from an `act` frame's receipt at the edge to the
-                                   first frame the table sends back to that connection after
-                                   it (its `ok`/`error` answer, sent by the actor once the
-                                   action has been applied and broadcast)
+  action_latency_seconds           histogram  from an `act` frame's receipt at the edge to its
+                                   answer (`ok`/`error`, matched by rid) being queued by the
+                                   table actor; the actor queues the `acted` broadcast in the
+                                   same step, so this is receipt-to-broadcast within a step.
+                                   Measured at the edge (no hook into the table is needed).
 """
 
 from __future__ import annotations
