@@ -27,7 +27,8 @@ Decisions documented here:
   ``Config.consecutive_timeouts_to_sit_out`` timeouts in a row sit the player out.
 * **Rebuy event.** A rebuy applied between hands is announced as ``seated`` with the new stack.
 * **Spectator delay.** Spectators' public frames are sent ``spectator_delay`` seconds late
-  (clock timer); ``watch``/``resume`` snapshots are current public state.
+  (clock timer); a spectator's ``watch``/``resume`` snapshot is taken at once and delivered
+  just as late, so the delayed view is consistent.
 
 The behaviour is split by concept into mixins over :class:`~server.table.state.TableState`:
 :mod:`~server.table.seating` (seats and lobby requests), :mod:`~server.table.turn_clock`
@@ -110,6 +111,7 @@ class TableActor(SeatingMixin, TurnClockMixin, CaribbeanMixin):
         self.on_jackpot = on_jackpot
         self.seats: list[SeatState | None] = [None] * spec.seats
         self.sinks: dict[int, Sink] = {}
+        self.snapshot_pending: set[int] = set()
         self.waiting: list[_Waiter] = []
         self.changes: list[tuple[str, int]] = []
         self.seq = 0
@@ -539,15 +541,31 @@ class TableActor(SeatingMixin, TurnClockMixin, CaribbeanMixin):
         seated = {s.player_id for s in self.seats if s is not None}
         frames: dict[int, str | bytes] = {}
         for sink in list(self.sinks.values()):
-            if sink.player_id in seated:
-                continue
+            if sink.player_id in seated or sink.conn_id in self.snapshot_pending:
+                continue  # (a pending watcher's delayed snapshot already holds this event)
             frame = frames.get(id(sink.codec))
             if frame is None:
                 frame = frames[id(sink.codec)] = sink.codec.encode(msg, check=False)
             self._send(sink, frame)
 
     def _send_snapshot(self, sink: Sink) -> None:
-        self._send(sink, sink.codec.encode(self.snapshot_for(sink.player_id)))
+        """The viewer's snapshot. A spectator of a delayed table gets the public snapshot of
+        now, ``spectator_delay`` seconds late, and from then on the delayed events after it:
+        a consistent view, as it was ``spectator_delay`` seconds ago."""
+        delay = self.spec.spectator_delay
+        seated = {s.player_id for s in self.seats if s is not None}
+        if delay <= 0 or sink.player_id in seated:
+            self._send(sink, sink.codec.encode(self.snapshot_for(sink.player_id)))
+            return
+        snap = self.snapshot_for(None)
+        self.snapshot_pending.add(sink.conn_id)
+
+        def deliver() -> None:
+            self.snapshot_pending.discard(sink.conn_id)
+            if self.sinks.get(sink.conn_id) is sink:
+                self._send(sink, sink.codec.encode(snap))
+
+        self.clock.call_later(delay, deliver)
 
 
 _Handler = Callable[[TableActor, Envelope], Any]

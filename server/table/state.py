@@ -99,6 +99,7 @@ class TableState:
     on_jackpot: Callable[[Msg], None] | None
     seats: list[SeatState | None]
     sinks: dict[int, Sink]
+    snapshot_pending: set[int]  # delayed spectators whose snapshot is still on its way
     waiting: list[_Waiter]
     changes: list[tuple[str, int]]
     seq: int

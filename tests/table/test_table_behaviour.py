@@ -182,6 +182,29 @@ async def test_spectator_stream_is_delayed_players_are_not() -> None:
     assert spectator.of("seated")
 
 
+async def test_a_late_spectator_of_a_delayed_table_sees_a_consistent_delayed_view() -> None:
+    """The snapshot is taken when the spectator watches and delivered ``spectator_delay``
+    late; the delayed events that follow continue it with no gap and no repeat."""
+    h = Harness(config=CFG)
+    t, alice, bob = await heads_up(h, settings={"spectator_delay": 4})
+    await h.advance(t, 2.0)
+    assert t.hand is not None  # a hand in progress; hole cards are out
+    late = FakeSink()
+    await h.send(t, late, "watch")
+    seq_at_watch = t.seq
+    assert not late.of("snapshot")  # not yet: it would show the present
+    await h.send(t, alice, "act", action="call")  # happens after the watch
+    await h.advance(t, 4.0)
+    snaps = late.of("snapshot")
+    assert len(snaps) == 1 and snaps[0]["seq"] == seq_at_watch
+    later = [f["seq"] for f in late.messages if f["type"] != "snapshot" and "seq" in f]
+    assert later and later == list(range(seq_at_watch + 1, seq_at_watch + 1 + len(later)))
+    assert any(f["type"] == "acted" and f["seat"] == 0 for f in late.messages)
+    for f in late.messages:  # never a hole card
+        for seat in f.get("seats", []) if f["type"] == "snapshot" else []:
+            assert all(c is None for c in (seat or {}).get("cards") or [])
+
+
 # --------------------------------------------------------------------------- seats
 async def test_waiting_list_and_seat_change_priority_gen04() -> None:
     h = Harness(config=CFG)
