@@ -185,13 +185,15 @@ CASES: dict[str, Case] = {
 # Caribbean Stud, three players (width 4: seat i gets deck positions i, 4+i, ...; the dealer
 # 3, 7, 11, 15, 19, the last face up).  Seat 0 antes 100 with the jackpot wager and plays a
 # straight (4 to 1, no jackpot hand); seat 1 antes 200 and plays a pair of tens (1 to 1);
-# seat 2 antes 100 and folds.  The dealer's ace-king high qualifies.
+# seat 2 antes 100 and folds.  The dealer's ace-king high qualifies.  The first round starts
+# ``pause`` seconds after the first player sits (one player can play the house), so the pause
+# leaves the other two sits (milliseconds apart) a wide margin on a loaded machine.
 CSP_HANDS = {0: ["5c", "6d", "7h", "8s", "9c"], 1: ["Tc", "Td", "4s", "3c", "2d"],
              2: ["Jh", "8d", "4d", "3h", "2s"], 3: ["As", "Kh", "Qs", "7c", "3d"]}
 CSP_DECK = fixed_deck(2, *(CSP_HANDS[i][r] for r in range(5) for i in range(4)))
 CSP_CREATE: dict[str, Any] = {"variant": "caribbean", "structure": None,
                               "stakes": {"min": 100, "max": 1000, "jackpot_wager": 100},
-                              "seats": 3, "settings": {"pause": 1.0}}
+                              "seats": 3, "settings": {"pause": 4.0}}
 
 
 def frames(client: Recorder, type_: str, **match: Any) -> list[dict[str, Any]]:
