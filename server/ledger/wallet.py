@@ -1,17 +1,25 @@
-"""Player balances as the tables see them: the :class:`Wallet` protocol and an in-memory one.
+"""Player balances as the tables see them: the :class:`Wallet` protocol, an in-memory one, and
+:class:`LedgerWallet`, the facade over the double-entry ledger (:mod:`server.ledger.journal`).
 
 Rule of this module: chips move between a player's balance and a table only through a
-``Wallet`` (``debit`` on buy-in, ``credit`` on leaving or refund). :class:`MemoryWallet` is the
-embedded default of this issue; a later issue replaces it with a double-entry ledger behind the
-same protocol. Amounts are integer chips; a debit never makes a balance negative.
+``Wallet``: ``buy_in`` (sit, rebuy) and ``cash_out`` (leave, close); a table reports each hand's
+boundaries with ``hand_started`` (before its first card) and ``hand_result`` (its entries, see
+:func:`server.ledger.journal.hand_entries`; applied atomically with the hand's end). Amounts
+are integer chips; a buy-in never makes a balance negative. ``debit``/``credit`` are the
+older, table-less form (kept for tools and tests). :class:`MemoryWallet` keeps only
+off-table balances (its hand boundaries do nothing): the table tests' wallet.
 """
 
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Mapping, Sequence
 from typing import Protocol
 
-__all__ = ["MemoryWallet", "Wallet"]
+from server.ledger.journal import Ledger, player_account
+from server.ledger.store import Transfer
+
+__all__ = ["LedgerWallet", "MemoryWallet", "Wallet"]
 
 
 class Wallet(Protocol):
@@ -30,6 +38,23 @@ class Wallet(Protocol):
     def ensure(self, player_id: str, starting: int) -> int:
         """Create the account with ``starting`` chips if it does not exist; return the
         balance."""
+        ...
+
+    async def buy_in(self, player_id: str, table: str, amount: int, *, reason: str) -> bool:
+        """Move ``amount`` from the balance to the player's chips at ``table``; False (nothing
+        changed) when the balance is short."""
+        ...
+
+    async def cash_out(self, player_id: str, table: str, amount: int, *, reason: str) -> None:
+        """Return ``amount`` of the player's chips at ``table`` to their balance."""
+        ...
+
+    async def hand_started(self, table: str, hand_id: str, stacks: Mapping[str, int]) -> None:
+        """Durably record a hand as running with these stacks (player id → chips)."""
+        ...
+
+    async def hand_result(self, table: str, hand_id: str, entries: Sequence[Transfer]) -> None:
+        """Apply a hand's entries and end it, atomically (raises if the ledger refuses)."""
         ...
 
 
@@ -73,3 +98,79 @@ class MemoryWallet:
     def total(self) -> int:
         """Every chip held in balances (for conservation checks)."""
         return sum(self._balances.values())
+
+    async def buy_in(self, player_id: str, table: str, amount: int, *, reason: str) -> bool:
+        return await self.debit(player_id, amount, reason)
+
+    async def cash_out(self, player_id: str, table: str, amount: int, *, reason: str) -> None:
+        await self.credit(player_id, amount, reason)
+
+    async def hand_started(self, table: str, hand_id: str, stacks: Mapping[str, int]) -> None:
+        """Nothing to record: this wallet does not see table chips."""
+
+    async def hand_result(self, table: str, hand_id: str, entries: Sequence[Transfer]) -> None:
+        """Nothing to record: this wallet does not see table chips."""
+
+
+class LedgerWallet:
+    """The :class:`Wallet` of the server: every call is a ledger batch.
+
+    ``balance``/``ensure``/``total`` are synchronous for logs and tests: they answer from
+    this process's view (balances it has read or changed); with several processes sharing a
+    store, ``await ledger.balance(player_account(id))`` is the authority. ``ensure`` only
+    records a balance the caller has just read (accounts are opened by
+    :class:`server.ledger.accounts.Accounts`).
+    """
+
+    def __init__(self, ledger: Ledger) -> None:
+        self.ledger = ledger
+        self._seen: dict[str, int] = {}
+
+    def balance(self, player_id: str) -> int:
+        return self._seen.get(player_id, 0)
+
+    def ensure(self, player_id: str, starting: int) -> int:
+        return self._seen.setdefault(player_id, starting)
+
+    def total(self) -> int:
+        """Every chip in the balances this process has seen."""
+        return sum(self._seen.values())
+
+    def players(self) -> list[str]:
+        return sorted(self._seen)
+
+    async def refresh(self, player_id: str) -> int:
+        """Read the player's balance from the ledger (and remember it)."""
+        value = await self.ledger.balance(player_account(player_id))
+        self._seen[player_id] = value
+        return value
+
+    def _moved(self, player_id: str, delta: int) -> None:
+        if player_id in self._seen:
+            self._seen[player_id] += delta
+
+    async def debit(self, player_id: str, amount: int, reason: str) -> bool:
+        return await self.buy_in(player_id, "-", amount, reason=reason)
+
+    async def credit(self, player_id: str, amount: int, reason: str) -> None:
+        await self.cash_out(player_id, "-", amount, reason=reason)
+
+    async def buy_in(self, player_id: str, table: str, amount: int, *, reason: str) -> bool:
+        if type(amount) is not int or amount < 0:
+            raise ValueError(f"bad buy-in amount {amount!r}")
+        ok = await self.ledger.buy_in(player_id, table, amount, reason=reason)
+        if ok:
+            self._moved(player_id, -amount)
+        return ok
+
+    async def cash_out(self, player_id: str, table: str, amount: int, *, reason: str) -> None:
+        if type(amount) is not int or amount < 0:
+            raise ValueError(f"bad cash-out amount {amount!r}")
+        if await self.ledger.cash_out(player_id, table, amount, reason=reason):
+            self._moved(player_id, amount)
+
+    async def hand_started(self, table: str, hand_id: str, stacks: Mapping[str, int]) -> None:
+        await self.ledger.hand_started(table, hand_id, stacks)
+
+    async def hand_result(self, table: str, hand_id: str, entries: Sequence[Transfer]) -> None:
+        await self.ledger.hand_result(table, hand_id, entries)

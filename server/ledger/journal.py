@@ -1,0 +1,223 @@
+"""The double-entry chip ledger over a :class:`~server.ledger.store.Store`.
+
+Rule of this module: chips move only by :meth:`Ledger.transfer` or :meth:`Ledger.apply`
+(each a batch of transfers applied atomically by the store), so the sum over all accounts is
+always exactly zero (:meth:`Ledger.total`). Account names are built here and nowhere else:
+
+* ``player:<id>``: a player's chips off the tables;
+* ``table:<node>:<run>:<table>:<id>``: that player's chips at a table of server process
+  ``node`` (run ``run`` of it); ``...:<table>:pot``: the table's pot during one batch;
+* ``bank`` (issues starting balances), ``house`` (Caribbean house results), ``rake``,
+  ``jackpot:pool`` / ``jackpot:minor`` / ``jackpot:house`` (the progressive jackpot).
+
+Hand boundaries (crash safety): :meth:`Ledger.hand_started` durably marks a hand as running
+(with each player's stack) before its first card; :meth:`Ledger.hand_result` applies the hand's
+entries and removes the mark in one batch (key ``hand:<node>:<run>:<hand>``, so a retry applies
+once). Between the two, chips stay in the players' table accounts. :meth:`Ledger.recover`,
+called once at start-up before any table exists, voids every hand of this node still marked
+(a ``void`` journal record per hand; nothing of it was ever applied, so each player's chips
+are exactly what they were before it) and then cashes every table account of this node out to
+its player, because tables are not restored across restarts.
+"""
+
+from __future__ import annotations
+
+import logging
+import secrets
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from server.ledger.store import Batch, HandMark, Outcome, Store, Transfer, is_checked
+
+__all__ = ["BANK", "HOUSE", "JACKPOT_POOL", "RAKE", "Ledger", "Recovery", "hand_entries",
+           "player_account"]
+
+log = logging.getLogger("server.ledger")
+
+BANK = "bank"
+HOUSE = "house"
+RAKE = "rake"
+JACKPOT_POOL = "jackpot:pool"
+JACKPOT_MINOR = "jackpot:minor"
+JACKPOT_HOUSE = "jackpot:house"
+
+SEAT = "seat:"
+"""In :meth:`Ledger.hand_result` entries, ``seat:<player>`` names that player's chips at the
+table and ``pot`` the table's pot; any other name must be a system account."""
+POT = "pot"
+
+
+def player_account(player_id: str) -> str:
+    return f"player:{player_id}"
+
+
+def hand_entries(start: Mapping[str, int], end: Mapping[str, int], *, rake: int = 0,
+                 house_net: int = 0, jackpot_in: int = 0, jackpot_out: int = 0
+                 ) -> list[Transfer]:
+    """The transfers of one hand, from each player's stack before and after it.
+
+    Players who lost put chips in the pot (``bet``), the pot pays the rake (``rake``), the
+    house's net result (``house_win`` or ``house_pay``), the jackpot wagers (``jackpot_wager``)
+    and receives the jackpot payouts (``jackpot_payout``); then it awards the winners
+    (``pot_award``). Raises ``ValueError`` if the pot does not come out at exactly zero.
+    """
+    if set(start) != set(end):
+        raise ValueError("a hand's players changed between its start and its end")
+    out: list[Transfer] = []
+    pot = 0
+    for pid in sorted(start):
+        loss = start[pid] - end[pid]
+        if loss > 0:
+            out.append(Transfer(SEAT + pid, POT, loss, "bet"))
+            pot += loss
+    if jackpot_out > 0:
+        out.append(Transfer(JACKPOT_POOL, POT, jackpot_out, "jackpot_payout"))
+        pot += jackpot_out
+    if house_net < 0:
+        out.append(Transfer(HOUSE, POT, -house_net, "house_pay"))
+        pot -= house_net
+    for account, amount, reason in ((RAKE, rake, "rake"), (JACKPOT_POOL, jackpot_in,
+                                    "jackpot_wager"), (HOUSE, max(house_net, 0), "house_win")):
+        if amount > 0:
+            out.append(Transfer(POT, account, amount, reason))
+            pot -= amount
+    for pid in sorted(start):
+        gain = end[pid] - start[pid]
+        if gain > 0:
+            out.append(Transfer(POT, SEAT + pid, gain, "pot_award"))
+            pot -= gain
+    if pot != 0:
+        raise ValueError(f"the hand's chips do not balance: {pot} left in the pot")
+    return out
+
+
+@dataclass(frozen=True, slots=True)
+class Recovery:
+    """What :meth:`Ledger.recover` did: hands voided, players cashed out, chips returned."""
+
+    voided: list[str]
+    cashed_out: dict[str, int]
+
+
+class Ledger:
+    """The chip ledger of one server process (``node``; see the module docstring)."""
+
+    def __init__(self, store: Store, *, node: str = "local", run: str | None = None) -> None:
+        if ":" in node:
+            raise ValueError("node must not contain ':'")
+        self.store = store
+        self.node = node
+        self.run = run if run is not None else secrets.token_hex(4)
+
+    # ------------------------------------------------------------------ accounts
+    def table_account(self, table: str, player_id: str) -> str:
+        return f"table:{self.node}:{self.run}:{table}:{player_id}"
+
+    def pot_account(self, table: str) -> str:
+        return f"table:{self.node}:{self.run}:{table}:{POT}"
+
+    def _hand_ref(self, hand_id: str) -> str:
+        return f"{self.node}:{self.run}:{hand_id}"
+
+    # ------------------------------------------------------------------ moves
+    async def apply(self, transfers: Sequence[Transfer], *, key: str | None = None,
+                    note: str | None = None) -> Outcome:
+        """Apply ``transfers`` as one atomic batch (see :meth:`Store.apply`)."""
+        return await self.store.apply(Batch(tuple(transfers), key=key, note=note))
+
+    async def transfer(self, src: str, dst: str, amount: int, *, reason: str,
+                       key: str | None = None) -> bool:
+        """Move ``amount`` chips; False (nothing moved) when ``src`` is a protected account
+        that is short. With ``key``, a second call with the same key changes nothing and
+        returns True (the first one was applied)."""
+        outcome = await self.apply([Transfer(src, dst, amount, reason)], key=key)
+        return outcome.ok
+
+    async def balance(self, account: str) -> int:
+        return await self.store.balance(account)
+
+    async def total(self) -> int:
+        """The sum over every account: always 0."""
+        return sum((await self.store.balances()).values())
+
+    async def open_player(self, player_id: str, starting: int) -> int:
+        """Give a new player ``starting`` chips from the bank (once per player, whatever
+        retries happen); return the balance."""
+        if starting > 0:
+            await self.transfer(BANK, player_account(player_id), starting, reason="open",
+                                key=f"open:{player_id}")
+        return await self.balance(player_account(player_id))
+
+    async def buy_in(self, player_id: str, table: str, amount: int, *, reason: str) -> bool:
+        """Player's chips to the table, atomically; False when the balance is short."""
+        if amount == 0:
+            return True
+        return await self.transfer(player_account(player_id),
+                                   self.table_account(table, player_id), amount, reason=reason)
+
+    async def cash_out(self, player_id: str, table: str, amount: int, *, reason: str) -> bool:
+        """The player's table chips (``amount``) back to their balance."""
+        if amount == 0:
+            return True
+        ok = await self.transfer(self.table_account(table, player_id),
+                                 player_account(player_id), amount, reason=reason)
+        if not ok:
+            log.error("event=cash_out_short table=%s player=%s amount=%d", table, player_id,
+                      amount)
+        return ok
+
+    # ------------------------------------------------------------------ hands
+    async def hand_started(self, table: str, hand_id: str, stacks: Mapping[str, int]) -> None:
+        """Record durably that ``hand_id`` runs with these players' stacks (before any card)."""
+        mark = HandMark(self._hand_ref(hand_id), f"{self.node}:{self.run}:{table}",
+                        dict(stacks))
+        await self.store.apply(Batch(open_hand=mark, note=f"hand_started {mark.hand}"))
+
+    async def hand_result(self, table: str, hand_id: str, entries: Sequence[Transfer]) -> None:
+        """Apply a hand's ``entries`` (from :func:`hand_entries`; ``seat:<player>`` and
+        ``pot`` are this table's accounts) and end the hand, in one atomic batch."""
+        ref = self._hand_ref(hand_id)
+        transfers = [Transfer(self._resolve(table, t.src), self._resolve(table, t.dst),
+                              t.amount, f"{t.reason} {ref}") for t in entries]
+        outcome = await self.store.apply(Batch(tuple(transfers), key=f"hand:{ref}",
+                                               note=f"hand_ended {ref}", close_hand=ref))
+        if outcome is Outcome.INSUFFICIENT:
+            raise RuntimeError(f"hand {ref}: the ledger refused its result (a table account "
+                               "would go negative)")
+
+    def _resolve(self, table: str, name: str) -> str:
+        if name == POT:
+            return self.pot_account(table)
+        if name.startswith(SEAT):
+            return self.table_account(table, name[len(SEAT):])
+        if is_checked(name):
+            raise ValueError(f"hand entries may not name {name!r} directly")
+        return name
+
+    async def recover(self) -> Recovery:
+        """At start-up, before any table: void this node's unfinished hands and cash every
+        table account of this node out to its player (see the module docstring)."""
+        voided = []
+        mine = f"{self.node}:"
+        for mark in await self.store.open_hands():
+            if not mark.hand.startswith(mine):
+                continue
+            await self.store.apply(Batch(key=f"void:{mark.hand}", close_hand=mark.hand,
+                                         note=f"void {mark.hand} (server restarted mid-hand)"))
+            voided.append(mark.hand)
+            log.warning("event=hand_voided_on_restart hand=%s", mark.hand)
+        cashed: dict[str, int] = {}
+        prefix = f"table:{self.node}:"
+        for account, amount in sorted((await self.store.balances(prefix)).items()):
+            if amount <= 0:
+                continue
+            player_id = account.rsplit(":", 1)[1]
+            if player_id == POT:
+                raise RuntimeError(f"{account} holds {amount} chips outside a batch")
+            ok = await self.transfer(account, player_account(player_id), amount,
+                                     reason="cash_out restart")
+            if ok:
+                cashed[player_id] = cashed.get(player_id, 0) + amount
+        if voided or cashed:
+            log.info("event=ledger_recovered voided=%d cashed_out=%d", len(voided), len(cashed))
+        return Recovery(voided, cashed)

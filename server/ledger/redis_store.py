@@ -1,0 +1,145 @@
+"""The shared ledger store: Redis (many server processes), through :mod:`server.redisio` only.
+
+Rule of this module: every change is one Lua script run (:data:`APPLY`), so a
+:class:`~server.ledger.store.Batch` is atomic on the Redis server: the idempotency check, the
+overdraft check of every protected account, the balance changes, the journal rows and the
+hand mark happen together or not at all, whatever other processes do at the same moment.
+Durability is Redis's: run it with ``appendonly yes`` and ``appendfsync always`` (or
+``everysec`` if losing the last second on a power cut is acceptable).
+
+Keys (under ``prefix``, default ``ledger``): ``:bal`` hash account → balance; ``:journal``
+list of JSON rows (a row's ``seq`` is its position from 1); ``:keys`` hash idempotency key →
+batch; ``:batch`` counter; ``:open`` hash hand → JSON mark; ``:users`` hash; ``:settings`` hash.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from server.ledger.store import NO_OVERDRAFT, Batch, Entry, HandMark, Outcome, UserRecord
+from server.redisio import Redis
+
+__all__ = ["RedisStore"]
+
+_CHECKED = " or ".join(f"string.sub(a, 1, {len(p)}) == '{p}'" for p in NO_OVERDRAFT)
+
+APPLY = """
+local bal, journal, keys, bseq, open = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
+local key, has_note, note = ARGV[1], ARGV[2], ARGV[3]
+local open_hand, open_data, close_hand = ARGV[4], ARGV[5], ARGV[6]
+if key ~= '' and redis.call('HEXISTS', keys, key) == 1 then return 'duplicate' end
+local net, order = {}, {}
+local n = (#ARGV - 6) / 4
+for i = 0, n - 1 do
+  local src, dst = ARGV[7 + 4 * i], ARGV[8 + 4 * i]
+  local amount = tonumber(ARGV[9 + 4 * i])
+  if net[src] == nil then net[src] = 0; table.insert(order, src) end
+  if net[dst] == nil then net[dst] = 0; table.insert(order, dst) end
+  net[src] = net[src] - amount
+  net[dst] = net[dst] + amount
+end
+for _, a in ipairs(order) do
+  if net[a] < 0 and (CHECKED) then
+    local have = tonumber(redis.call('HGET', bal, a) or '0')
+    if have + net[a] < 0 then return 'insufficient' end
+  end
+end
+local batch = redis.call('INCR', bseq)
+if key ~= '' then redis.call('HSET', keys, key, batch) end
+for _, a in ipairs(order) do
+  if net[a] ~= 0 then redis.call('HINCRBY', bal, a, string.format('%d', net[a])) end
+end
+for i = 0, n - 1 do
+  redis.call('RPUSH', journal, cjson.encode({batch, ARGV[7 + 4 * i], ARGV[8 + 4 * i],
+    tonumber(ARGV[9 + 4 * i]), ARGV[10 + 4 * i]}))
+end
+if has_note == '1' then redis.call('RPUSH', journal, cjson.encode({batch, '', '', 0, note})) end
+if open_hand ~= '' then redis.call('HSET', open, open_hand, open_data) end
+if close_hand ~= '' then redis.call('HDEL', open, close_hand) end
+return 'applied'
+""".replace("CHECKED", _CHECKED)
+
+SETTING = """
+redis.call('HSETNX', KEYS[1], ARGV[1], ARGV[2])
+return redis.call('HGET', KEYS[1], ARGV[1])
+"""
+
+
+class RedisStore:
+    """See the module docstring. ``RedisStore(redis)`` on a connected :class:`Redis`."""
+
+    def __init__(self, redis: Redis, *, prefix: str = "ledger") -> None:
+        self.redis = redis
+        self.prefix = prefix
+        self._apply = redis.script(APPLY)
+        self._setting = redis.script(SETTING)
+
+    def _k(self, name: str) -> str:
+        return f"{self.prefix}:{name}"
+
+    async def open(self) -> None:
+        await self.redis.call("PING")
+
+    async def close(self) -> None:
+        """The :class:`Redis` belongs to the caller, who closes it."""
+
+    async def apply(self, batch: Batch) -> Outcome:
+        batch.validate()
+        args: list[Any] = [batch.key or "", "1" if batch.note is not None else "0",
+                           batch.note or ""]
+        mark = batch.open_hand
+        if mark is not None:
+            args += [mark.hand, json.dumps({"table": mark.table, "stacks": mark.stacks})]
+        else:
+            args += ["", ""]
+        args.append(batch.close_hand or "")
+        for t in batch.transfers:
+            args += [t.src, t.dst, t.amount, t.reason]
+        keys = [self._k("bal"), self._k("journal"), self._k("keys"), self._k("batch"),
+                self._k("open")]
+        reply = await self._apply(keys=keys, args=args)
+        return Outcome(reply)
+
+    async def balance(self, account: str) -> int:
+        value = await self.redis.call("HGET", self._k("bal"), account)
+        return int(value) if value else 0
+
+    async def balances(self, prefix: str = "") -> dict[str, int]:
+        flat = await self.redis.call("HGETALL", self._k("bal"))
+        pairs = zip(flat[::2], flat[1::2], strict=True)
+        return {str(a): int(b) for a, b in pairs if str(a).startswith(prefix)}
+
+    async def journal(self, since: int = 0, limit: int = 1000) -> list[Entry]:
+        rows = await self.redis.call("LRANGE", self._k("journal"), since, since + limit - 1)
+        out = []
+        for i, row in enumerate(rows or []):
+            batch, src, dst, amount, reason = json.loads(row)
+            out.append(Entry(since + i + 1, int(batch), src, dst, int(amount), reason))
+        return out
+
+    async def open_hands(self) -> list[HandMark]:
+        flat = await self.redis.call("HGETALL", self._k("open"))
+        marks = []
+        for hand, data in zip(flat[::2], flat[1::2], strict=True):
+            d = json.loads(data)
+            marks.append(HandMark(str(hand), d["table"], {k: int(v) for k, v in
+                                                          d["stacks"].items()}))
+        return sorted(marks, key=lambda m: m.hand)
+
+    async def setting(self, name: str, default: str) -> str:
+        return str(await self._setting(keys=[self._k("settings")], args=[name, default]))
+
+    async def add_user(self, key: str, user: UserRecord) -> bool:
+        data = json.dumps({"player_id": user.player_id, "name": user.name,
+                           "salt": user.salt.hex(), "digest": user.digest.hex(),
+                           "params": user.params})
+        return int(await self.redis.call("HSETNX", self._k("users"), key, data)) == 1
+
+    async def user(self, key: str) -> UserRecord | None:
+        data = await self.redis.call("HGET", self._k("users"), key)
+        if not data:
+            return None
+        d = json.loads(data)
+        return UserRecord(d["player_id"], d["name"], bytes.fromhex(d["salt"]),
+                          bytes.fromhex(d["digest"]), d["params"])

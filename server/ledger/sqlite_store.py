@@ -1,0 +1,173 @@
+"""The embedded ledger store: one SQLite file (stdlib ``sqlite3``), WAL, no server to install.
+
+Rule of this module: one connection, used only by one worker thread; every call (reads too)
+is a job on that thread, awaited from the event loop, so nothing blocks the loop and no two
+writes interleave. Each :class:`~server.ledger.store.Batch` is one ``BEGIN IMMEDIATE`` ...
+``COMMIT`` transaction (``synchronous=FULL``: a committed batch survives a SIGKILL or a power
+cut), so a batch is all or nothing and the balance check and the change happen together.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import json
+import sqlite3
+from collections.abc import Callable
+from pathlib import Path
+from typing import TypeVar
+
+from server.ledger.store import Batch, Entry, HandMark, Outcome, UserRecord, is_checked
+
+__all__ = ["SqliteStore"]
+
+T = TypeVar("T")
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS accounts (name TEXT PRIMARY KEY, balance INTEGER NOT NULL);
+CREATE TABLE IF NOT EXISTS batches (id INTEGER PRIMARY KEY AUTOINCREMENT, key TEXT UNIQUE);
+CREATE TABLE IF NOT EXISTS journal (seq INTEGER PRIMARY KEY AUTOINCREMENT,
+    batch INTEGER NOT NULL, src TEXT NOT NULL, dst TEXT NOT NULL, amount INTEGER NOT NULL,
+    reason TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS open_hands (hand TEXT PRIMARY KEY, tbl TEXT NOT NULL,
+    stacks TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS users (key TEXT PRIMARY KEY, player_id TEXT NOT NULL,
+    name TEXT NOT NULL, salt BLOB NOT NULL, digest BLOB NOT NULL, params TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS settings (name TEXT PRIMARY KEY, value TEXT NOT NULL);
+"""
+
+
+class SqliteStore:
+    """See the module docstring. ``SqliteStore(path)``; ``await store.open()``."""
+
+    def __init__(self, path: Path | str) -> None:
+        self.path = Path(path)
+        self._pool = concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="ledger-db")
+        self._db: sqlite3.Connection | None = None
+
+    async def _run(self, fn: Callable[[sqlite3.Connection], T]) -> T:
+        def job() -> T:
+            assert self._db is not None, "SqliteStore.open() first"
+            return fn(self._db)
+        return await asyncio.get_running_loop().run_in_executor(self._pool, job)
+
+    async def open(self) -> None:
+        def connect() -> None:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+            db.execute("PRAGMA journal_mode=WAL")
+            db.execute("PRAGMA synchronous=FULL")
+            db.execute("PRAGMA busy_timeout=10000")
+            db.executescript(SCHEMA)
+            self._db = db
+        await asyncio.get_running_loop().run_in_executor(self._pool, connect)
+
+    async def close(self) -> None:
+        def shut(db: sqlite3.Connection) -> None:
+            db.close()
+        if self._db is not None:
+            await self._run(shut)
+            self._db = None
+        self._pool.shutdown(wait=True)
+
+    # ------------------------------------------------------------------ writes
+    async def apply(self, batch: Batch) -> Outcome:
+        batch.validate()
+        return await self._run(lambda db: _apply(db, batch))
+
+    async def setting(self, name: str, default: str) -> str:
+        def get(db: sqlite3.Connection) -> str:
+            db.execute("INSERT OR IGNORE INTO settings VALUES (?, ?)", (name, default))
+            row = db.execute("SELECT value FROM settings WHERE name=?", (name,)).fetchone()
+            return str(row[0])
+        return await self._run(get)
+
+    async def add_user(self, key: str, user: UserRecord) -> bool:
+        def add(db: sqlite3.Connection) -> bool:
+            cur = db.execute("INSERT OR IGNORE INTO users VALUES (?, ?, ?, ?, ?, ?)",
+                             (key, user.player_id, user.name, user.salt, user.digest,
+                              json.dumps(user.params)))
+            return cur.rowcount == 1
+        return await self._run(add)
+
+    # ------------------------------------------------------------------ reads
+    async def user(self, key: str) -> UserRecord | None:
+        def get(db: sqlite3.Connection) -> UserRecord | None:
+            row = db.execute("SELECT player_id, name, salt, digest, params FROM users "
+                             "WHERE key=?", (key,)).fetchone()
+            if row is None:
+                return None
+            return UserRecord(row[0], row[1], bytes(row[2]), bytes(row[3]), json.loads(row[4]))
+        return await self._run(get)
+
+    async def balance(self, account: str) -> int:
+        def get(db: sqlite3.Connection) -> int:
+            row = db.execute("SELECT balance FROM accounts WHERE name=?", (account,)).fetchone()
+            return int(row[0]) if row else 0
+        return await self._run(get)
+
+    async def balances(self, prefix: str = "") -> dict[str, int]:
+        def get(db: sqlite3.Connection) -> dict[str, int]:
+            rows = db.execute("SELECT name, balance FROM accounts WHERE substr(name, 1, ?) = ?",
+                              (len(prefix), prefix)).fetchall()
+            return {str(n): int(b) for n, b in rows}
+        return await self._run(get)
+
+    async def journal(self, since: int = 0, limit: int = 1000) -> list[Entry]:
+        def get(db: sqlite3.Connection) -> list[Entry]:
+            rows = db.execute("SELECT seq, batch, src, dst, amount, reason FROM journal "
+                              "WHERE seq > ? ORDER BY seq LIMIT ?", (since, limit)).fetchall()
+            return [Entry(*row) for row in rows]
+        return await self._run(get)
+
+    async def open_hands(self) -> list[HandMark]:
+        def get(db: sqlite3.Connection) -> list[HandMark]:
+            rows = db.execute("SELECT hand, tbl, stacks FROM open_hands ORDER BY hand").fetchall()
+            return [HandMark(h, t, json.loads(s)) for h, t, s in rows]
+        return await self._run(get)
+
+
+def _apply(db: sqlite3.Connection, batch: Batch) -> Outcome:
+    db.execute("BEGIN IMMEDIATE")
+    try:
+        outcome = _apply_in(db, batch)
+    except BaseException:
+        db.execute("ROLLBACK")
+        raise
+    if outcome is Outcome.APPLIED:
+        db.execute("COMMIT")
+    else:
+        db.execute("ROLLBACK")
+    return outcome
+
+
+def _apply_in(db: sqlite3.Connection, batch: Batch) -> Outcome:
+    if batch.key is not None and db.execute(
+            "SELECT 1 FROM batches WHERE key=?", (batch.key,)).fetchone():
+        return Outcome.DUPLICATE
+    net: dict[str, int] = {}
+    for t in batch.transfers:
+        net[t.src] = net.get(t.src, 0) - t.amount
+        net[t.dst] = net.get(t.dst, 0) + t.amount
+    for account, delta in net.items():
+        if delta < 0 and is_checked(account):
+            row = db.execute("SELECT balance FROM accounts WHERE name=?", (account,)).fetchone()
+            if (int(row[0]) if row else 0) + delta < 0:
+                return Outcome.INSUFFICIENT
+    batch_id = db.execute("INSERT INTO batches (key) VALUES (?)", (batch.key,)).lastrowid
+    for account, delta in net.items():
+        if delta:
+            db.execute("INSERT INTO accounts VALUES (?, ?) ON CONFLICT(name) DO UPDATE "
+                       "SET balance = balance + excluded.balance", (account, delta))
+    db.executemany("INSERT INTO journal (batch, src, dst, amount, reason) VALUES (?,?,?,?,?)",
+                   [(batch_id, t.src, t.dst, t.amount, t.reason) for t in batch.transfers])
+    if batch.note is not None:
+        db.execute("INSERT INTO journal (batch, src, dst, amount, reason) VALUES (?,?,?,?,?)",
+                   (batch_id, "", "", 0, batch.note))
+    if batch.open_hand is not None:
+        mark = batch.open_hand
+        db.execute("INSERT OR REPLACE INTO open_hands VALUES (?, ?, ?)",
+                   (mark.hand, mark.table, json.dumps(mark.stacks)))
+    if batch.close_hand is not None:
+        db.execute("DELETE FROM open_hands WHERE hand=?", (batch.close_hand,))
+    return Outcome.APPLIED

@@ -1,0 +1,152 @@
+"""The one interface every ledger store implements, and the values that cross it.
+
+Rule of this module: a store knows accounts (name → integer balance), journal entries, batches,
+idempotency keys, open-hand marks, named users and a few settings; it knows nothing of poker.
+Every change is one :class:`Batch`, applied by :meth:`Store.apply` atomically: all of it or
+nothing, its journal entries and its hand mark together, and at most once per idempotency key.
+An account whose name starts with one of :data:`NO_OVERDRAFT` (players' balances and the
+chips at tables) never goes below zero: a batch that would make one negative is refused whole.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Protocol
+
+__all__ = ["NO_OVERDRAFT", "Batch", "Entry", "HandMark", "Outcome", "Store", "Transfer",
+           "UserRecord", "check_transfer", "is_checked"]
+
+NO_OVERDRAFT: tuple[str, ...] = ("player:", "table:")
+"""Account name prefixes that may never be negative. System accounts (``bank``, ``house``,
+``rake``, ``jackpot:*``) may be: ``bank`` is where starting balances come from, so it goes
+down by every chip handed out and the sum over all accounts stays exactly zero."""
+
+
+def is_checked(account: str) -> bool:
+    """Whether ``account`` is protected against overdraft."""
+    return account.startswith(NO_OVERDRAFT)
+
+
+@dataclass(frozen=True, slots=True)
+class Transfer:
+    """``amount`` (> 0) chips from ``src`` to ``dst`` (one debit, one credit)."""
+
+    src: str
+    dst: str
+    amount: int
+    reason: str
+
+
+def check_transfer(t: Transfer) -> None:
+    """Raise ``ValueError`` unless ``t`` is well-formed (a bug, not a refusal)."""
+    if type(t.amount) is not int or t.amount <= 0:
+        raise ValueError(f"transfer amount must be a positive int, got {t.amount!r}")
+    if not t.src or not t.dst or t.src == t.dst:
+        raise ValueError(f"transfer needs two distinct accounts, got {t.src!r} -> {t.dst!r}")
+    if len(t.reason) > 200:
+        raise ValueError("transfer reason too long")
+
+
+@dataclass(frozen=True, slots=True)
+class HandMark:
+    """A running hand, recorded durably when it starts: ``table`` and each player's stack."""
+
+    hand: str
+    table: str
+    stacks: dict[str, int]
+
+
+@dataclass(frozen=True, slots=True)
+class Batch:
+    """One atomic change. ``transfers`` in order; ``key``: idempotency key (applied once);
+    ``note``: a journal record without chips (``void ...``); ``open_hand``: record a hand
+    as running; ``close_hand``: the hand id whose mark this batch removes."""
+
+    transfers: Sequence[Transfer] = ()
+    key: str | None = None
+    note: str | None = None
+    open_hand: HandMark | None = None
+    close_hand: str | None = None
+
+    def validate(self) -> None:
+        for t in self.transfers:
+            check_transfer(t)
+        if self.key is not None and not 0 < len(self.key) <= 200:
+            raise ValueError("idempotency key must be 1..200 characters")
+
+
+@dataclass(frozen=True, slots=True)
+class Entry:
+    """One journal row: ``seq`` (store order), ``batch`` id, and the transfer (for a note:
+    empty ``src``/``dst``, ``amount`` 0)."""
+
+    seq: int
+    batch: int
+    src: str
+    dst: str
+    amount: int
+    reason: str
+
+
+class Outcome(enum.Enum):
+    APPLIED = "applied"
+    DUPLICATE = "duplicate"  # the key was applied before: nothing changed now
+    INSUFFICIENT = "insufficient"  # a protected account would go negative: nothing changed
+
+    @property
+    def ok(self) -> bool:
+        return self is not Outcome.INSUFFICIENT
+
+
+@dataclass(frozen=True, slots=True)
+class UserRecord:
+    """A named account: ``player_id``, display ``name``, scrypt ``salt`` and ``digest``."""
+
+    player_id: str
+    name: str
+    salt: bytes
+    digest: bytes
+    params: dict[str, int] = field(default_factory=dict)
+
+
+class Store(Protocol):
+    """The ledger's storage. Every method is a coroutine; none blocks the event loop."""
+
+    async def open(self) -> None:
+        """Connect / create the schema. Call once before anything else."""
+        ...
+
+    async def close(self) -> None: ...
+
+    async def apply(self, batch: Batch) -> Outcome:
+        """Apply ``batch`` atomically (see the module docstring)."""
+        ...
+
+    async def balance(self, account: str) -> int:
+        """The balance of ``account`` (0 if it never moved)."""
+        ...
+
+    async def balances(self, prefix: str = "") -> dict[str, int]:
+        """Every account whose name starts with ``prefix``, with its balance."""
+        ...
+
+    async def journal(self, since: int = 0, limit: int = 1000) -> list[Entry]:
+        """Journal rows with ``seq > since``, oldest first, at most ``limit``."""
+        ...
+
+    async def open_hands(self) -> list[HandMark]:
+        """Hands recorded as started and not yet ended."""
+        ...
+
+    async def setting(self, name: str, default: str) -> str:
+        """The stored value of ``name``; stores ``default`` first if there is none (so two
+        processes asking at once agree on one value)."""
+        ...
+
+    async def add_user(self, key: str, user: UserRecord) -> bool:
+        """Create the named user ``key`` (the normalised name); False when it exists."""
+        ...
+
+    async def user(self, key: str) -> UserRecord | None: ...
