@@ -38,7 +38,6 @@ module keeps the core: the inbox loop, dispatch, hands, void/refund, shutdown an
 
 from __future__ import annotations
 
-import hashlib
 from collections import deque
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -59,6 +58,7 @@ from protocol.requests import (
     Watch,
 )
 from server.config import Config
+from server.ledger.history import HistoryStore, MemoryHistory
 from server.ledger.wallet import Wallet
 from server.rules import events as ev
 from server.rules.caribbean import CaribbeanRound, RoundEnded
@@ -68,6 +68,7 @@ from server.table.api import Clock, Envelope, Sink, Timer
 from server.table.caribbean_table import CaribbeanMixin
 from server.table.jackpot import EmbeddedJackpot
 from server.table.projection import Draft, HandProjector, Msg
+from server.table.recording import HandRecorder, RecordingMixin
 from server.table.seating import SeatingMixin
 from server.table.settings import TableSpec
 from server.table.state import (
@@ -90,14 +91,15 @@ class InvariantError(RuntimeError):
     """A table invariant broke (chip conservation): the hand is voided and refunded."""
 
 
-class TableActor(SeatingMixin, TurnClockMixin, CaribbeanMixin):
+class TableActor(SeatingMixin, TurnClockMixin, CaribbeanMixin, RecordingMixin):
     """One table (see the module docstring). Built and run by the registry."""
 
     def __init__(self, table_id: str, spec: TableSpec, *, config: Config, wallet: Wallet,
                  clock: Clock, rng: Callable[[int], bytes],
                  shuffle: Callable[[Sequence[str]], list[str]],
                  jackpot: EmbeddedJackpot | None = None,
-                 on_jackpot: Callable[[Msg], None] | None = None) -> None:
+                 on_jackpot: Callable[[Msg], None] | None = None,
+                 history: HistoryStore | None = None) -> None:
         import asyncio
 
         self.table_id = table_id
@@ -143,6 +145,8 @@ class TableActor(SeatingMixin, TurnClockMixin, CaribbeanMixin):
         self._current: object = None
         self.fault: BaseException | None = None  # tests: raised by the next handled item
         self.hands_played = 0
+        self.history: HistoryStore = history if history is not None else MemoryHistory()
+        self.recorder: HandRecorder | None = None
 
     # ================================================================ public API
     async def submit(self, env: Envelope) -> None:
@@ -317,8 +321,6 @@ class TableActor(SeatingMixin, TurnClockMixin, CaribbeanMixin):
         if len(players) < (1 if self.spec.is_caribbean else 2):
             return
         deck = list(self.decks.pop(0)) if self.decks else self.shuffle(self.spec.card_set)
-        salt = self.rng(16)
-        commitment = hashlib.sha256((",".join(deck) + ":").encode() + salt).hexdigest()
         self.hand_no += 1
         self.hand_id = f"{self.table_id}.{self.hand_no}"
         button: int | None = None
@@ -329,7 +331,10 @@ class TableActor(SeatingMixin, TurnClockMixin, CaribbeanMixin):
                 players = self._participants(button, players)
         self.start_stacks = {s: self.seats[s].stack for s in players}  # type: ignore[union-attr]
         self.hand_owner = {s: self.seats[s].player_id for s in players}  # type: ignore[union-attr]
-        self.projector = HandProjector(self.hand_owner, stack_of=self._live_stack)
+        seed = self.rng(32)
+        commitment = self._begin_record(deck, button=button, seed=seed)
+        self.projector = HandProjector(self.hand_owner, stack_of=self._live_stack,
+                                       reveal=self._reveal)
         self._publish(Draft(_builder(m.hand_started, hand=self.hand_id, button=button,
                                      commitment=commitment)))
         log.info("event=hand_started table=%s hand=%s players=%d", self.table_id,
@@ -343,7 +348,7 @@ class TableActor(SeatingMixin, TurnClockMixin, CaribbeanMixin):
         assert self.spec.variant is not None and self.spec.rules is not None and button is not None
         self.hand = Hand(self.spec.variant, self.spec.rules, dict(self.start_stacks),
                          button=button, deck=deck, num_seats=self.spec.seats,
-                         hand_id=self.hand_id, seed=self.rng(32))
+                         hand_id=self.hand_id, seed=seed)
         await self._apply(list(self.hand.start()))
 
     def _live_stack(self, seat: int) -> int:
@@ -357,6 +362,7 @@ class TableActor(SeatingMixin, TurnClockMixin, CaribbeanMixin):
     async def _apply(self, events: list[Any]) -> None:
         """Project and send engine events; handle turns and the end of the hand."""
         assert self.projector is not None
+        self._record(events)
         for e in events:
             if isinstance(e, ev.HandEnded | RoundEnded):
                 await self._finish(e)
@@ -405,6 +411,8 @@ class TableActor(SeatingMixin, TurnClockMixin, CaribbeanMixin):
         if isinstance(e, RoundEnded) and not voided:
             self.house_net += e.house_net
             stacks = self._pay_jackpot(stacks)
+        await self._end_record(e, {s: v - e.stacks.get(s, 0) for s, v in stacks.items()
+                                   if v != e.stacks.get(s)})
         for seat, stack in stacks.items():
             st = self.seats[seat]
             if st is not None:
@@ -433,6 +441,7 @@ class TableActor(SeatingMixin, TurnClockMixin, CaribbeanMixin):
         self.hand = None
         self.round = None
         self.projector = None
+        self.recorder = None
         self.start_stacks = {}
         self.turn_seat = None
 

@@ -10,10 +10,11 @@ showdown are public. Messages are built with the :mod:`protocol.messages` builde
 names are the protocol's; the table assigns ``seq`` when it sends the draft
 (:meth:`Draft.render`).
 
-The ``hand_ended.reveal`` list holds ``{card, position}`` for every card that became public
-in the hand, plus, in a player's private copy, their own hole cards. ``salt`` and ``proof``
-are left to the fairness issue (the commitment in ``hand_started`` is a placeholder: SHA-256
-of the deck order and a random salt).
+The ``hand_ended.reveal`` list holds the openings ``{card, position, salt, proof}`` of every
+card that became public in the hand, plus, in a player's private copy, their own cards; the
+table passes ``reveal`` (:meth:`server.table.recording.HandRecorder.reveal_for`, the Merkle
+openings of the deck committed in ``hand_started``). Without it the list holds
+``{card, position}`` from what this projector saw.
 """
 
 from __future__ import annotations
@@ -61,8 +62,10 @@ class HandProjector:
     ``stack_of``: the seat's current stack (Caribbean events that lack one).
     """
 
-    def __init__(self, owner: dict[int, str], *, stack_of: Callable[[int], int]) -> None:
+    def __init__(self, owner: dict[int, str], *, stack_of: Callable[[int], int],
+                 reveal: Callable[[int | None], list[Msg]] | None = None) -> None:
         self.owner = dict(owner)
+        self.reveal_fn = reveal
         self.stack_of = stack_of
         self.public_cards: dict[str, int] = {}  # card -> deck position
         self.own: dict[int, dict[str, int]] = {s: {} for s in owner}
@@ -73,6 +76,8 @@ class HandProjector:
 
     # ------------------------------------------------------------------ helpers
     def _reveal(self, seat: int | None) -> list[Msg]:
+        if self.reveal_fn is not None:
+            return self.reveal_fn(seat)
         cards = dict(self.public_cards)
         if seat is not None:
             cards.update(self.own.get(seat, {}))

@@ -23,6 +23,7 @@ from typing import Any
 from protocol.errors import ProtocolError
 from protocol.requests import CreateTable
 from server.config import Config
+from server.ledger.history import HistoryStore, MemoryHistory
 from server.ledger.wallet import Wallet
 from server.rules.cards import shuffled
 from server.table.actor import TableActor
@@ -43,6 +44,7 @@ class TableRegistry:
     ``wall`` is the Unix-time function and timers use the running loop). ``rng``: random
     bytes for salts and reshuffle seeds (``secrets.token_bytes``). ``shuffle``: the deck
     shuffle (``server.rules.cards.shuffled``, GEN-03). ``jackpot``: the embedded pool.
+    ``history``: where every table stores its hand records (in memory by default).
     """
 
     def __init__(self, config: Config, wallet: Wallet, *,
@@ -50,8 +52,10 @@ class TableRegistry:
                  wall: Callable[[], float] = time.time,
                  rng: Callable[[int], bytes] = secrets.token_bytes,
                  shuffle: Callable[[Sequence[str]], list[str]] = shuffled,
-                 jackpot: EmbeddedJackpot | None = None) -> None:
+                 jackpot: EmbeddedJackpot | None = None,
+                 history: HistoryStore | None = None) -> None:
         self.config = config
+        self.history: HistoryStore = history if history is not None else MemoryHistory()
         self.wallet = wallet
         self.clock: Clock = AsyncioClock(clock, wall) if callable(clock) else clock
         self.rng = rng
@@ -75,7 +79,7 @@ class TableRegistry:
         actor = TableActor(table_id, tspec, config=self.config, wallet=self.wallet,
                            clock=self.clock, rng=self.rng, shuffle=self.shuffle,
                            jackpot=self.jackpot if tspec.is_caribbean else None,
-                           on_jackpot=self._on_jackpot)
+                           on_jackpot=self._on_jackpot, history=self.history)
         self._actors[table_id] = actor
         self._spawn(actor)
         log.info("event=table_created table=%s variant=%s owner=%s", table_id,

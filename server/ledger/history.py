@@ -1,0 +1,344 @@
+"""Hand histories: one record per hand, the player's copy of it, and where records are kept.
+
+Rule of this module: a :class:`HandRecord` is the operator's **audit record** (every card,
+every salt, the reshuffle seed); what a player may receive is only ever made by
+:func:`player_copy`, which keeps exactly what that player saw at the table: the public events,
+their own cards, the cards shown at showdown, the openings of the public cards and of their own
+cards. Hidden cards of others (folded, mucked, discarded, burnt, the dealer's hole cards before
+they are turned) become ``None``; the audit part (deck, salts, seed) is dropped.
+
+A record is plain JSON-able data: ``events`` are the engine's own events in order
+(:func:`event_to_dict`: ``{"e": class name, ...fields}``, seat-keyed maps with string keys),
+enough to replay the hand through the pure engine (:mod:`server.verify`).
+
+Stores (:class:`HistoryStore`): :class:`MemoryHistory` (tests, the default of a registry) and
+:class:`SqliteHistory` (stdlib ``sqlite3``, WAL, every statement on one worker thread so the
+event loop never waits on the disk; its own file ``history.sqlite3`` in ``Config.data_dir``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import json
+import sqlite3
+from collections.abc import Iterable, Mapping
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Protocol
+
+__all__ = [
+    "HandRecord", "HandSummary", "HistoryStore", "MemoryHistory", "SqliteHistory",
+    "event_to_dict", "player_copy", "summary_for", "HISTORY_FILE",
+]
+
+HISTORY_FILE = "history.sqlite3"
+
+
+def _plain(value: Any) -> Any:
+    """Tuples to lists, int-keyed maps to string keys (as JSON would have them)."""
+    if isinstance(value, tuple | list):
+        return [_plain(v) for v in value]
+    if isinstance(value, dict):
+        return {str(k): _plain(v) for k, v in value.items()}
+    return value
+
+
+def event_to_dict(event: Any) -> dict[str, Any]:
+    """An engine event (a frozen dataclass) as plain data: ``{"e": class name, ...}``."""
+    out: dict[str, Any] = {"e": type(event).__name__}
+    for f in dataclasses.fields(event):
+        out[f.name] = _plain(getattr(event, f.name))
+    return out
+
+
+@dataclass(slots=True, kw_only=True)
+class HandRecord:
+    """One hand. ``players``: seat (string key) -> ``{player, name, stack}`` (stack before
+    the hand). ``result``: ``{stacks, voided, rake, house_net, jackpot_collected}``.
+    ``reveal``: the openings of every card that became public. ``own``: seat -> openings of
+    that seat's own face-down cards (a player's copy keeps only theirs). ``audit``: ``{deck,
+    salts, seed}`` (hex), only in the audit record. ``viewer``: the seat of a player's copy
+    (None for the audit record)."""
+
+    hand: str
+    table: str
+    variant: str
+    structure: str | None
+    stakes: dict[str, Any]
+    settings: dict[str, Any]
+    num_seats: int
+    button: int | None
+    started: float
+    ended: float = 0.0
+    commitment: str
+    deck_size: int
+    players: dict[str, dict[str, Any]]
+    events: list[dict[str, Any]] = field(default_factory=list)
+    result: dict[str, Any] = field(default_factory=dict)
+    reveal: list[dict[str, Any]] = field(default_factory=list)
+    own: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
+    audit: dict[str, Any] | None = None
+    viewer: int | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
+
+    def to_json(self) -> str:
+        return json.dumps(self.to_dict(), separators=(",", ":"), sort_keys=True)
+
+    @classmethod
+    def from_dict(cls, obj: Mapping[str, Any]) -> HandRecord:
+        names = {f.name for f in dataclasses.fields(cls)}
+        unknown = set(obj) - names
+        if unknown:
+            raise ValueError(f"unknown record fields: {sorted(unknown)}")
+        return cls(**{k: v for k, v in obj.items()})
+
+    @classmethod
+    def from_json(cls, text: str) -> HandRecord:
+        return cls.from_dict(json.loads(text))
+
+    def seat_of(self, player_id: str) -> int | None:
+        for seat, info in self.players.items():
+            if info.get("player") == player_id:
+                return int(seat)
+        return None
+
+
+# --------------------------------------------------------------------------- player copy
+def _hidden(n: int) -> list[None]:
+    return [None] * n
+
+
+def _redact_event(e: dict[str, Any], viewer: int, *, caribbean: bool) -> dict[str, Any] | None:
+    kind = e["e"]
+    if kind == "Burned":
+        return None
+    mine = e.get("seat") == viewer
+    if kind == "Dealt":
+        if e.get("dead"):  # STUD-06 dead cards: nobody sees them, not even the seat
+            return {**e, "cards": _hidden(len(e["cards"]))}
+        if mine:
+            return dict(e)
+        if caribbean:
+            return {**e, "cards": _hidden(len(e["cards"]))}
+        return {**e, "cards": [c if up else None
+                               for c, up in zip(e["cards"], e["up"], strict=True)]}
+    if kind == "Drew" and not mine:
+        return {**e, "discarded": _hidden(len(e["discarded"])),
+                "received": _hidden(len(e["received"]))}
+    if kind == "DealerDealt":
+        return {**e, "cards": [c if up else None
+                               for c, up in zip(e["cards"], e["up"], strict=True)]}
+    return dict(e)
+
+
+def player_copy(record: HandRecord, player_id: str) -> HandRecord | None:
+    """The copy of ``record`` that ``player_id`` may have: None when they were not in it."""
+    seat = record.seat_of(player_id)
+    if seat is None:
+        return None
+    caribbean = record.variant == "caribbean"
+    events = [r for e in record.events
+              if (r := _redact_event(e, seat, caribbean=caribbean)) is not None]
+    mine = record.own.get(str(seat), [])
+    reveal = sorted([*record.reveal, *mine], key=lambda o: int(o["position"]))
+    return dataclasses.replace(record, events=events, reveal=reveal,
+                               own={str(seat): list(mine)}, audit=None, viewer=seat)
+
+
+@dataclass(frozen=True, slots=True)
+class HandSummary:
+    """One line of a player's list of hands (the ``history`` answer)."""
+
+    hand: str
+    table: str
+    variant: str
+    started: float
+    ended: float
+    net: int
+
+    def to_wire(self) -> dict[str, Any]:
+        return dataclasses.asdict(self)
+
+
+def summary_for(record: HandRecord, player_id: str) -> HandSummary | None:
+    seat = record.seat_of(player_id)
+    if seat is None:
+        return None
+    before = int(record.players[str(seat)]["stack"])
+    after = int(record.result.get("stacks", {}).get(str(seat), before))
+    return HandSummary(record.hand, record.table, record.variant, record.started,
+                       record.ended, after - before)
+
+
+# --------------------------------------------------------------------------- stores
+class HistoryStore(Protocol):
+    """Where hand records are kept. Every method may be awaited from the event loop."""
+
+    async def save(self, record: HandRecord) -> None:
+        """Keep ``record`` (the audit record; redaction happens on the way out)."""
+
+    async def get(self, hand: str) -> HandRecord | None:
+        """The audit record of ``hand`` (the newest one with that id), or None."""
+
+    async def hands_of(self, player_id: str, *, limit: int = 20, before: str | None = None,
+                       table: str | None = None) -> tuple[list[HandSummary], bool]:
+        """The player's hands, newest first: at most ``limit``, older than hand ``before``
+        when given, at ``table`` when given; and whether there are more."""
+
+    async def close(self) -> None:
+        """Release the store's resources."""
+
+
+def _page(records: Iterable[HandRecord], player_id: str, limit: int,
+          table: str | None) -> tuple[list[HandSummary], bool]:
+    out: list[HandSummary] = []
+    for rec in records:
+        if table is not None and rec.table != table:
+            continue
+        s = summary_for(rec, player_id)
+        if s is None:
+            continue
+        if len(out) == limit:
+            return out, True
+        out.append(s)
+    return out, False
+
+
+class MemoryHistory:
+    """Records in a list (tests and the registry's default). Not durable."""
+
+    def __init__(self) -> None:
+        self.records: list[HandRecord] = []
+
+    async def save(self, record: HandRecord) -> None:
+        self.records.append(HandRecord.from_json(record.to_json()))  # a detached copy
+
+    async def get(self, hand: str) -> HandRecord | None:
+        for rec in reversed(self.records):
+            if rec.hand == hand:
+                return HandRecord.from_json(rec.to_json())
+        return None
+
+    async def hands_of(self, player_id: str, *, limit: int = 20, before: str | None = None,
+                       table: str | None = None) -> tuple[list[HandSummary], bool]:
+        recs = list(reversed(self.records))
+        if before is not None:
+            idx = next((i for i, r in enumerate(recs) if r.hand == before), None)
+            recs = [] if idx is None else recs[idx + 1:]
+        return _page(recs, player_id, limit, table)
+
+    async def close(self) -> None:
+        return None
+
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS hands (
+    seq INTEGER PRIMARY KEY AUTOINCREMENT,
+    hand TEXT NOT NULL,
+    table_id TEXT NOT NULL,
+    record TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS hands_by_id ON hands (hand);
+CREATE TABLE IF NOT EXISTS hand_players (
+    player TEXT NOT NULL,
+    seq INTEGER NOT NULL REFERENCES hands (seq),
+    PRIMARY KEY (player, seq)
+);
+"""
+
+
+class SqliteHistory:
+    """Records in an SQLite file (WAL). One worker thread owns the connection and runs every
+    statement, in order, so the event loop never blocks on the disk and writes never race.
+    A saved record is committed before :meth:`save` returns."""
+
+    def __init__(self, path: Path | str) -> None:
+        self.path = Path(path)
+        self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="history-sqlite")
+        self._conn: sqlite3.Connection | None = None
+        self._pool.submit(self._open).result()
+
+    @classmethod
+    def in_dir(cls, data_dir: Path | str) -> SqliteHistory:
+        """The store of a server: ``history.sqlite3`` in ``data_dir`` (created if needed)."""
+        d = Path(data_dir)
+        d.mkdir(parents=True, exist_ok=True)
+        return cls(d / HISTORY_FILE)
+
+    def _open(self) -> None:
+        conn = sqlite3.connect(self.path, isolation_level=None)
+        conn.execute("PRAGMA journal_mode=WAL")
+        conn.execute("PRAGMA synchronous=NORMAL")
+        conn.executescript(_SCHEMA)
+        self._conn = conn
+
+    async def _run(self, fn: Any, *args: Any) -> Any:
+        return await asyncio.get_running_loop().run_in_executor(self._pool, fn, *args)
+
+    def _db(self) -> sqlite3.Connection:
+        if self._conn is None:
+            raise RuntimeError("the history store is closed")
+        return self._conn
+
+    def _save(self, hand: str, table: str, text: str, players: list[str]) -> None:
+        db = self._db()
+        db.execute("BEGIN IMMEDIATE")
+        try:
+            cur = db.execute("INSERT INTO hands (hand, table_id, record) VALUES (?, ?, ?)",
+                             (hand, table, text))
+            seq = cur.lastrowid
+            db.executemany("INSERT OR IGNORE INTO hand_players (player, seq) VALUES (?, ?)",
+                           [(p, seq) for p in players])
+            db.execute("COMMIT")
+        except BaseException:
+            db.execute("ROLLBACK")
+            raise
+
+    async def save(self, record: HandRecord) -> None:
+        players = sorted({str(p["player"]) for p in record.players.values()})
+        await self._run(self._save, record.hand, record.table, record.to_json(), players)
+
+    def _get(self, hand: str) -> str | None:
+        row = self._db().execute(
+            "SELECT record FROM hands WHERE hand = ? ORDER BY seq DESC LIMIT 1",
+            (hand,)).fetchone()
+        return None if row is None else str(row[0])
+
+    async def get(self, hand: str) -> HandRecord | None:
+        text = await self._run(self._get, hand)
+        return None if text is None else HandRecord.from_json(text)
+
+    def _hands_of(self, player: str, limit: int, before: str | None,
+                  table: str | None) -> list[str]:
+        db = self._db()
+        sql = ("SELECT h.record FROM hand_players p JOIN hands h ON h.seq = p.seq "
+               "WHERE p.player = ?")
+        args: list[Any] = [player]
+        if before is not None:
+            sql += (" AND p.seq < (SELECT MAX(h2.seq) FROM hands h2 JOIN hand_players p2 "
+                    "ON p2.seq = h2.seq WHERE h2.hand = ? AND p2.player = ?)")
+            args += [before, player]
+        if table is not None:
+            sql += " AND h.table_id = ?"
+            args.append(table)
+        sql += " ORDER BY p.seq DESC LIMIT ?"
+        args.append(limit + 1)
+        return [str(r[0]) for r in db.execute(sql, args).fetchall()]
+
+    async def hands_of(self, player_id: str, *, limit: int = 20, before: str | None = None,
+                       table: str | None = None) -> tuple[list[HandSummary], bool]:
+        rows = await self._run(self._hands_of, player_id, limit, before, table)
+        return _page((HandRecord.from_json(t) for t in rows), player_id, limit, table)
+
+    def _close(self) -> None:
+        if self._conn is not None:
+            self._conn.close()
+            self._conn = None
+
+    async def close(self) -> None:
+        await self._run(self._close)
+        self._pool.shutdown(wait=True)

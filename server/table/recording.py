@@ -1,0 +1,154 @@
+"""The fairness commitment and the history record of the hand a table is playing.
+
+Rule of this module: the actor calls :meth:`RecordingMixin._begin_record` once per hand with
+the deck it is about to deal (before any card leaves it), feeds every engine event to
+:meth:`HandRecorder.feed` before projecting it, and ends with :meth:`RecordingMixin._end_record`
+after the hand's last event was sent. The commitment in ``hand_started`` is the Merkle root of
+:mod:`server.rules.commitment` over the deck with one fresh random salt (16 bytes from the
+table's ``rng``, ``secrets`` in production) per card. ``hand_ended.reveal`` is built here
+(:meth:`HandRecorder.reveal_for`): the openings of every card that became public (up cards,
+the board, hands shown at showdown, the Caribbean dealer's cards once turned), plus, in a
+player's own copy, the openings of every card dealt to that player (discarded ones too).
+A card from a mid-hand reshuffle (STUD-05/DRAW-03) is not in the committed deck: its opening
+has ``salt`` null and an empty ``proof``; the audit record's seed accounts for it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from server.ledger.history import HandRecord, HistoryStore, event_to_dict
+from server.rules.commitment import DeckCommitment
+from server.table.state import TableState, log
+
+__all__ = ["HandRecorder", "RecordingMixin", "SALT_BYTES"]
+
+SALT_BYTES = 16
+
+
+class HandRecorder:
+    """One hand's commitment tree and record under construction."""
+
+    def __init__(self, record: HandRecord, tree: DeckCommitment, seed: bytes) -> None:
+        self.record = record
+        self.tree = tree
+        self.seed = seed
+        self.public: dict[str, int] = {}  # card -> position
+        self.own: dict[int, dict[str, int]] = {}  # seat -> card -> position (every card seen)
+        self._held: dict[int, dict[str, int]] = {}  # seat -> its current own cards
+        self._dealer: dict[str, int] = {}
+
+    def feed(self, events: Sequence[Any]) -> None:
+        for e in events:
+            self.record.events.append(event_to_dict(e))
+            self._track(e)
+
+    def _track(self, e: Any) -> None:
+        kind = type(e).__name__
+        if kind == "Dealt" and not getattr(e, "dead", False):
+            own = self.own.setdefault(e.seat, {})
+            held = self._held.setdefault(e.seat, {})
+            for c, up, p in zip(e.cards, e.up, e.positions, strict=False):
+                own[c] = held[c] = p
+                if up:
+                    self.public[c] = p
+        elif kind == "Drew":
+            own = self.own.setdefault(e.seat, {})
+            held = self._held.setdefault(e.seat, {})
+            for c in e.discarded:
+                held.pop(c, None)
+            for c, p in zip(e.received, e.positions, strict=False):
+                own[c] = held[c] = p
+        elif kind == "BoardDealt":
+            for c, p in zip(e.cards, e.positions, strict=False):
+                self.public[c] = p
+        elif kind == "Showdown":
+            held = self._held.get(e.seat, {})
+            for c in e.cards:
+                if c in held:
+                    self.public[c] = held[c]
+        elif kind == "DealerDealt":
+            self._dealer = dict(zip(e.cards, e.positions, strict=False))
+            self.public[e.up_card] = self._dealer[e.up_card]
+        elif kind == "DealerRevealed":
+            for c in e.cards:
+                if c in self._dealer:
+                    self.public[c] = self._dealer[c]
+
+    def opening(self, card: str, position: int) -> dict[str, Any]:
+        if 0 <= position < len(self.tree.deck) and self.tree.deck[position] == card:
+            return self.tree.opening(position).to_wire()
+        return {"card": card, "position": position, "salt": None, "proof": []}
+
+    def _openings(self, cards: dict[str, int]) -> list[dict[str, Any]]:
+        return [self.opening(c, p) for c, p in sorted(cards.items(), key=lambda x: x[1])]
+
+    def reveal_for(self, seat: int | None) -> list[dict[str, Any]]:
+        """``hand_ended.reveal`` for ``seat``'s player (None: the public copy)."""
+        cards = dict(self.public)
+        if seat is not None:
+            cards.update(self.own.get(seat, {}))
+        return self._openings(cards)
+
+    def finish(self, e: Any, *, ended: float, jackpot_paid: dict[int, int]) -> HandRecord:
+        rec = self.record
+        rec.ended = ended
+        rec.result = {
+            "stacks": {str(k): v for k, v in e.stacks.items()},
+            "voided": bool(getattr(e, "voided", False)),
+            "rake": int(getattr(e, "rake", 0)),
+            "house_net": int(getattr(e, "house_net", 0)),
+            "jackpot_collected": int(getattr(e, "jackpot_collected", 0)),
+            "jackpot_paid": {str(k): v for k, v in jackpot_paid.items()},
+        }
+        rec.reveal = self._openings(self.public)
+        rec.own = {str(s): self._openings(cards) for s, cards in sorted(self.own.items())}
+        rec.audit = {"deck": list(self.tree.deck), "salts": [s.hex() for s in self.tree.salts],
+                     "seed": self.seed.hex()}
+        return rec
+
+
+class RecordingMixin(TableState):
+    """History behaviour of :class:`~server.table.actor.TableActor`."""
+
+    history: HistoryStore
+    recorder: HandRecorder | None
+
+    def _begin_record(self, deck: Sequence[str], *, button: int | None,
+                      seed: bytes) -> str:
+        """Commit to ``deck`` (fresh salts) and open the hand's record; returns the root."""
+        assert self.hand_id is not None
+        tree = DeckCommitment(deck, [self.rng(SALT_BYTES) for _ in deck])
+        players: dict[str, dict[str, Any]] = {}
+        for seat, stack in sorted(self.start_stacks.items()):
+            st = self.seats[seat]
+            players[str(seat)] = {"player": self.hand_owner[seat],
+                                  "name": st.name if st is not None else "", "stack": stack}
+        record = HandRecord(
+            hand=self.hand_id, table=self.table_id, variant=self.spec.variant_name,
+            structure=self.spec.structure, stakes=dict(self.spec.stakes_wire),
+            settings=dict(self.spec.settings_wire), num_seats=self.spec.seats, button=button,
+            started=self.clock.wall(), commitment=tree.root_hex, deck_size=len(deck),
+            players=players)
+        self.recorder = HandRecorder(record, tree, seed)
+        return tree.root_hex
+
+    def _record(self, events: Sequence[Any]) -> None:
+        if self.recorder is not None:
+            self.recorder.feed(events)
+
+    def _reveal(self, seat: int | None) -> list[dict[str, Any]]:
+        return self.recorder.reveal_for(seat) if self.recorder is not None else []
+
+    async def _end_record(self, e: Any, jackpot_paid: dict[int, int]) -> None:
+        """Store the finished hand's record; a store failure is logged, never raised."""
+        recorder, self.recorder = self.recorder, None
+        if recorder is None:
+            return
+        record = recorder.finish(e, ended=self.clock.wall(), jackpot_paid=jackpot_paid)
+        try:
+            await self.history.save(record)
+        except Exception:
+            log.exception("event=history_save_failed table=%s hand=%s", self.table_id,
+                          record.hand)
