@@ -1,0 +1,207 @@
+"""The in-process jackpot coordinator: one server process, every table on one event loop.
+
+Same contract as the Redis one (:mod:`server.jackpot.base`, the contract tests run on both);
+each method is one step without an ``await`` inside, so it is atomic on the loop.  The payout
+arithmetic is :mod:`server.rules.caribbean_payout` itself.  ``now`` is the lease clock
+(seconds; injectable for tests).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+from server.jackpot.base import Claim, HistoryEntry, Payout, PoolState
+from server.rules.caribbean_payout import (
+    MINOR_KEYS,
+    CaribbeanSettings,
+    Contribution,
+    JackpotClaim,
+    PoolOutcome,
+    jackpot_payouts,
+    split_jackpot_payouts,
+)
+
+__all__ = ["MemoryCoordinator"]
+
+
+@dataclass
+class _Report:
+    owner: str
+    table: str
+    settings: CaribbeanSettings
+    claims: list[Claim] = field(default_factory=list)
+
+
+class MemoryCoordinator:
+    """See :class:`server.jackpot.base.Coordinator`.  ``seed``: the major pool's first amount
+    (``minor_seed`` the minor pool's), booked as a ``seed`` history entry."""
+
+    def __init__(self, *, lease: float = 3.0, seed: int = 0, minor_seed: int = 0,
+                 now: Callable[[], float] = time.time) -> None:
+        self.lease = lease
+        self._now = now
+        self.minor = 0
+        self.major = 0
+        self.split = False
+        self.contributed = self.paid = self.seeded = self.house = 0
+        self._seq = 0
+        self._tickets: dict[str, int] = {}
+        self._pending: dict[int, str] = {}  # ticket -> hand, in ticket order
+        self._lease: dict[str, float] = {}
+        self._reports: dict[str, _Report] = {}
+        self._done: set[str] = set()
+        self._contrib: set[str] = set()
+        self._due: dict[str, Payout] = {}
+        self._credited: set[str] = set()
+        self._history: list[HistoryEntry] = []
+        for pool, amount in (("major", seed), ("minor", minor_seed)):
+            if amount:
+                self._set(pool, amount)
+                self.seeded += amount
+                self.house -= amount
+                self._log("seed", "", "", pool, amount)
+
+    # ---------------------------------------------------------------- helpers
+    def _ms(self) -> int:
+        return int(self._now() * 1000)
+
+    def _get(self, pool: str) -> int:
+        return self.minor if pool == "minor" else self.major
+
+    def _set(self, pool: str, amount: int) -> None:
+        if pool == "minor":
+            self.minor = amount
+        else:
+            self.major = amount
+
+    def _log(self, kind: str, hand: str, key: str, pool: str, amount: int) -> None:
+        after = self._get(pool) if pool else 0
+        self._history.append(HistoryEntry(len(self._history), kind, hand, key, pool, amount,
+                                          after, self._ms()))
+
+    # ---------------------------------------------------------------- contract
+    async def register(self, hand: str, *, owner: str) -> int:
+        if hand in self._tickets:
+            return self._tickets[hand]
+        self._seq += 1
+        self._tickets[hand] = self._seq
+        self._pending[self._seq] = hand
+        self._lease[hand] = self._now() + self.lease
+        return self._seq
+
+    async def renew(self, hands: Sequence[str]) -> None:
+        until = self._now() + self.lease
+        for hand in hands:
+            if hand in self._lease:
+                self._lease[hand] = until
+
+    async def report(self, hand: str, *, owner: str, table: str, settings: CaribbeanSettings,
+                     contributions: Sequence[Contribution], claims: Sequence[Claim]
+                     ) -> list[Payout]:
+        for c in contributions:
+            if c.key in self._contrib:
+                continue
+            self._contrib.add(c.key)
+            if c.to_minor:
+                self.split = True
+                self.minor += c.to_minor
+                self._log("contribution", c.round_id, c.key, "minor", c.to_minor)
+            self.major += c.to_major
+            self._log("contribution", c.round_id, c.key, "major", c.to_major)
+            self.contributed += c.to_minor + c.to_major
+            self.house += c.to_house
+        if settings.split_pools:
+            self.split = True
+        if hand not in self._done and hand not in self._reports:
+            ticket = self._tickets.get(hand)
+            if (ticket is None or ticket not in self._pending) and not claims:
+                self._done.add(hand)  # unregistered or expired, nothing to pay: done
+                return self._advance()
+            if ticket is None or ticket not in self._pending:  # never registered, or expired
+                self._seq += 1
+                self._tickets[hand] = self._seq
+                self._pending[self._seq] = hand
+                self._log("late", hand, "", "", 0)
+            self._lease.pop(hand, None)
+            self._reports[hand] = _Report(owner, table, settings, list(claims))
+        return self._advance()
+
+    async def advance(self) -> list[Payout]:
+        return self._advance()
+
+    def _advance(self) -> list[Payout]:
+        out: list[Payout] = []
+        now = self._now()
+        while self._pending:
+            ticket, hand = next(iter(self._pending.items()))
+            report = self._reports.pop(hand, None)
+            if report is None:
+                if self._lease.get(hand, 0.0) > now:
+                    break
+                self._lease.pop(hand, None)
+                self._log("expired", hand, "", "", 0)
+            else:
+                self._done.add(hand)
+                if report.claims:
+                    out.extend(self._pay(ticket, hand, report))
+            del self._pending[ticket]
+        return out
+
+    def _pay(self, ticket: int, hand: str, r: _Report) -> list[Payout]:
+        s = r.settings
+        jclaims = [JackpotClaim(hand, c.seat, c.kind, c.eligible_at, "shoe") for c in r.claims]
+        outcomes: list[tuple[str, PoolOutcome]]
+        if s.split_pools:
+            sp = split_jackpot_payouts(self.minor, self.major, jclaims, s)
+            amounts, outcomes = sp.payouts, [("minor", sp.minor), ("major", sp.major)]
+        else:
+            jp = jackpot_payouts(self.major, jclaims, s)
+            amounts, outcomes = jp.payouts, [("major", jp.pool)]
+        payouts: list[Payout] = []
+        for c in sorted(r.claims, key=lambda c: (c.eligible_at, c.seat)):
+            p = Payout(c.key, hand, c.seat, c.player, r.owner, r.table, c.kind,
+                       amounts[c.seat], ticket)
+            pool = "minor" if s.split_pools and c.kind in MINOR_KEYS else "major"
+            payouts.append(p)
+            self._due[p.key] = p
+            self.paid += p.amount
+            self._history.append(HistoryEntry(len(self._history), "payout", hand, p.key, pool,
+                                              p.amount, outcomes_after(outcomes, pool),
+                                              self._ms()))
+        for pool, o in outcomes:
+            self._set(pool, o.after - o.seed)
+            if o.house_shortfall:
+                self._log("shortfall", hand, "", pool, o.house_shortfall)
+            self._set(pool, o.after)
+            if o.seed:
+                self._log("reseed", hand, "", pool, o.seed)
+            self.seeded += o.house_shortfall + o.seed
+            self.house -= o.house_shortfall + o.seed
+        return payouts
+
+    async def state(self) -> PoolState:
+        return PoolState(self.minor, self.major, self.split, self.contributed, self.paid,
+                         self.seeded, self.house)
+
+    async def due(self, owner: str | None = None) -> list[Payout]:
+        return [p for p in self._due.values() if owner is None or p.owner == owner]
+
+    async def credited(self, key: str) -> None:
+        if self._due.pop(key, None) is not None:
+            self._credited.add(key)
+
+    async def history(self, start: int = 0, count: int = 1000) -> list[HistoryEntry]:
+        return self._history[start:start + count]
+
+    async def close(self) -> None:
+        return None
+
+
+def outcomes_after(outcomes: list[tuple[str, PoolOutcome]], pool: str) -> int:
+    """The pool after the round's payouts, before its reseed."""
+    for name, o in outcomes:
+        if name == pool:
+            return o.after - o.seed
+    raise KeyError(pool)

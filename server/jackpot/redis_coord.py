@@ -1,0 +1,161 @@
+"""The Redis jackpot coordinator: any number of server processes on any number of machines.
+
+Same contract as the in-process one (:mod:`server.jackpot.base`).  Every step is one Lua
+script (:mod:`server.jackpot.lua`) run atomically by Redis, through :mod:`server.redisio`.
+The global order (CSP-10) is ``INCR`` on one counter, kept in a sorted set; the leases are a
+sorted set of deadlines in milliseconds (Redis's own ``TIME`` unless a clock is injected, so
+machines with skewed clocks agree).  Every script is idempotent, so a client that lost its
+connection mid-call simply calls again.  Pool changes are published on the meter channel
+(``"<minor> <major> <split 0|1> <table of a payout or ''>"``).
+
+Keys (all under ``prefix``, default ``jp``): see :data:`server.jackpot.lua.KEY_NAMES`.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import AsyncIterator, Callable, Sequence
+from typing import Any
+
+from server.jackpot import lua
+from server.jackpot.base import Claim, HistoryEntry, Payout, PoolState, settings_args
+from server.redisio import Redis
+from server.rules.caribbean_payout import (
+    MAJOR_KEYS,
+    MINOR_KEYS,
+    CaribbeanSettings,
+    Contribution,
+)
+
+__all__ = ["RedisCoordinator", "parse_meter"]
+
+
+def parse_meter(text: str) -> tuple[PoolState, str | None]:
+    """A meter channel message -> (pools, table of a payout or None)."""
+    parts = text.split(" ", 3)
+    minor, major, split = int(parts[0]), int(parts[1]), parts[2] == "1"
+    table = parts[3] if len(parts) > 3 and parts[3] else None
+    return PoolState(minor, major, split), table
+
+
+class RedisCoordinator:
+    """See :class:`server.jackpot.base.Coordinator`.  ``now``: an injected clock (seconds) for
+    the leases; None uses the Redis server's clock."""
+
+    def __init__(self, redis: Redis, *, prefix: str = "jp", lease: float = 3.0,
+                 now: Callable[[], float] | None = None) -> None:
+        self.redis = redis
+        self.prefix = prefix
+        self.lease = lease
+        self._now = now
+        self.keys = [f"{prefix}:{name}" for name in lua.KEY_NAMES]
+        self.channel = self.keys[-1]
+        self._init = redis.script(lua.INIT)
+        self._register = redis.script(lua.REGISTER)
+        self._renew = redis.script(lua.RENEW)
+        self._report = redis.script(lua.REPORT)
+        self._advance = redis.script(lua.ADVANCE)
+        self._credited = redis.script(lua.CREDITED)
+        self._compute = redis.script(lua.COMPUTE)
+
+    @classmethod
+    async def connect(cls, url: str, *, seed: int = 0, minor_seed: int = 0,
+                      **kw: Any) -> RedisCoordinator:
+        """Connect and make sure the pools exist (seeded once, by whoever comes first)."""
+        coord = cls(await Redis.connect(url), **kw)
+        await coord.init(seed, minor_seed)
+        return coord
+
+    def _argv(self, *rest: Any) -> list[Any]:
+        now = 0 if self._now is None else int(self._now() * 1000)
+        return [now, int(self.lease * 1000), *rest]
+
+    async def _run(self, script: Any, *rest: Any) -> Any:
+        return await script(keys=self.keys, args=self._argv(*rest))
+
+    async def init(self, seed: int = 0, minor_seed: int = 0) -> bool:
+        """Create the pools with their seeds unless they exist; True when this call did."""
+        return bool(await self._run(self._init, seed, minor_seed))
+
+    # ---------------------------------------------------------------- contract
+    async def register(self, hand: str, *, owner: str) -> int:
+        return int(await self._run(self._register, hand, owner))
+
+    async def renew(self, hands: Sequence[str]) -> None:
+        if hands:
+            await self._run(self._renew, *hands)
+
+    async def report(self, hand: str, *, owner: str, table: str, settings: CaribbeanSettings,
+                     contributions: Sequence[Contribution], claims: Sequence[Claim]
+                     ) -> list[Payout]:
+        if len({c.seat for c in claims}) != len(claims):
+            raise ValueError("a seat may claim only once per round (CSP-12)")
+        if any(c.kind not in MINOR_KEYS | MAJOR_KEYS for c in claims):
+            raise ValueError("not a jackpot hand")
+        contribs = [[c.key, c.round_id, c.to_minor, c.to_major, c.to_house]
+                    for c in contributions]
+        cls = [[c.key, c.seat, c.player, c.kind, c.eligible_at] for c in claims]
+        reply = await self._run(self._report, hand, owner, table,
+                                json.dumps(settings_args(settings)), json.dumps(contribs),
+                                json.dumps(cls))
+        return [Payout.from_json(r) for r in json.loads(reply)]
+
+    async def advance(self) -> list[Payout]:
+        return [Payout.from_json(r) for r in json.loads(await self._run(self._advance))]
+
+    async def state(self) -> PoolState:
+        pools = _pairs(await self.redis.call("HGETALL", self.keys[7]))
+        totals = _pairs(await self.redis.call("HGETALL", self.keys[8]))
+
+        def n(d: dict[str, str], k: str) -> int:
+            return int(d.get(k, "0"))
+
+        return PoolState(n(pools, "minor"), n(pools, "major"), pools.get("split") == "1",
+                         n(totals, "contributed"), n(totals, "paid"), n(totals, "seeded"),
+                         n(totals, "house"))
+
+    async def due(self, owner: str | None = None) -> list[Payout]:
+        records = _pairs(await self.redis.call("HGETALL", self.keys[10]))
+        out = [Payout.from_json(v) for v in records.values()]
+        out = [p for p in out if owner is None or p.owner == owner]
+        return sorted(out, key=lambda p: (p.ticket, p.key))
+
+    async def credited(self, key: str) -> None:
+        await self._run(self._credited, key)
+
+    async def history(self, start: int = 0, count: int = 1000) -> list[HistoryEntry]:
+        if count <= 0:
+            return []
+        rows = await self.redis.call("LRANGE", self.keys[9], start, start + count - 1)
+        out = []
+        for i, row in enumerate(rows or []):
+            kind, hand, key, pool, amount, after, ts = json.loads(row)
+            out.append(HistoryEntry(start + i, kind, hand, key, pool, int(amount), int(after),
+                                    int(ts)))
+        return out
+
+    async def compute(self, settings: CaribbeanSettings, claims: Sequence[Claim], minor: int,
+                      major: int) -> tuple[dict[int, int], list[tuple[str, int, int, int, int]]]:
+        """The Lua CSP-09 arithmetic alone, nothing written: (seat -> amount, per pool
+        ``(name, paid, shortfall, seed, after)``).  For the tests against the Python one."""
+        cls = [[c.key, c.seat, c.player, c.kind, c.eligible_at] for c in claims]
+        reply = json.loads(await self._run(self._compute, json.dumps(settings_args(settings)),
+                                           json.dumps(cls), minor, major))
+        amounts = {int(seat): int(a) for seat, a in reply[0]} if reply[0] else {}
+        outs = [(str(o[0]), int(o[1]), int(o[2]), int(o[3]), int(o[4])) for o in reply[1]]
+        return amounts, outs
+
+    async def meter(self) -> AsyncIterator[tuple[PoolState, str | None]]:
+        """Every pool change published by any process (reconnects by itself)."""
+        async for _, text in self.redis.subscribe(self.channel):
+            yield parse_meter(text)
+
+    async def close(self) -> None:
+        await self.redis.close()
+
+
+def _pairs(reply: Any) -> dict[str, str]:
+    if isinstance(reply, dict):
+        return {str(k): str(v) for k, v in reply.items()}
+    items = list(reply or [])
+    return {str(items[i]): str(items[i + 1]) for i in range(0, len(items), 2)}
