@@ -5,7 +5,8 @@ every salt, the reshuffle seed); what a player may receive is only ever made by
 :func:`player_copy`, which keeps exactly what that player saw at the table: the public events,
 their own cards, the cards shown at showdown, the openings of the public cards and of their own
 cards. Hidden cards of others (folded, mucked, discarded, burnt, the dealer's hole cards before
-they are turned) become ``None``; the audit part (deck, salts, seed) is dropped.
+they are turned) become ``None`` (their deck positions stay, so the dealing order can be
+checked); the audit part (deck, salts, seed) is dropped.
 
 A record is plain JSON-able data: ``events`` are the engine's own events in order
 (:func:`event_to_dict`: ``{"e": class name, ...fields}``, seat-keyed maps with string keys),
@@ -114,8 +115,8 @@ def _hidden(n: int) -> list[None]:
 
 def _redact_event(e: dict[str, Any], viewer: int, *, caribbean: bool) -> dict[str, Any] | None:
     kind = e["e"]
-    if kind == "Burned":
-        return None
+    if kind == "Burned":  # the position stays (the dealing order), the card never
+        return {**e, "card": None}
     mine = e.get("seat") == viewer
     if kind == "Dealt":
         if e.get("dead"):  # STUD-06 dead cards: nobody sees them, not even the seat

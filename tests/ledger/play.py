@@ -1,0 +1,79 @@
+"""Real hands played through the TableActor (fake clock, seeded decks), for the history tests.
+
+Each hand's engine events are also kept as the truth of who saw which card
+(:class:`tests.table.test_privacy.Truth`), so a test can check that no frame and no player's
+copy carries a card its receiver did not see.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from typing import Any
+
+from server.ledger.history import HandRecord, MemoryHistory
+from server.table import TableActor
+from tests.table.helpers import FakeSink, Harness
+from tests.table.test_privacy import TABLES, Truth, play_random_hand, record_truth
+
+VARIANTS = sorted(TABLES)
+
+
+@dataclass
+class Played:
+    harness: Harness
+    table: TableActor
+    players: dict[int, FakeSink]
+    spectator: FakeSink
+    truths: list[Truth]
+    history: MemoryHistory
+    marks: list[dict[int, int]] = field(default_factory=list)  # per hand: sink id -> frames
+
+    @property
+    def records(self) -> list[HandRecord]:
+        return self.history.records
+
+
+async def play(variant: str, hands: int = 6, *, seed: int = 0, seats: int = 4) -> Played:
+    """Play up to ``hands`` random hands of ``variant`` with ``seats`` players (and a
+    spectator); returns everything a test needs."""
+    rng = random.Random(f"{variant}:{seed}")
+    h = Harness(seed=seed + len(variant))
+    if variant == "caribbean":
+        h.registry.jackpot.pool = 0
+    t = h.create(variant=variant, seats=seats + 1, **TABLES[variant])
+    history = t.history
+    assert isinstance(history, MemoryHistory)
+    truths: list[Truth] = [Truth()]
+    record_truth(t, truths)
+    spectator = FakeSink()
+    await h.send(t, spectator, "watch")
+    players: dict[int, FakeSink] = {}
+    for seat in range(seats):
+        sink = h.player(f"p{seat}", msgpack=seat == 1)
+        answer = await h.send(t, sink, "sit", seat=seat, buy_in=t.spec.max_buy_in)
+        assert answer["type"] == "ok", answer
+        players[seat] = sink
+    out = Played(h, t, players, spectator, truths, history)
+    for _ in range(hands * 3):
+        if len(history.records) >= hands:
+            break
+        for seat, sink in players.items():
+            st = t.seats[seat]
+            if st is not None and st.sitting_out:
+                await h.send(t, sink, "sit_in")
+            if st is not None and st.stack < t.spec.min_buy_in:
+                await h.send(t, sink, "sit", seat=seat, buy_in=t.spec.min_buy_in)
+        await h.advance(t, 2.5)
+        if not t.in_hand:
+            continue
+        await play_random_hand(h, t, players, rng)
+        out.marks.append({id(s): len(s.frames) for s in [spectator, *players.values()]})
+        truths.append(Truth())
+    return out
+
+
+def frames_of_hand(p: Played, sink: FakeSink, index: int) -> list[dict[str, Any]]:
+    """The messages ``sink`` received during hand ``index`` (0-based)."""
+    start = p.marks[index - 1][id(sink)] if index > 0 else 0
+    return sink.messages[start:p.marks[index][id(sink)]]
