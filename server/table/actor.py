@@ -59,6 +59,8 @@ from protocol.requests import (
 )
 from server.config import Config
 from server.ledger.history import HistoryStore, MemoryHistory
+from server.ledger.journal import hand_entries
+from server.ledger.store import Transfer
 from server.ledger.wallet import Wallet
 from server.rules import events as ev
 from server.rules.caribbean import CaribbeanRound, RoundEnded
@@ -335,6 +337,9 @@ class TableActor(SeatingMixin, TurnClockMixin, CaribbeanMixin, RecordingMixin):
         commitment = self._begin_record(deck, button=button, seed=seed)
         self.projector = HandProjector(self.hand_owner, stack_of=self._live_stack,
                                        reveal=self._reveal)
+        # crash safety: the hand is durably marked as running before its first card
+        await self.wallet.hand_started(self.table_id, self.hand_id, {
+            self.hand_owner[s]: stack for s, stack in self.start_stacks.items()})
         self._publish(Draft(_builder(m.hand_started, hand=self.hand_id, button=button,
                                      commitment=commitment)))
         log.info("event=hand_started table=%s hand=%s players=%d", self.table_id,
@@ -405,12 +410,13 @@ class TableActor(SeatingMixin, TurnClockMixin, CaribbeanMixin, RecordingMixin):
             self._void_now(str(exc))
             await self._after_hand()
             return
-        for d in self.projector.project(e):
-            self._publish(d)
         stacks = dict(e.stacks)
         if isinstance(e, RoundEnded) and not voided:
             self.house_net += e.house_net
             stacks = self._pay_jackpot(stacks)
+        await self._record_result(e, stacks, voided)  # durable before anyone sees the end
+        for d in self.projector.project(e):
+            self._publish(d)
         await self._end_record(e, {s: v - e.stacks.get(s, 0) for s, v in stacks.items()
                                    if v != e.stacks.get(s)})
         for seat, stack in stacks.items():
@@ -425,6 +431,24 @@ class TableActor(SeatingMixin, TurnClockMixin, CaribbeanMixin, RecordingMixin):
         log.info("event=hand_ended table=%s hand=%s voided=%s", self.table_id, self.hand_id,
                  voided)
         await self._after_hand()
+
+    async def _record_result(self, e: Any, stacks: dict[int, int], voided: bool) -> None:
+        """The hand's ledger entries (stacks before and after, rake, house, jackpot) and
+        its end, in one atomic batch (see :mod:`server.ledger.journal`)."""
+        assert self.hand_id is not None
+        owner = self.hand_owner
+        start = {owner[s]: v for s, v in self.start_stacks.items()}
+        end = {owner[s]: v for s, v in stacks.items()}
+        entries: list[Transfer] = []
+        if voided:
+            pass
+        elif isinstance(e, RoundEnded):
+            paid = sum(stacks.values()) - sum(e.stacks.values())
+            entries = hand_entries(start, end, house_net=e.house_net,
+                                   jackpot_in=e.jackpot_collected, jackpot_out=paid)
+        else:
+            entries = hand_entries(start, end, rake=int(getattr(e, "rake", 0)))
+        await self.wallet.hand_result(self.table_id, self.hand_id, entries)
 
     def _void_now(self, reason: str) -> None:
         """Void the running hand: everyone gets back their stack from before it."""

@@ -70,7 +70,8 @@ class SeatingMixin(TableState):
             return self._answer(env, m.error(
                 rid, "bad_buy_in",
                 f"buy-in must be {self.spec.min_buy_in}..{self.spec.max_buy_in}"))
-        if not await self.wallet.debit(pid, req.buy_in, f"buy_in {self.table_id}"):
+        if not await self.wallet.buy_in(pid, self.table_id, req.buy_in,
+                                        reason=f"buy_in {self.table_id}"):
             return self._answer(env, m.error(rid, "insufficient_funds"))
         self.waiting = [w for w in self.waiting if w.player_id != pid]
         self._seat_player(req.seat, pid, env.sink.name or pid, req.buy_in, env.sink)
@@ -85,8 +86,8 @@ class SeatingMixin(TableState):
             if st.stack + st.topup + req.buy_in > self.spec.max_buy_in:
                 return self._answer(env, m.error(rid, "bad_buy_in",
                                                  f"at most {self.spec.max_buy_in} at the table"))
-            if not await self.wallet.debit(st.player_id, req.buy_in,
-                                           f"rebuy {self.table_id}"):
+            if not await self.wallet.buy_in(st.player_id, self.table_id, req.buy_in,
+                                            reason=f"rebuy {self.table_id}"):
                 return self._answer(env, m.error(rid, "insufficient_funds"))
             if self.in_hand and mine in self.start_stacks:
                 st.topup += req.buy_in
@@ -227,7 +228,8 @@ class SeatingMixin(TableState):
         self.seats[seat] = None
         amount = st.stack + st.topup
         st.stack = st.topup = 0
-        await self.wallet.credit(st.player_id, amount, f"cash_out {self.table_id}")
+        await self.wallet.cash_out(st.player_id, self.table_id, amount,
+                                   reason=f"cash_out {self.table_id}")
         self._publish(Draft(_builder(m.left, seat=seat, name=st.name)))
 
     async def _fill_seats(self) -> None:
@@ -250,7 +252,8 @@ class SeatingMixin(TableState):
             if self._seat_of(w.player_id) is not None:
                 continue
             buy = min(max(w.buy_in, self.spec.min_buy_in), self.spec.max_buy_in)
-            if not await self.wallet.debit(w.player_id, buy, f"buy_in {self.table_id}"):
+            if not await self.wallet.buy_in(w.player_id, self.table_id, buy,
+                                            reason=f"buy_in {self.table_id}"):
                 continue
             free = self.seats.index(None)
             self._seat_player(free, w.player_id, w.name, buy, w.sink)
