@@ -139,6 +139,21 @@ def build_parser() -> argparse.ArgumentParser:
         f"and refunded (default {defaults.shutdown_deadline})",
     )
     parser.add_argument(
+        "--request-rate",
+        type=float,
+        default=defaults.request_rate,
+        metavar="PER_SECOND",
+        help="requests per second one connection may sustain (default "
+        f"{defaults.request_rate}; load tests with zero-think bots raise it)",
+    )
+    parser.add_argument(
+        "--request-burst",
+        type=int,
+        default=defaults.request_burst,
+        metavar="N",
+        help=f"requests one connection may send at once (default {defaults.request_burst})",
+    )
+    parser.add_argument(
         "--data-dir",
         type=Path,
         default=defaults.data_dir,
@@ -156,6 +171,8 @@ def config_from_args(args: argparse.Namespace) -> Config:
         redis_url=args.redis,
         data_dir=args.data_dir,
         shutdown_deadline=args.shutdown_deadline,
+        request_rate=args.request_rate,
+        request_burst=args.request_burst,
     )
 
 

@@ -1,0 +1,534 @@
+"""Bots and spectators that talk to a server only through the wire protocol.
+
+Rule of this module (and of the whole ``server.loadtest`` package): it imports only
+``protocol``, ``websockets`` and the standard library, never the server's internals, so it
+measures the server exactly as any outside client sees it.
+
+A :class:`Bot` is one player on one WebSocket: ``hello`` as a guest, ``sit`` at its table,
+then it answers every ``turn`` that offers it options with a random legal choice
+(:func:`choose_action`, from the bot's own seeded ``random.Random``) after ``think`` seconds.
+It rebuys when it has lost its stack, and on :meth:`Bot.leave` it leaves the table (at the
+end of the running hand) and waits for its own ``left`` event. :meth:`Bot.churn` drops the
+socket and comes back as a real client would: a new connection, ``hello`` with its token,
+``resume`` with the last ``seq`` it saw.
+
+What is measured goes to one shared :class:`Stats`:
+
+* action-to-broadcast latency: from just before a bot's ``act`` frame is sent to that bot's
+  receipt of the ``acted`` event of its own seat;
+* spectator delivery lag: per (table, seq), a spectator's receipt time minus the first
+  receipt of the same event by any player of that table (negative when the spectator was
+  first); every client runs in this one process, so both times come from one clock;
+* hands (each ``hand_ended`` seq counted once per table), actions, frames both ways,
+  error answers by code, disconnects and reconnects.
+
+A deferred act: the decision for a turn is taken in a task that runs only after the reader
+has handled every frame already received, and is dropped when a later event (the seat's
+``acted``, a new ``turn``, ``hand_ended``) has made the turn stale; so a burst of replayed
+events after a ``resume`` never makes a bot act on a turn that is already over.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import itertools
+import random
+import time
+from collections import Counter
+from collections.abc import Callable
+from typing import Any
+
+from websockets.asyncio.client import ClientConnection, connect
+from websockets.exceptions import ConnectionClosed
+from websockets.typing import Subprotocol
+
+from protocol import ProtocolError, codec_for
+
+from .report import Second
+
+__all__ = ["Bot", "Spectator", "Stats", "TableTrack", "choose_action", "open_connection"]
+
+Msg = dict[str, Any]
+Clock = Callable[[], float]
+
+#: Seconds any single request may wait for its answer before the run gives up on it.
+REQUEST_TIMEOUT = 15.0
+#: Seconds a bot waits before trying a rate-limited act again.
+RATE_LIMIT_RETRY = 0.1
+#: Table events remembered per table for the spectator-lag pairing.
+LAG_WINDOW = 4096
+
+
+class Stats:
+    """Counters and samples shared by every client of one run (one event loop, no locks).
+
+    ``begin()`` zeroes the counters and starts the measured window; samples are also kept
+    per second of the window (``seconds``) for the plots.
+    """
+
+    def __init__(self, clock: Clock = time.perf_counter) -> None:
+        self.clock = clock
+        self.begin()
+        self.measuring = False
+
+    def begin(self) -> None:
+        self.start = self.clock()
+        self.end: float | None = None
+        self.measuring = True
+        self.latencies: list[float] = []
+        self.lags: list[float] = []
+        self.errors: Counter[str] = Counter()
+        self.hands = self.actions = self.frames_in = self.frames_out = 0
+        self.disconnects = self.reconnects = 0
+        self.seconds: dict[int, Second] = {}
+        self.second_latencies: dict[int, list[float]] = {}
+
+    def stop(self) -> None:
+        self.end = self.clock()
+
+    def elapsed(self) -> float:
+        return (self.end if self.end is not None else self.clock()) - self.start
+
+    def second(self, now: float) -> Second:
+        t = int(now - self.start)
+        sec = self.seconds.get(t)
+        if sec is None:
+            sec = self.seconds[t] = Second(t=t)
+        return sec
+
+    def latency(self, value: float, now: float) -> None:
+        self.latencies.append(value)
+        t = int(now - self.start)
+        self.second_latencies.setdefault(t, []).append(value)
+        self.actions += 1
+        self.second(now).actions += 1
+
+    def error(self, code: str, now: float) -> None:
+        self.errors[code] += 1
+        self.second(now).errors += 1
+
+
+class TableTrack:
+    """Per table: which hands were counted, and the pairing of players' and spectators'
+    receipt times of each event (spectator lag)."""
+
+    def __init__(self, table_id: str, stats: Stats) -> None:
+        self.table_id = table_id
+        self.stats = stats
+        self.last_hand_seq = 0
+        self._player_t: dict[int, float] = {}
+        self._spectator_wait: dict[int, list[float]] = {}
+
+    def hand_ended(self, seq: int, now: float) -> None:
+        if seq > self.last_hand_seq:
+            self.last_hand_seq = seq
+            if self.stats.measuring:
+                self.stats.hands += 1
+                self.stats.second(now).hands += 1
+
+    def player_saw(self, seq: int, now: float) -> None:
+        seen = self._player_t
+        if seq in seen:
+            return
+        seen[seq] = now
+        waiting = self._spectator_wait.pop(seq, None)
+        if waiting:
+            self.stats.lags.extend(t - now for t in waiting)
+        if len(seen) > LAG_WINDOW:
+            for old in list(itertools.islice(seen, len(seen) - LAG_WINDOW // 2)):
+                del seen[old]
+
+    def spectator_saw(self, seq: int, now: float) -> None:
+        first = self._player_t.get(seq)
+        if first is not None:
+            self.stats.lags.append(now - first)
+            return
+        self._spectator_wait.setdefault(seq, []).append(now)
+        if len(self._spectator_wait) > LAG_WINDOW:
+            for old in list(itertools.islice(self._spectator_wait, LAG_WINDOW // 2)):
+                del self._spectator_wait[old]
+
+
+# ------------------------------------------------------------------------------ policy
+_WEIGHTS = {"check": 5.0, "call": 5.0, "fold": 1.5, "bet": 2.0, "raise": 1.0,
+            "bring_in": 3.0, "complete": 1.0}
+
+
+def choose_action(rng: random.Random, options: Msg, cards: list[str]) -> Msg | None:
+    """A random legal action (the ``act`` fields without ``type``/``table``/``rid``) for the
+    ``options`` of a ``turn``; ``None`` when the options offer nothing a bot can send.
+
+    Pot games: weighted among the offered actions (folding only when facing a bet); bets and
+    raises go to the minimum most of the time, otherwise up to three times the minimum (never
+    past the maximum). Draw: discard a random subset of ``cards`` (at most the offered
+    maximum). Caribbean Stud: ante the minimum; then play four times in five.
+    """
+    if "ante" in options or "sit_out" in options:
+        ante = options.get("ante")
+        if isinstance(ante, dict):
+            return {"action": "ante", "amount": int(ante["min"])}
+        return None
+    if "play" in options:
+        return {"action": "play" if rng.random() < 0.8 else "fold"}
+    draw = options.get("draw")
+    if isinstance(draw, dict):
+        k = rng.randint(0, min(int(draw.get("max", 0)), len(cards)))
+        return {"action": "draw", "discard": rng.sample(cards, k)}
+    legal: list[str] = []
+    weights: list[float] = []
+    for action, weight in _WEIGHTS.items():
+        offered = options.get(action)
+        if offered is None or offered is False:
+            continue
+        if action == "fold" and options.get("check"):
+            continue  # folding when checking is free is legal but no player does it
+        legal.append(action)
+        weights.append(weight)
+    if not legal:
+        return {"action": "fold"} if options.get("fold") else None
+    action = rng.choices(legal, weights)[0]
+    offered = options[action]
+    if action in ("bet", "raise"):
+        lo, hi = int(offered["min"]), int(offered["max"])
+        amount = lo if rng.random() < 0.7 else rng.randint(lo, max(lo, min(hi, 3 * lo)))
+        return {"action": action, "amount": amount}
+    if action == "complete" and isinstance(offered, int) and not isinstance(offered, bool):
+        return {"action": action, "amount": offered}
+    return {"action": action}
+
+
+# ------------------------------------------------------------------------------ clients
+async def open_connection(url: str, encoding: str) -> ClientConnection:
+    """A WebSocket to ``url`` speaking ``poker.v1.<encoding>``, no compression."""
+    sub = Subprotocol(f"poker.v1.{encoding}")
+    return await connect(url, subprotocols=[sub], compression=None, ping_interval=None,
+                         max_size=2**22, open_timeout=REQUEST_TIMEOUT)
+
+
+class _Client:
+    """One connection: a reader task, requests answered by rid, events to ``_on_event``."""
+
+    def __init__(self, url: str, *, encoding: str, stats: Stats) -> None:
+        self.url = url
+        self.encoding = encoding
+        self.stats = stats
+        self.ws: ClientConnection | None = None
+        self.codec = codec_for(f"poker.v1.{encoding}")
+        self._rids = itertools.count(1)
+        self._pending: dict[int, asyncio.Future[Msg]] = {}
+        self._reader: asyncio.Task[None] | None = None
+        self._tasks: set[asyncio.Task[Any]] = set()
+        self.dropping = False  # an intended drop (churn or the end): not a disconnect
+        self.closed = asyncio.Event()
+
+    async def open(self) -> None:
+        self.ws = await open_connection(self.url, self.encoding)
+        self.codec = codec_for(self.ws.subprotocol)
+        self.closed = asyncio.Event()
+        self.dropping = False
+        self._reader = asyncio.get_running_loop().create_task(self._read(self.ws))
+
+    def spawn(self, coro: Any) -> None:
+        task = asyncio.get_running_loop().create_task(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def send(self, msg: Msg) -> None:
+        assert self.ws is not None
+        self.stats.frames_in += 1
+        await self.ws.send(self.codec.encode(msg, check=False))
+
+    async def request(self, msg: Msg, timeout: float = REQUEST_TIMEOUT) -> Msg:
+        """Send ``msg`` with a fresh rid and return its answer (``ok``/``error``/``pong``)."""
+        rid = next(self._rids)
+        future: asyncio.Future[Msg] = asyncio.get_running_loop().create_future()
+        self._pending[rid] = future
+        try:
+            await self.send({**msg, "rid": rid})
+            return await asyncio.wait_for(future, timeout)
+        finally:
+            self._pending.pop(rid, None)
+
+    async def fire(self, msg: Msg) -> int:
+        """Send ``msg`` with a fresh rid without waiting (an error answer is still counted
+        and handed to ``_on_error``); returns the rid."""
+        rid = next(self._rids)
+        await self.send({**msg, "rid": rid})
+        return rid
+
+    async def _read(self, ws: ClientConnection) -> None:
+        stats, decode, clock = self.stats, self.codec.decode, self.stats.clock
+        try:
+            async for frame in ws:
+                now = clock()
+                stats.frames_out += 1
+                try:
+                    msg = decode(frame, max_bytes=1 << 22)
+                except ProtocolError:
+                    stats.error("undecodable_frame", now)
+                    continue
+                kind = msg.get("type")
+                if kind == "ok" or kind == "error" or kind == "pong":
+                    if kind == "error":
+                        stats.error(str(msg.get("code")), now)
+                        self._on_error(msg)
+                    future = self._pending.get(msg.get("rid"))  # type: ignore[arg-type]
+                    if future is not None and not future.done():
+                        future.set_result(msg)
+                    continue
+                self._on_event(msg, kind, now)
+        except ConnectionClosed:
+            pass
+        finally:
+            if not self.dropping:
+                stats.disconnects += 1
+            for future in self._pending.values():
+                if not future.done():
+                    future.set_exception(ConnectionError("connection closed"))
+            self.closed.set()
+
+    def _on_event(self, msg: Msg, kind: Any, now: float) -> None:
+        raise NotImplementedError
+
+    def _on_error(self, msg: Msg) -> None:
+        """An ``error`` answer arrived (already counted)."""
+
+    async def close(self) -> None:
+        """Close the connection on purpose and wait for the reader to end."""
+        self.dropping = True
+        if self.ws is not None:
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(self.ws.close(), 5.0)
+        if self._reader is not None:
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(self._reader, 5.0)
+        for task in list(self._tasks):
+            task.cancel()
+
+
+class Spectator(_Client):
+    """Watches one table; its receipts of table events give the spectator lag."""
+
+    def __init__(self, url: str, track: TableTrack, *, encoding: str, stats: Stats) -> None:
+        super().__init__(url, encoding=encoding, stats=stats)
+        self.track = track
+
+    async def watch(self) -> None:
+        answer = await self.request({"type": "watch", "table": self.track.table_id})
+        if answer["type"] != "ok":
+            raise RuntimeError(f"watch refused: {answer}")
+
+    def _on_event(self, msg: Msg, kind: Any, now: float) -> None:
+        seq = msg.get("seq")
+        if kind != "snapshot" and isinstance(seq, int) and msg.get("table") == self.track.table_id:
+            self.track.spectator_saw(seq, now)
+
+
+class Bot(_Client):
+    """One seated player (see the module docstring)."""
+
+    def __init__(self, url: str, name: str, track: TableTrack, *, seat: int, buy_in: int,
+                 rng: random.Random, think: float, encoding: str, stats: Stats) -> None:
+        super().__init__(url, encoding=encoding, stats=stats)
+        self.name = name
+        self.track = track
+        self.table = track.table_id
+        self.want_seat = seat
+        self.buy_in = buy_in
+        self.rng = rng
+        self.think = think
+        self.player_id: str | None = None
+        self.token: str | None = None
+        self.start_balance: int | None = None
+        self.balance = 0
+        self.seat: int | None = None
+        self.stack = 0
+        self.last_seq = 0
+        self.cards: list[str] = []
+        self.leaving = False
+        self.left = asyncio.Event()
+        self.rebuys = 0
+        self._welcome: asyncio.Future[Msg] | None = None
+        self._turn_no = 0
+        self._sent_at: float | None = None
+        self._act_rid: int | None = None
+        self._act_options: Msg | None = None
+
+    # --- session --------------------------------------------------------------------
+    async def hello(self) -> Msg:
+        """``hello`` (guest the first time, the token afterwards); returns ``welcome``."""
+        self._welcome = asyncio.get_running_loop().create_future()
+        hello: Msg = {"type": "hello"}
+        if self.token is None:
+            hello["guest"] = self.name
+        else:
+            hello["token"] = self.token
+        answer = await self.request(hello)
+        if answer["type"] != "ok":
+            raise RuntimeError(f"hello refused: {answer}")
+        welcome = await asyncio.wait_for(self._welcome, REQUEST_TIMEOUT)
+        self.player_id, self.token = welcome["player_id"], welcome["token"]
+        if self.start_balance is None:
+            self.start_balance = int(welcome["balance"])
+        self.balance = int(welcome["balance"])
+        return welcome
+
+    async def sit(self) -> None:
+        amount = min(self.buy_in, self.balance)
+        answer = await self.request({"type": "sit", "table": self.table,
+                                     "seat": self.want_seat, "buy_in": amount})
+        if answer["type"] != "ok":
+            raise RuntimeError(f"sit refused: {answer}")
+        self.seat = self.want_seat
+        self.balance -= amount
+        self.stack = amount
+
+    async def leave(self, timeout: float) -> bool:
+        """Leave the table (at the end of the running hand, playing it out) and wait for
+        this seat's ``left`` event; True when it came within ``timeout`` seconds."""
+        self.leaving = True
+        if self.seat is None:
+            return True
+        try:
+            await self.request({"type": "leave", "table": self.table}, timeout)
+            await asyncio.wait_for(self.left.wait(), timeout)
+        except (TimeoutError, ConnectionError):
+            return False
+        return True
+
+    async def churn(self) -> None:
+        """Drop the socket (abort, as a lost network would) and come back: new connection,
+        ``hello`` with the token, ``resume`` with the last seq seen."""
+        if self.ws is None or self.leaving:
+            return
+        self.dropping = True
+        self._sent_at = None  # no latency sample across a drop
+        self._turn_no += 1
+        self.ws.transport.abort()
+        await self.closed.wait()
+        self.stats.disconnects += 1
+        await self.open()
+        await self.hello()
+        answer = await self.request({"type": "resume", "table": self.table,
+                                     "since": self.last_seq})
+        if answer["type"] != "ok":
+            raise RuntimeError(f"resume refused: {answer}")
+        self.stats.reconnects += 1
+
+    # --- events ---------------------------------------------------------------------
+    def _on_event(self, msg: Msg, kind: Any, now: float) -> None:
+        if kind == "welcome":
+            if self._welcome is not None and not self._welcome.done():
+                self._welcome.set_result(msg)
+            return
+        if msg.get("table") != self.table:
+            return
+        seq = msg.get("seq")
+        if kind == "snapshot":
+            self._on_snapshot(msg)
+            return
+        if isinstance(seq, int):
+            if seq > self.last_seq:
+                self.last_seq = seq
+            self.track.player_saw(seq, now)
+        seat = msg.get("seat")
+        if kind == "turn":
+            self._turn_no += 1
+            if seat == self.seat and "options" in msg:
+                self.spawn(self._act(self._turn_no, msg["options"]))
+        elif kind == "acted":
+            if seat == self.seat:
+                self._turn_no += 1
+                self.stack = int(msg.get("stack", self.stack))
+                sent, self._sent_at = self._sent_at, None
+                if sent is not None and self.stats.measuring:
+                    self.stats.latency(now - sent, now)
+        elif kind == "dealt" or kind == "drew":
+            if seat == self.seat:
+                cards = [c for c in msg.get("cards") or () if isinstance(c, str)]
+                if kind == "dealt":
+                    self.cards.extend(cards)
+                elif cards:
+                    self.cards = cards
+        elif kind == "hand_started":
+            self.cards = []
+        elif kind == "hand_ended":
+            self._turn_no += 1
+            self.track.hand_ended(msg["seq"], now)
+            stacks = msg.get("stacks") or {}
+            if self.seat is not None and str(self.seat) in stacks:
+                self.stack = int(stacks[str(self.seat)])
+                if self.stack == 0 and not self.leaving:
+                    self.spawn(self._rebuy())
+        elif kind == "seated":
+            if seat == self.seat:
+                self.stack = int(msg.get("stack", self.stack))
+        elif kind == "left" and seat == self.seat and self.seat is not None:
+            self.seat = None
+            self.left.set()
+
+    def _on_snapshot(self, msg: Msg) -> None:
+        seq = msg.get("seq")
+        if isinstance(seq, int) and seq > self.last_seq:
+            self.last_seq = seq
+        you = msg.get("you")
+        if isinstance(you, int):
+            self.seat = you
+            entry = (msg.get("seats") or [None] * (you + 1))[you]
+            if isinstance(entry, dict):
+                self.stack = int(entry.get("stack", self.stack))
+                self.cards = [c for c in entry.get("cards") or () if isinstance(c, str)]
+        self._turn_no += 1
+        turn = msg.get("turn")
+        if isinstance(turn, dict) and turn.get("seat") == self.seat and "options" in turn:
+            self.spawn(self._act(self._turn_no, turn["options"]))
+
+    async def _act(self, turn_no: int, options: Msg) -> None:
+        await asyncio.sleep(self.think)  # 0: yield once, so every frame already read is seen
+        if turn_no != self._turn_no or self.ws is None or self.dropping:
+            return
+        choice = choose_action(self.rng, options, self.cards)
+        if choice is None:
+            return
+        self._sent_at = self.stats.clock()
+        self._act_options = options
+        with contextlib.suppress(ConnectionClosed):
+            self._act_rid = await self.fire({"type": "act", "table": self.table, **choice})
+
+    def _on_error(self, msg: Msg) -> None:
+        # A rate-limited act is tried again shortly (a server with a human's request rate
+        # would otherwise leave the turn to its action clock); the error stays counted.
+        if (msg.get("rid") == self._act_rid and msg.get("code") == "rate_limited"
+                and self._act_options is not None):
+            self._act_rid = None
+            self.spawn(self._retry(self._turn_no, self._act_options))
+
+    async def _retry(self, turn_no: int, options: Msg) -> None:
+        await asyncio.sleep(RATE_LIMIT_RETRY)
+        await self._act(turn_no, options)
+
+    async def _rebuy(self) -> None:
+        amount = min(self.buy_in, self.balance)
+        if amount <= 0 or self.seat is None or self.leaving:
+            return
+        with contextlib.suppress(ConnectionError, ConnectionClosed, TimeoutError):
+            answer = await self.request({"type": "sit", "table": self.table,
+                                         "seat": self.seat, "buy_in": amount})
+            if answer["type"] == "ok":
+                self.balance -= amount
+                self.rebuys += 1
+
+
+async def fetch_balance(url: str, token: str, *, encoding: str, stats: Stats) -> int:
+    """A player's balance off the tables, from the ``welcome`` of a fresh ``hello`` with
+    their token (the honest way for an outside client to read it)."""
+    probe = Bot(url, "probe", TableTrack("", stats), seat=0, buy_in=0, rng=random.Random(0),
+                think=0.0, encoding=encoding, stats=stats)
+    probe.token = token
+    await probe.open()
+    try:
+        welcome = await probe.hello()
+    finally:
+        await probe.close()
+    return int(welcome["balance"])
