@@ -251,6 +251,7 @@ def replay(record: HandRecord) -> list[dict[str, Any]]:
             from server.rules.caribbean import CaribbeanRound
 
             rnd = CaribbeanRound(spec.caribbean, stacks, deck, round_id=record.hand)
+            produced: Sequence[Any]
             i = 0
             while i < len(rec):
                 e = rec[i]
@@ -281,20 +282,21 @@ def replay(record: HandRecord) -> list[dict[str, Any]]:
                     num_seats=record.num_seats, hand_id=record.hand,
                     seed=bytes.fromhex(record.audit["seed"]))
         out = norm(hand.start())
+        moved: Sequence[Any]
         i = len(out)
         while i < len(rec) and not hand.is_over:
             e = rec[i]
             kind, seat = e["e"], e.get("seat", -1)
             if kind == "Acted" and e["timeout"]:
-                produced = hand.timeout(seat)
+                moved = hand.timeout(seat)
             elif kind == "Acted":
                 amount = e["amount"] if e["action"] in ("bet", "raise") else None
-                produced = hand.act(seat, e["action"], amount)
+                moved = hand.act(seat, e["action"], amount)
             elif kind == "Drew":
-                produced = hand.act(seat, "draw", discard=tuple(e["discarded"]))
+                moved = hand.act(seat, "draw", discard=tuple(e["discarded"]))
             else:
                 raise ValueError(f"event {i} ({kind}) is not an action")
-            got = norm(produced)
+            got = norm(moved)
             out += got
             i += max(1, len(got))
         return out

@@ -1,0 +1,532 @@
+"""Hand history exports: PokerStars-style text, the open PHH format, and their readers.
+
+Rule of this module: an export is made from one :class:`~server.ledger.history.HandRecord`
+as given, so a player's copy exports only what that player saw (others' hidden cards are
+``None`` there and never appear: PokerStars prints no ``Dealt to`` line for them, PHH writes
+``????``). Every format has a reader here, used by the tests to read an export back.
+
+* **PokerStars** (:func:`to_pokerstars`): the text hand tracking tools import. Seats are
+  numbered from 1 (our seat + 1); the hand number is a stable 12-digit number made from the
+  hand id (:func:`hand_number`), the real id is the table line's ``hand`` note. Games:
+  Hold'em, Manila Hold'em, Manila 3-card Hold'em, 5 Card Draw, 5 Card Stud, 7 Card Stud; the
+  structure is "No Limit", "Pot Limit", "Limit", "Spread Limit" or "Half Pot Limit".
+* **PHH** (:func:`to_phh`, the poker hand history format of the PHH standard, TOML): the
+  required fields of the variant (``variant``, ``antes``, ``blinds_or_straddles`` or
+  ``bring_in``, ``min_bet`` or ``small_bet``/``big_bet``, ``starting_stacks``, ``actions``)
+  and the optional ``hand``, ``table``, ``seats``, ``seat_count``, ``players``,
+  ``finishing_stacks``, ``time``. Players are in dealing order (the first left of the
+  button; the small blind first). Standard variant codes are used where the standard has
+  one (``FT``, ``NT``, ``F7S``); the others are ours, built the same way (structure letter
+  ``F`` fixed, ``S`` spread, ``P`` pot, ``H`` half pot, ``N`` no limit; then ``T`` hold'em,
+  ``MN`` Manila, ``MN3`` Manila 3-card, ``5D`` five card draw, ``5S``/``7S`` stud); the user
+  fields ``_variant``, ``_structure`` and ``_commitment`` give ours exactly. The over blind
+  (BLIND-04) is written as a straddle; a blind that is not the small or big blind likewise.
+* **Caribbean Stud** is played against the house, with no betting rounds and no showdown
+  between players, so neither PokerStars nor PHH can express it: its export
+  (:func:`to_caribbean_text`, also what both formats give for it) is a plain text form of its
+  own, read back by :func:`read_caribbean_text`.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import re
+import tomllib
+from typing import Any
+
+from server.ledger.history import HandRecord
+
+__all__ = [
+    "FORMATS", "export", "hand_number", "to_pokerstars", "read_pokerstars", "to_phh",
+    "read_phh", "phh_variant_code", "to_caribbean_text", "read_caribbean_text",
+]
+
+FORMATS = ("json", "pokerstars", "phh")
+
+_GAMES = {"holdem": "Hold'em", "manila": "Manila Hold'em", "manila3": "Manila 3-card Hold'em",
+          "draw": "5 Card Draw", "stud5": "5 Card Stud", "stud7": "7 Card Stud"}
+_STRUCTURES = {"no_limit": "No Limit", "pot_limit": "Pot Limit", "fixed_limit": "Limit",
+               "spread_limit": "Spread Limit", "half_pot": "Half Pot Limit"}
+_PHH_STRUCTURE = {"fixed_limit": "F", "spread_limit": "S", "pot_limit": "P",
+                  "half_pot": "H", "no_limit": "N"}
+_PHH_GAME = {"holdem": "T", "manila": "MN", "manila3": "MN3", "draw": "5D", "stud5": "5S",
+             "stud7": "7S"}
+_STUD = ("stud5", "stud7")
+
+
+def hand_number(hand: str) -> int:
+    """A stable 12-digit number for a hand id (trackers want digits)."""
+    return int.from_bytes(hashlib.sha256(hand.encode()).digest()[:8], "big") % 10**12
+
+
+def _when(ts: float) -> str:
+    return dt.datetime.fromtimestamp(ts, dt.UTC).strftime("%Y/%m/%d %H:%M:%S")
+
+
+def _order(record: HandRecord) -> list[int]:
+    seats = sorted(int(s) for s in record.players)
+    if record.button is None:
+        return seats
+    n, b = record.num_seats, record.button
+    return sorted(seats, key=lambda s: (s - b - 1) % n)
+
+
+def _name(record: HandRecord, seat: int) -> str:
+    return str(record.players[str(seat)]["name"] or record.players[str(seat)]["player"])
+
+
+def _cards(cards: list[Any]) -> str:
+    return " ".join(c for c in cards if c is not None)
+
+
+def export(record: HandRecord, fmt: str) -> str:
+    """``record`` as ``fmt`` text (``pokerstars`` or ``phh``; Caribbean: its own form)."""
+    if record.variant == "caribbean":
+        return to_caribbean_text(record)
+    if fmt == "pokerstars":
+        return to_pokerstars(record)
+    if fmt == "phh":
+        return to_phh(record)
+    raise ValueError(f"unknown format {fmt!r}")
+
+
+# --------------------------------------------------------------------------- PokerStars
+def _stakes_text(record: HandRecord) -> str:
+    st = record.stakes
+    if record.variant in _STUD or record.structure == "fixed_limit":
+        lo = st.get("small_bet") or st.get("bring_in", 0)
+        hi = st.get("big_bet") or lo
+        return f"{lo}/{hi}"
+    blinds = list(st.get("blinds", []))
+    if len(blinds) >= 2:
+        return f"{blinds[-2]}/{blinds[-1]}"
+    return f"{blinds[-1] if blinds else 0}/{blinds[-1] if blinds else 0}"
+
+
+def _street_name(record: HandRecord, board: list[Any], own_count: int) -> str:
+    if record.variant in _STUD:
+        last = 5 if record.variant == "stud5" else 7
+        return "RIVER" if own_count == last else f"{own_count}{_nth(own_count)} STREET"
+    if record.variant == "holdem":
+        return {3: "FLOP", 4: "TURN", 5: "RIVER"}.get(len(board), f"BOARD {len(board)}")
+    return f"BOARD {len(board)}"
+
+
+def _nth(n: int) -> str:
+    return {1: "st", 2: "nd", 3: "rd"}.get(n, "th")
+
+
+def to_pokerstars(record: HandRecord) -> str:
+    """The hand as PokerStars-style text (see the module docstring)."""
+    game = f"{_GAMES[record.variant]} {_STRUCTURES.get(record.structure or '', '')}".strip()
+    lines = [f"PokerStars Hand #{hand_number(record.hand)}: {game} "
+             f"({_stakes_text(record)}) - {_when(record.started)} UTC"]
+    button = f" Seat #{record.button + 1} is the button" if record.button is not None else ""
+    lines.append(f"Table '{record.table}' {record.num_seats}-max{button} (hand {record.hand})")
+    for st in sorted(int(s) for s in record.players):
+        lines.append(f"Seat {st + 1}: {_name(record, st)} "
+                     f"({record.players[str(st)]['stack']} in chips)")
+    bets: dict[int, int] = {}
+    current = 0
+    board: list[Any] = []
+    own_count: dict[int, int] = {}
+    collected: dict[int, int] = {}
+    shown: dict[int, list[str]] = {}
+    mucked: set[int] = set()
+    folded: set[int] = set()
+    header_done = False
+    dealt_round: set[int] = set()
+    drew = False
+    total = rake = 0
+    for e in record.events:
+        kind = e["e"]
+        seat: Any = e.get("seat")
+        who = _name(record, seat) if isinstance(seat, int) else ""
+        if kind == "Posted":
+            total += e["amount"]
+            if e["kind"] == "ante":
+                lines.append(f"{who}: posts the ante {e['amount']}")
+                continue
+            bets[seat] = bets.get(seat, 0) + e["amount"]
+            current = max(current, bets[seat])
+            if e["kind"] == "bring_in":
+                lines.append(f"{who}: brings in for {e['amount']}")
+            else:
+                lines.append(f"{who}: posts {_blind_name(record, seat, e['kind'])} {e['amount']}")
+        elif kind == "Dealt":
+            if e.get("dead"):
+                continue
+            own_count[seat] = own_count.get(seat, 0) + len(e["cards"])
+            new_round = not header_done or seat in dealt_round
+            if new_round:
+                dealt_round = set()
+            dealt_round.add(seat)
+            if new_round and (record.variant in _STUD or not header_done):
+                lines.append("*** HOLE CARDS ***" if record.variant not in _STUD else
+                             f"*** {_street_name(record, board, own_count[seat])} ***")
+            header_done = True
+            known = [c for c in e["cards"] if c is not None]
+            if known:
+                lines.append(f"Dealt to {who} [{' '.join(known)}]")
+        elif kind == "BoardDealt":
+            before = list(board)
+            board = list(e["board"])
+            name = _street_name(record, board, 0)
+            old = f" [{_cards(before)}]" if before else ""
+            lines.append(f"*** {name} ***{old} [{_cards(e['cards'])}]")
+        elif kind == "StreetEnded":
+            bets, current = {}, 0
+        elif kind == "Acted":
+            action, amount = e["action"], e["amount"]
+            put = amount - bets.get(seat, 0)
+            if action == "fold":
+                folded.add(seat)
+                lines.append(f"{who}: folds")
+            elif action == "check":
+                lines.append(f"{who}: checks")
+            elif action == "call":
+                lines.append(f"{who}: calls {put}")
+            elif action == "bet":
+                lines.append(f"{who}: bets {put}")
+            elif action == "raise":
+                lines.append(f"{who}: raises {amount - current} to {amount}")
+            elif action == "complete":
+                lines.append(f"{who}: completes it to {amount}")
+            elif action == "bring_in":
+                lines.append(f"{who}: brings in for {amount}")
+            if action not in ("fold", "check"):
+                total += put
+                bets[seat] = amount
+                current = max(current, amount)
+            if e.get("all_in") and action not in ("fold", "check"):
+                lines[-1] += " and is all-in"
+        elif kind == "Drew":
+            if not drew:
+                lines.append("*** FIRST DRAW ***")
+                drew = True
+            n = len(e["discarded"])
+            if n == 0:
+                lines.append(f"{who}: stands pat")
+            else:
+                known = [c for c in e["discarded"] if c is not None]
+                shown_cards = f" [{' '.join(known)}]" if known else ""
+                lines.append(f"{who}: discards {n} card{'s' if n > 1 else ''}{shown_cards}")
+                got = [c for c in e["received"] if c is not None]
+                if got:
+                    lines.append(f"Dealt to {who} [{' '.join(got)}]")
+        elif kind == "BetReturned":
+            total -= e["amount"]
+            lines.append(f"Uncalled bet ({e['amount']}) returned to {who}")
+        elif kind == "Showdown":
+            if not shown and not mucked:
+                lines.append("*** SHOW DOWN ***")
+            shown[seat] = list(e["cards"])
+            lines.append(f"{who}: shows [{_cards(e['cards'])}] ({e['hand']})")
+        elif kind == "Mucked":
+            if not shown and not mucked:
+                lines.append("*** SHOW DOWN ***")
+            mucked.add(seat)
+            lines.append(f"{who}: mucks hand")
+        elif kind == "RakeTaken":
+            rake += e["amount"]
+        elif kind == "PotAwarded":
+            pot = "pot" if e["pot"] == 0 else f"side pot-{e['pot']}"
+            for s, amount in e["winners"].items():
+                collected[int(s)] = collected.get(int(s), 0) + amount
+                lines.append(f"{_name(record, int(s))} collected {amount} from {pot}")
+    lines.append("*** SUMMARY ***")
+    lines.append(f"Total pot {total} | Rake {rake}")
+    if board:
+        lines.append(f"Board [{_cards(board)}]")
+    for seat in sorted(int(s) for s in record.players):
+        tag = " (button)" if seat == record.button else ""
+        line = f"Seat {seat + 1}: {_name(record, seat)}{tag}"
+        if seat in shown:
+            line += f" showed [{_cards(shown[seat])}]"
+            line += f" and won ({collected[seat]})" if seat in collected else " and lost"
+        elif seat in collected:
+            line += f" collected ({collected[seat]})"
+        elif seat in mucked:
+            line += " mucked"
+        elif seat in folded:
+            line += " folded"
+        lines.append(line)
+    return "\n".join(lines) + "\n"
+
+
+def _blind_name(record: HandRecord, seat: int, kind: str) -> str:
+    if kind == "over_blind":
+        return "over blind"
+    blinds = list(record.stakes.get("blinds", []))
+    order = _order(record)
+    idx = order.index(seat) if seat in order else -1
+    if len(blinds) >= 2 and idx == len(blinds) - 2:
+        return "small blind"
+    if idx == len(blinds) - 1:
+        return "big blind"
+    return "blind"
+
+
+_PS_ACTION = re.compile(
+    r"^(?P<who>.+?): (?P<verb>folds|checks|calls|bets|raises|posts the ante|posts [a-z ]+?|"
+    r"brings in for|completes it to|stands pat|discards|shows|mucks hand)"
+    r"(?P<rest>.*)$")
+
+
+def read_pokerstars(text: str) -> dict[str, Any]:
+    """Read a :func:`to_pokerstars` text back: ``number``, ``game``, ``table``, ``hand``,
+    ``button`` (seat, 0-based), ``seats`` (seat -> (name, stack)), ``actions`` (name, verb,
+    total amount or None), ``dealt`` (name -> cards), ``board``, ``shows`` (name -> cards),
+    ``collected`` (name -> chips), ``returned`` (name -> chips), ``total``, ``rake``."""
+    out: dict[str, Any] = {"seats": {}, "actions": [], "dealt": {}, "board": [], "shows": {},
+                           "collected": {}, "returned": {}, "button": None}
+    lines = text.splitlines()
+    m = re.match(r"^PokerStars Hand #(\d+): (.+?) \(([\d/]+)\) - (.+) UTC$", lines[0])
+    if m is None:
+        raise ValueError("not a PokerStars hand")
+    out["number"], out["game"] = int(m.group(1)), m.group(2)
+    m = re.match(r"^Table '(.+?)' (\d+)-max(?: Seat #(\d+) is the button)? \(hand (.+)\)$",
+                 lines[1])
+    if m is None:
+        raise ValueError("no table line")
+    out["table"], out["hand"] = m.group(1), m.group(4)
+    if m.group(3):
+        out["button"] = int(m.group(3)) - 1
+    summary = False
+    for line in lines[2:]:
+        if line == "*** SUMMARY ***":
+            summary = True
+            continue
+        if summary:
+            if (m := re.match(r"^Total pot (\d+) \| Rake (\d+)$", line)):
+                out["total"], out["rake"] = int(m.group(1)), int(m.group(2))
+            continue
+        if (m := re.match(r"^Seat (\d+): (.+) \((\d+) in chips\)$", line)):
+            out["seats"][int(m.group(1)) - 1] = (m.group(2), int(m.group(3)))
+        elif (m := re.match(r"^Dealt to (.+?) \[(.+)\]$", line)):
+            out["dealt"].setdefault(m.group(1), []).extend(m.group(2).split())
+        elif (m := re.match(r"^\*\*\* .+? \*\*\*(?: \[.*?\])? \[(.+)\]$", line)):
+            out["board"].extend(m.group(1).split())
+        elif (m := re.match(r"^(.+) collected (\d+) from ", line)):
+            out["collected"][m.group(1)] = out["collected"].get(m.group(1), 0) + int(m.group(2))
+        elif (m := re.match(r"^Uncalled bet \((\d+)\) returned to (.+)$", line)):
+            out["returned"][m.group(2)] = int(m.group(1))
+        elif (m := _PS_ACTION.match(line)):
+            who, verb, rest = m.group("who"), m.group("verb"), m.group("rest")
+            if verb == "shows":
+                out["shows"][who] = re.match(r"^ \[(.+?)\]", rest).group(1).split()  # type: ignore[union-attr]
+                continue
+            nums = [int(x) for x in re.findall(r"\d+", rest.split("[")[0])]
+            amount = nums[-1] if nums else None
+            out["actions"].append((who, verb.split()[0] if verb.startswith("posts") and
+                                   verb != "posts the ante" else verb, amount))
+    return out
+
+
+# --------------------------------------------------------------------------- PHH
+def phh_variant_code(variant: str, structure: str | None) -> str:
+    """The PHH ``variant`` code (see the module docstring)."""
+    return _PHH_STRUCTURE[structure or "fixed_limit"] + _PHH_GAME[variant]
+
+
+def _toml_str(s: str) -> str:
+    return '"' + s.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def _toml_list(values: list[Any]) -> str:
+    return "[" + ", ".join(_toml_str(v) if isinstance(v, str) else str(v)
+                           for v in values) + "]"
+
+
+def _phh_cards(cards: list[Any]) -> str:
+    return "".join(c if c is not None else "??" for c in cards)
+
+
+def to_phh(record: HandRecord) -> str:
+    """The hand as a PHH file (TOML; see the module docstring)."""
+    order = _order(record)
+    p = {seat: f"p{i + 1}" for i, seat in enumerate(order)}
+    antes = dict.fromkeys(order, 0)
+    blinds = dict.fromkeys(order, 0)
+    actions: list[str] = []
+    bring_in = 0
+    for e in record.events:
+        kind = e["e"]
+        seat: Any = e.get("seat")
+        if kind == "Posted":
+            if e["kind"] == "ante":
+                antes[seat] += e["amount"]
+            elif e["kind"] == "bring_in":
+                bring_in = e["amount"]
+                actions.append(f"{p[seat]} pb")
+            else:
+                blinds[seat] += e["amount"]
+        elif kind == "Dealt":
+            if e.get("dead"):
+                actions.append(f"# dead cards to {p[seat]}")
+                continue
+            ups = "".join(c for c, u in zip(e["cards"], e["up"], strict=True) if u and c)
+            note = f" # up {ups}" if ups else ""
+            actions.append(f"d dh {p[seat]} {_phh_cards(e['cards'])}{note}")
+        elif kind == "BoardDealt":
+            actions.append(f"d db {_phh_cards(e['cards'])}")
+        elif kind == "Acted":
+            act = e["action"]
+            if act == "fold":
+                actions.append(f"{p[seat]} f")
+            elif act in ("check", "call"):
+                actions.append(f"{p[seat]} cc")
+            elif act == "bring_in":
+                bring_in = e["amount"]
+                actions.append(f"{p[seat]} pb")
+            else:
+                actions.append(f"{p[seat]} cbr {e['amount']}")
+        elif kind == "Drew":
+            cards = _phh_cards(e["discarded"])
+            actions.append(f"{p[seat]} sd {cards}".rstrip())
+            if e["received"]:
+                actions.append(f"d dh {p[seat]} {_phh_cards(e['received'])}")
+        elif kind == "Showdown":
+            actions.append(f"{p[seat]} sm {_phh_cards(e['cards'])}")
+        elif kind == "Mucked":
+            actions.append(f"{p[seat]} sm")
+    st = record.stakes
+    fields: list[str] = [
+        f"# hand {record.hand} at table {record.table}; seats are 1-based",
+        f"variant = {_toml_str(phh_variant_code(record.variant, record.structure))}",
+        f"antes = {_toml_list([antes[s] for s in order])}",
+    ]
+    if record.variant in _STUD:
+        fields.append(f"bring_in = {bring_in or st.get('bring_in', 0)}")
+    else:
+        fields.append(f"blinds_or_straddles = {_toml_list([blinds[s] for s in order])}")
+    if record.structure in ("fixed_limit", "spread_limit") or record.variant in _STUD:
+        small = st.get("small_bet") or st.get("min_bet") or st.get("bring_in", 0)
+        fields.append(f"small_bet = {small}")
+        fields.append(f"big_bet = {st.get('big_bet') or small}")
+    else:
+        blind = list(st.get("blinds", [0]))[-1]
+        fields.append(f"min_bet = {st.get('min_bet') or blind}")
+    final = record.result.get("stacks", {})
+    fields += [
+        f"starting_stacks = {_toml_list([int(record.players[str(s)]['stack']) for s in order])}",
+        "actions = [\n" + "".join(f"  {_toml_str(a)},\n" for a in actions) + "]",
+        f"hand = {_toml_str(record.hand)}",
+        f"table = {_toml_str(record.table)}",
+        f"seats = {_toml_list([s + 1 for s in order])}",
+        f"seat_count = {record.num_seats}",
+        f"players = {_toml_list([_name(record, s) for s in order])}",
+        f"finishing_stacks = {_toml_list([int(final.get(str(s), 0)) for s in order])}",
+        f"time = {dt.datetime.fromtimestamp(record.started, dt.UTC).strftime('%H:%M:%S')}",
+        f"time_zone = {_toml_str('UTC')}",
+        f"_variant = {_toml_str(record.variant)}",
+        f"_structure = {_toml_str(record.structure or '')}",
+        f"_commitment = {_toml_str(record.commitment)}",
+    ]
+    return "\n".join(fields) + "\n"
+
+
+def read_phh(text: str) -> dict[str, Any]:
+    """Parse a PHH file (TOML) and check the fields its variant requires; returns the
+    fields with ``actions`` split into words (commentary dropped)."""
+    data = tomllib.loads(text)
+    code = data.get("variant")
+    if not isinstance(code, str):
+        raise ValueError("PHH: no variant")
+    need = ["antes", "starting_stacks", "actions"]
+    need += ["bring_in"] if code.endswith("S") else ["blinds_or_straddles"]
+    need += ["small_bet", "big_bet"] if code[0] in "FS" or code.endswith("S") else ["min_bet"]
+    missing = [k for k in need if k not in data]
+    if missing:
+        raise ValueError(f"PHH: missing {missing}")
+    n = len(data["starting_stacks"])
+    for key in ("antes", "blinds_or_straddles", "players", "seats", "finishing_stacks"):
+        if key in data and len(data[key]) != n:
+            raise ValueError(f"PHH: {key} has {len(data[key])} entries for {n} players")
+    parsed = []
+    for a in data["actions"]:
+        words = a.split("#", 1)[0].split()
+        if not words:
+            continue
+        actor = words[0]
+        if actor != "d" and not (actor[0] == "p" and 1 <= int(actor[1:]) <= n):
+            raise ValueError(f"PHH: bad actor in {a!r}")
+        parsed.append(words)
+    data["parsed_actions"] = parsed
+    return data
+
+
+# --------------------------------------------------------------------------- Caribbean
+def to_caribbean_text(record: HandRecord) -> str:
+    """A Caribbean Stud round as plain text (PokerStars and PHH have no form for it)."""
+    lines = [f"Caribbean Stud hand {record.hand} - table {record.table} - "
+             f"{_when(record.started)} UTC",
+             f"Commitment: {record.commitment}"]
+    for st in sorted(int(s) for s in record.players):
+        lines.append(f"Seat {st + 1}: {_name(record, st)} "
+                     f"({record.players[str(st)]['stack']} in chips)")
+    for e in record.events:
+        kind = e["e"]
+        seat: Any = e.get("seat")
+        who = _name(record, seat) if isinstance(seat, int) else ""
+        if kind == "AnteAccepted":
+            lines.append(f"{who}: antes {e['amount']}")
+        elif kind == "JackpotWagered":
+            lines.append(f"{who}: jackpot wager {e['amount']}")
+        elif kind == "SatOut":
+            lines.append(f"{who}: sits out")
+        elif kind == "Dealt":
+            known = [c for c in e["cards"] if c is not None]
+            if known:
+                lines.append(f"Dealt to {who} [{' '.join(known)}]")
+        elif kind == "DealerDealt":
+            lines.append(f"Dealer shows [{e['cards'][-1]}]")
+        elif kind == "PlayerDecided":
+            lines.append(f"{who}: plays {e['amount']}" if e["action"] == "play"
+                         else f"{who}: folds")
+        elif kind == "DealerRevealed":
+            q = "qualifies" if e["qualifies"] else "does not qualify"
+            lines.append(f"Dealer has [{' '.join(e['cards'])}] ({e['hand']}) - {q}")
+        elif kind == "Settled":
+            lines.append(f"{who}: ante {e['ante']:+d}, play {e['play']:+d}, "
+                         f"jackpot {e['jackpot']:+d} ({e['hand']})")
+    paid = record.result.get("jackpot_paid", {})
+    for s, amount in sorted(paid.items()):
+        lines.append(f"{_name(record, int(s))}: jackpot payout {amount}")
+    final = record.result.get("stacks", {})
+    lines.append("Final stacks: " + ", ".join(
+        f"Seat {int(s) + 1} {v}" for s, v in sorted(final.items(), key=lambda x: int(x[0]))))
+    return "\n".join(lines) + "\n"
+
+
+def read_caribbean_text(text: str) -> dict[str, Any]:
+    """Read :func:`to_caribbean_text` back: ``hand``, ``commitment``, ``seats``, ``antes``,
+    ``decisions``, ``dealt``, ``dealer``, ``settled`` (name -> (ante, play, jackpot)),
+    ``final`` (seat -> chips)."""
+    lines = text.splitlines()
+    m = re.match(r"^Caribbean Stud hand (\S+) - table (\S+) - ", lines[0])
+    if m is None:
+        raise ValueError("not a Caribbean Stud hand")
+    out: dict[str, Any] = {"hand": m.group(1), "table": m.group(2), "seats": {}, "antes": {},
+                           "decisions": {}, "dealt": {}, "dealer": None, "settled": {},
+                           "final": {}, "commitment": lines[1].split(": ", 1)[1]}
+    for line in lines[2:]:
+        if (m := re.match(r"^Seat (\d+): (.+) \((\d+) in chips\)$", line)):
+            out["seats"][int(m.group(1)) - 1] = (m.group(2), int(m.group(3)))
+        elif (m := re.match(r"^(.+): antes (\d+)$", line)):
+            out["antes"][m.group(1)] = int(m.group(2))
+        elif (m := re.match(r"^(.+): (plays|folds)", line)):
+            out["decisions"][m.group(1)] = m.group(2)
+        elif (m := re.match(r"^Dealt to (.+?) \[(.+)\]$", line)):
+            out["dealt"][m.group(1)] = m.group(2).split()
+        elif (m := re.match(r"^Dealer has \[(.+?)\]", line)):
+            out["dealer"] = m.group(1).split()
+        elif (m := re.match(r"^(.+): ante ([+-]\d+), play ([+-]\d+), jackpot ([+-]\d+)", line)):
+            out["settled"][m.group(1)] = (int(m.group(2)), int(m.group(3)), int(m.group(4)))
+        elif line.startswith("Final stacks: "):
+            for part in line[len("Final stacks: "):].split(", "):
+                if part:
+                    _, seat, chips = part.split()
+                    out["final"][int(seat) - 1] = int(chips)
+    return out
