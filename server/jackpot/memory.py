@@ -83,6 +83,22 @@ class MemoryCoordinator:
 
     # ---------------------------------------------------------------- contract
     async def register(self, hand: str, *, owner: str) -> int:
+        return self.register_now(hand, owner=owner)
+
+    async def renew(self, hands: Sequence[str]) -> None:
+        self.renew_now(hands)
+
+    async def report(self, hand: str, *, owner: str, table: str, settings: CaribbeanSettings,
+                     contributions: Sequence[Contribution], claims: Sequence[Claim]
+                     ) -> list[Payout]:
+        return self.report_now(hand, owner=owner, table=table, settings=settings,
+                               contributions=contributions, claims=claims)
+
+    async def advance(self) -> list[Payout]:
+        return self._advance()
+
+    # the same steps, synchronous (the in-process service calls these directly)
+    def register_now(self, hand: str, *, owner: str) -> int:
         if hand in self._tickets:
             return self._tickets[hand]
         self._seq += 1
@@ -91,15 +107,15 @@ class MemoryCoordinator:
         self._lease[hand] = self._now() + self.lease
         return self._seq
 
-    async def renew(self, hands: Sequence[str]) -> None:
+    def renew_now(self, hands: Sequence[str]) -> None:
         until = self._now() + self.lease
         for hand in hands:
             if hand in self._lease:
                 self._lease[hand] = until
 
-    async def report(self, hand: str, *, owner: str, table: str, settings: CaribbeanSettings,
-                     contributions: Sequence[Contribution], claims: Sequence[Claim]
-                     ) -> list[Payout]:
+    def report_now(self, hand: str, *, owner: str, table: str, settings: CaribbeanSettings,
+                   contributions: Sequence[Contribution], claims: Sequence[Claim]
+                   ) -> list[Payout]:
         for c in contributions:
             if c.key in self._contrib:
                 continue
@@ -128,7 +144,7 @@ class MemoryCoordinator:
             self._reports[hand] = _Report(owner, table, settings, list(claims))
         return self._advance()
 
-    async def advance(self) -> list[Payout]:
+    def advance_now(self) -> list[Payout]:
         return self._advance()
 
     def _advance(self) -> list[Payout]:

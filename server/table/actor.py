@@ -68,7 +68,7 @@ from server.rules.errors import IllegalAction
 from server.rules.hand import Hand
 from server.table.api import Clock, Envelope, Sink, Timer
 from server.table.caribbean_table import CaribbeanMixin
-from server.table.jackpot import EmbeddedJackpot
+from server.table.jackpot import JackpotService
 from server.table.projection import Draft, HandProjector, Msg
 from server.table.recording import HandRecorder, RecordingMixin
 from server.table.seating import SeatingMixin
@@ -99,7 +99,7 @@ class TableActor(SeatingMixin, TurnClockMixin, CaribbeanMixin, RecordingMixin):
     def __init__(self, table_id: str, spec: TableSpec, *, config: Config, wallet: Wallet,
                  clock: Clock, rng: Callable[[int], bytes],
                  shuffle: Callable[[Sequence[str]], list[str]],
-                 jackpot: EmbeddedJackpot | None = None,
+                 jackpot: JackpotService | None = None,
                  on_jackpot: Callable[[Msg], None] | None = None,
                  history: HistoryStore | None = None) -> None:
         import asyncio

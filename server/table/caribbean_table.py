@@ -1,6 +1,6 @@
 """Caribbean Stud rounds at a table: the ante and decision phases (one deadline for every
 player), acts mapped onto the :class:`~server.rules.caribbean.CaribbeanRound`, and the
-jackpot paid at the end of a round."""
+round handed to the jackpot service when it is dealt and when it ends."""
 
 from __future__ import annotations
 
@@ -8,7 +8,9 @@ from typing import Any
 
 from protocol import messages as m
 from protocol.requests import Act
+from server.jackpot.base import Claim
 from server.rules import errors as rerr
+from server.rules.caribbean import JackpotWagered
 from server.rules.errors import IllegalAction
 from server.table.projection import Draft
 from server.table.state import TableState, _builder, log
@@ -19,6 +21,8 @@ class CaribbeanMixin(TableState):
 
     def _caribbean_phase_turns(self, seconds: float, kind: str) -> None:
         assert self.round is not None and self.projector is not None
+        if kind == "decide_deadline":
+            self._jackpot_eligible()
         self._cancel_timers()
         wall = self.clock.wall() + seconds
         for s in self.start_stacks:
@@ -47,17 +51,32 @@ class CaribbeanMixin(TableState):
         raise IllegalAction(rerr.BAD_ACTION, f"{req.action} is not possible now")
 
     def _pay_jackpot(self, stacks: dict[int, int]) -> dict[int, int]:
+        """The round is over: hand its contributions and qualifying hands to the jackpot
+        service (CSP-08..CSP-12).  Payouts come later, to the players' accounts, once every
+        hand placed before this one has settled (CSP-10); the stacks are unchanged."""
         rnd = self.round
         if rnd is None or self.jackpot is None or self.spec.caribbean is None:
             return stacks
-        paid = self.jackpot.settle(rnd.contributions(), rnd.jackpot_claims(),
-                                   self.spec.caribbean)
-        for seat, amount in paid.items():
-            stacks[seat] = stacks.get(seat, 0) + amount
-        if self.on_jackpot is not None:
-            msg = self.jackpot.message(table=self.table_id if paid else None)
-            try:
-                self.on_jackpot(msg)
-            except Exception:  # the listener is the edge's; never stop the table for it
-                log.exception("event=jackpot_listener_failed table=%s", self.table_id)
+        claims = [Claim(c.round_id, c.seat, self.hand_owner[c.seat], c.hand, c.eligible_at)
+                  for c in rnd.jackpot_claims()]
+        try:
+            self.jackpot.hand_settled(rnd.round_id, table=self.table_id,
+                                      settings=self.spec.caribbean,
+                                      contributions=rnd.contributions(), claims=claims)
+        except Exception:  # the jackpot must never stop the table
+            log.exception("event=jackpot_report_failed table=%s hand=%s", self.table_id,
+                          rnd.round_id)
         return stacks
+
+    def _jackpot_eligible(self) -> None:
+        """CSP-10: the round has just been dealt (first and last cards leave together here):
+        a round with a jackpot wager takes its place in the global order."""
+        rnd = self.round
+        if rnd is None or self.jackpot is None or not any(
+                isinstance(e, JackpotWagered) for e in rnd.events):
+            return
+        try:
+            self.jackpot.hand_eligible(rnd.round_id)
+        except Exception:
+            log.exception("event=jackpot_register_failed table=%s hand=%s", self.table_id,
+                          rnd.round_id)

@@ -1,64 +1,54 @@
-"""The embedded Caribbean Stud jackpot pool: one per registry (one process).
+"""The tables' side of the Caribbean Stud jackpot: the process's :class:`JackpotService`.
 
-Rule of this module: it is the in-process default of the jackpot coordinator (the cross-process
-one is a later issue). Every Caribbean table of a registry feeds the same pool with its
-collected wagers' pool shares (CSP-08/CSP-11) and draws its claims' payouts (CSP-09) from it,
-in the order the tables settle (one event loop: no races). The house's side of the money
-(wager shares not pooled, reseeds, shortfalls) is counted in ``house``.
+Rule of this module: a Caribbean table talks to the jackpot only through the registry's
+service (:mod:`server.jackpot.service`): ``hand_eligible`` when its round is dealt,
+``hand_settled`` when it ends; payouts reach the players' accounts through the wallet (not the
+table stacks), after every hand placed before them has settled (CSP-10).  The pool is one for
+every table of every process (CSP-12): in-process by default (:class:`EmbeddedJackpot`), over
+Redis with ``--redis``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from typing import Any
 
-from protocol import messages as m
-from server.rules.caribbean import (
-    CaribbeanSettings,
-    Contribution,
-    JackpotClaim,
-    jackpot_payouts,
-    split_jackpot_payouts,
-)
+from server.jackpot.base import PoolState
+from server.jackpot.memory import MemoryCoordinator
+from server.jackpot.meter import Meter
+from server.jackpot.service import CreditFn, JackpotService
 
-__all__ = ["EmbeddedJackpot"]
+__all__ = ["EmbeddedJackpot", "JackpotService"]
 
 
-class EmbeddedJackpot:
-    """``pool`` (single) or ``minor``/``major`` (split tables) in chips; ``house``: the
-    house's jackpot ledger balance (shares kept minus reseeds and shortfalls paid)."""
+class EmbeddedJackpot(JackpotService):
+    """The in-process jackpot (one server process).  ``pool`` is the single (or major) pool,
+    ``minor`` the minor pool, ``house`` the house's jackpot balance (wager shares kept minus
+    seeds and shortfalls paid); ``pool`` may be set (tests start from an empty pool)."""
 
-    def __init__(self, *, pool: int = 0, minor: int = 0) -> None:
-        self.pool = pool
-        self.minor = minor
-        self.house = 0
-        self.split = False
+    def __init__(self, *, pool: int = 0, minor: int = 0, lease: float = 3.0,
+                 credit: CreditFn | None = None, meter: Meter | None = None,
+                 owner: str = "local") -> None:
+        coord = MemoryCoordinator(lease=lease)
+        coord.major, coord.minor = pool, minor
+        super().__init__(coord, owner=owner, credit=credit, meter=meter)
+        self.mem = coord
 
-    def settle(self, contributions: Iterable[Contribution], claims: Iterable[JackpotClaim],
-               settings: CaribbeanSettings) -> dict[int, int]:
-        """Add one round's contributions, pay its claims; returns seat -> payout."""
-        for c in contributions:
-            self.minor += c.to_minor
-            self.pool += c.to_major
-            self.house += c.to_house
-        claims = list(claims)
-        if not claims:
-            return {}
-        if settings.split_pools:
-            self.split = True
-            sp = split_jackpot_payouts(self.minor, self.pool, claims, settings)
-            for outcome in (sp.minor, sp.major):
-                self.house -= outcome.house_shortfall + outcome.seed
-            self.minor, self.pool = sp.minor.after, sp.major.after
-            return dict(sp.payouts)
-        jp = jackpot_payouts(self.pool, claims, settings)
-        self.house -= jp.house_shortfall + jp.seed
-        self.pool = jp.pool_after
-        return dict(jp.payouts)
+    @property
+    def pool(self) -> int:
+        return self.mem.major
+
+    @pool.setter
+    def pool(self, value: int) -> None:
+        self.mem.major = value
+        self.meter.state = PoolState(self.mem.minor, value, self.mem.split)  # no message
+
+    @property
+    def minor(self) -> int:
+        return self.mem.minor
+
+    @property
+    def house(self) -> int:
+        return self.mem.house
 
     def message(self, *, table: str | None = None) -> dict[str, Any]:
-        """The ``jackpot`` message for every connection."""
-        if self.split:
-            return m.jackpot(pool=self.pool + self.minor, minor=self.minor, major=self.pool,
-                             table=table)
-        return m.jackpot(pool=self.pool, table=table)
+        return self.meter.message(table)

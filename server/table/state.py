@@ -20,7 +20,7 @@ from server.ledger.wallet import Wallet
 from server.rules.caribbean import CaribbeanRound
 from server.rules.hand import Hand
 from server.table.api import Clock, Envelope, Sink, Timer
-from server.table.jackpot import EmbeddedJackpot
+from server.table.jackpot import JackpotService
 from server.table.projection import Draft, HandProjector, Msg
 from server.table.settings import TableSpec
 
@@ -95,7 +95,7 @@ class TableState:
     clock: Clock
     rng: Callable[[int], bytes]
     shuffle: Callable[[Sequence[str]], list[str]]
-    jackpot: EmbeddedJackpot | None
+    jackpot: JackpotService | None
     on_jackpot: Callable[[Msg], None] | None
     seats: list[SeatState | None]
     sinks: dict[int, Sink]

@@ -1,0 +1,294 @@
+"""One server process's jackpot client: what its Caribbean tables call.
+
+Tables call two synchronous methods and never wait for the coordinator:
+
+- :meth:`JackpotService.hand_eligible` when a round's cards are dealt (CSP-10: the deal is one
+  step in this server, so a shoe's first card and a shuffler's last card leave at the same
+  moment; the table registers the round then);
+- :meth:`JackpotService.hand_settled` with its contributions and qualifying hands.
+
+With the in-process coordinator both are applied at once (atomic on the loop).  With Redis they
+go through one FIFO worker per process (registration before report, and this process's hands
+in their order), retried until Redis answers (every script is idempotent).  While a hand is
+open its lease is renewed every ``lease / 3`` seconds; while this process has claims waiting
+(or hands of its own are open) it asks the coordinator to ``advance`` at the same pace, so a
+dead table elsewhere blocks it no longer than its lease plus one tick.
+
+Payouts go to the player's account through :func:`credit_payout`, with the claim key as the
+idempotency key, then the payout record is closed; records still due (a crash between claim
+and credit) are swept at start and on every tick, so each payout is credited exactly once.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import uuid
+from collections import deque
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from server.jackpot.base import Claim, Coordinator, Payout, PoolState
+from server.jackpot.memory import MemoryCoordinator
+from server.jackpot.meter import Meter, follow
+from server.rules.caribbean_payout import CaribbeanSettings, Contribution
+
+__all__ = ["CreditFn", "JackpotService", "credit_payout"]
+
+log = logging.getLogger("server.jackpot")
+
+CreditFn = Callable[[Payout], Awaitable[None]]
+
+
+async def credit_payout(wallet: Any, p: Payout) -> None:
+    """Credit a payout to the player: through the double-entry ledger when the wallet has one
+    (``jackpot:pool`` -> ``player:<id>``, idempotency key ``jackpot:<claim key>``: a retry after
+    a crash changes nothing), otherwise ``wallet.credit`` (the in-memory wallet of one process,
+    which a crash loses anyway)."""
+    if p.amount <= 0:
+        return
+    ledger = getattr(wallet, "ledger", None)
+    if ledger is not None and hasattr(ledger, "transfer"):
+        from server.ledger.journal import JACKPOT_POOL, player_account
+
+        ok = await ledger.transfer(JACKPOT_POOL, player_account(p.player), p.amount,
+                                   reason="jackpot_payout", key=f"jackpot:{p.key}")
+        if not ok:
+            raise RuntimeError(f"the ledger refused jackpot payout {p.key}")
+        refresh = getattr(wallet, "refresh", None)
+        if refresh is not None:
+            await refresh(p.player)
+        return
+    await wallet.credit(p.player, p.amount, f"jackpot {p.key}")
+
+
+@dataclass
+class _Op:
+    kind: str  # "register" | "report"
+    hand: str
+    args: dict[str, Any]
+
+
+class JackpotService:
+    """``coordinator``: the coordinator, or an async factory (connect at :meth:`start`).
+    ``owner``: this process's id (payout records it credits).  ``credit``: how a payout
+    reaches the player (see :func:`credit_payout`)."""
+
+    def __init__(self, coordinator: Coordinator | Callable[[], Awaitable[Coordinator]], *,
+                 owner: str | None = None, credit: CreditFn | None = None,
+                 meter: Meter | None = None, retry: float = 0.2) -> None:
+        self._factory: Callable[[], Awaitable[Coordinator]] | None = None
+        self.coord: Coordinator | None = None
+        if callable(coordinator) and not hasattr(coordinator, "register"):
+            self._factory = coordinator
+        else:
+            self.coord = coordinator  # type: ignore[assignment]
+        self.owner = owner or uuid.uuid4().hex[:12]
+        self.credit = credit
+        self.meter = meter if meter is not None else Meter()
+        self.retry = retry
+        self.open: set[str] = set()  # registered, not yet reported
+        self.waiting: set[str] = set()  # claim keys reported, not yet paid
+        self.payouts: list[Payout] = []  # credited by this process (newest last)
+        self._ops: deque[_Op] = deque()
+        self._wake = asyncio.Event()
+        self._idle = asyncio.Event()
+        self._idle.set()
+        self._tasks: list[asyncio.Task[None]] = []
+        self._crediting: set[str] = set()
+        self._timer: asyncio.TimerHandle | None = None
+        self.closed = False
+        if isinstance(self.coord, MemoryCoordinator):
+            self.meter.state = _pools(self.coord)
+
+    @property
+    def memory(self) -> MemoryCoordinator | None:
+        return self.coord if isinstance(self.coord, MemoryCoordinator) else None
+
+    @property
+    def lease(self) -> float:
+        return self.coord.lease if self.coord is not None else 3.0
+
+    # ------------------------------------------------------------------ lifecycle
+    async def start(self) -> None:
+        """Connect (when built with a factory), read the pools, credit what is still due,
+        and (Redis) follow the meter channel and run the worker."""
+        if self.coord is None:
+            assert self._factory is not None
+            self.coord = await self._factory()
+        st = await self.coord.state()
+        self.meter.update(st)
+        await self._sweep()
+        meter_stream = getattr(self.coord, "meter", None)
+        if meter_stream is not None and self.memory is None:
+            self._tasks.append(asyncio.get_running_loop().create_task(
+                follow(meter_stream(), self.meter), name="jackpot:meter"))
+        self._ensure_worker()
+
+    async def close(self) -> None:
+        self.closed = True
+        if self._timer is not None:
+            self._timer.cancel()
+        for task in self._tasks:
+            task.cancel()
+        for task in self._tasks:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+        self._tasks.clear()
+        self.meter.close()
+        if self.coord is not None:
+            await self.coord.close()
+
+    async def drain(self, timeout: float = 10.0) -> None:
+        """Wait until every queued registration/report has been booked and credited."""
+        await asyncio.wait_for(self._idle.wait(), timeout)
+
+    # ------------------------------------------------------------------ the tables' calls
+    def hand_eligible(self, hand: str) -> None:
+        """CSP-10: the round ``hand`` has been dealt; place it in the global order."""
+        self.open.add(hand)
+        mem = self.memory
+        if mem is not None:
+            mem.register_now(hand, owner=self.owner)
+            self._tick_later()
+            return
+        self._push(_Op("register", hand, {}))
+
+    def hand_settled(self, hand: str, *, table: str, settings: CaribbeanSettings,
+                     contributions: Sequence[Contribution], claims: Sequence[Claim]) -> None:
+        """The round ``hand`` is over: book its contributions and claims (exactly once)."""
+        self.waiting.update(c.key for c in claims)
+        args: dict[str, Any] = {"owner": self.owner, "table": table, "settings": settings,
+                "contributions": list(contributions), "claims": list(claims)}
+        mem = self.memory
+        if mem is not None:
+            self.open.discard(hand)
+            paid = mem.report_now(hand, **args)
+            self._booked(paid, table if paid else None)
+            return
+        self._push(_Op("report", hand, args))
+
+    # ------------------------------------------------------------------ internals
+    def _push(self, op: _Op) -> None:
+        self._ops.append(op)
+        self._idle.clear()
+        self._wake.set()
+        self._ensure_worker()
+
+    def _ensure_worker(self) -> None:
+        if self.closed or self.memory is not None:
+            return
+        if not any(t.get_name() == "jackpot:worker" and not t.done() for t in self._tasks):
+            self._tasks.append(asyncio.get_running_loop().create_task(
+                self._worker(), name="jackpot:worker"))
+
+    async def _worker(self) -> None:
+        tick = self.lease / 3
+        while not self.closed:
+            try:
+                while self._ops:
+                    op = self._ops[0]
+                    await self._run(op)
+                    self._ops.popleft()
+                await self._maintain()
+                if not self._ops and not self._crediting:
+                    self._idle.set()
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:  # Redis away: keep the op, try again shortly
+                log.warning("event=jackpot_retry error=%r", str(exc))
+                await asyncio.sleep(self.retry)
+                continue
+            self._wake.clear()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._wake.wait(), tick)
+
+    async def _run(self, op: _Op) -> None:
+        assert self.coord is not None
+        if op.kind == "register":
+            await self.coord.register(op.hand, owner=self.owner)
+            return
+        paid = await self.coord.report(op.hand, **op.args)
+        self.open.discard(op.hand)
+        await self._settle(paid)
+
+    async def _maintain(self) -> None:
+        """Renew this process's open leases; advance the queue while anything of ours waits;
+        credit records still due."""
+        assert self.coord is not None
+        if self.open:
+            await self.coord.renew(sorted(self.open))
+        if self.waiting or self.open:
+            await self._settle(await self.coord.advance())
+        if self.waiting:
+            await self._sweep()
+
+    def _tick_later(self) -> None:
+        """In-process: renew and advance on a timer while hands are open or claims wait."""
+        if self._timer is not None or self.closed:
+            return
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            return
+        self._timer = loop.call_later(self.lease / 3, self._tick)
+
+    def _tick(self) -> None:
+        self._timer = None
+        mem = self.memory
+        if mem is None:
+            return
+        mem.renew_now(sorted(self.open))
+        self._booked(mem.advance_now(), None)
+
+    def _booked(self, paid: list[Payout], table: str | None) -> None:
+        """In-process: the pools changed (and maybe paid): meter now, credit soon."""
+        mem = self.memory
+        assert mem is not None
+        self.meter.update(_pools(mem), paid[-1].table if paid else table)
+        if paid:
+            self._idle.clear()
+            task = asyncio.get_running_loop().create_task(self._settle(paid, done=True))
+            self._tasks.append(task)
+        if self.open or self.waiting:
+            self._tick_later()
+
+    async def _settle(self, paid: Sequence[Payout], *, done: bool = False) -> None:
+        try:
+            for p in paid:
+                if p.owner == self.owner:
+                    await self._credit_one(p)
+        finally:
+            if done and not self._ops:
+                self._idle.set()
+
+    async def _sweep(self) -> None:
+        assert self.coord is not None
+        for p in await self.coord.due(self.owner):
+            await self._credit_one(p)
+
+    async def _credit_one(self, p: Payout) -> None:
+        if p.key in self._crediting:
+            return
+        self._crediting.add(p.key)
+        assert self.coord is not None
+        try:
+            if self.credit is not None:
+                await self.credit(p)
+            await self.coord.credited(p.key)
+            self.payouts.append(p)
+            self.waiting.discard(p.key)
+            log.info("event=jackpot_paid key=%s player=%s amount=%d ticket=%d", p.key,
+                     p.player, p.amount, p.ticket)
+        finally:
+            self._crediting.discard(p.key)
+
+    async def state(self) -> PoolState:
+        assert self.coord is not None
+        return await self.coord.state()
+
+
+def _pools(mem: MemoryCoordinator) -> PoolState:
+    return PoolState(mem.minor, mem.major, mem.split)
