@@ -23,13 +23,15 @@ from typing import Any
 from protocol.errors import ProtocolError
 from protocol.requests import CreateTable
 from server.config import Config
+from server.jackpot.base import Payout
+from server.jackpot.service import credit_payout
 from server.ledger.history import HistoryStore, MemoryHistory
 from server.ledger.wallet import Wallet
 from server.rules.cards import shuffled
 from server.table.actor import TableActor
 from server.table.api import Clock, Sink
 from server.table.clock import AsyncioClock
-from server.table.jackpot import EmbeddedJackpot
+from server.table.jackpot import EmbeddedJackpot, JackpotService
 from server.table.settings import build_spec
 
 __all__ = ["TableRegistry"]
@@ -43,7 +45,8 @@ class TableRegistry:
     ``clock``: a :class:`~server.table.api.Clock`, or a monotonic-time function (then
     ``wall`` is the Unix-time function and timers use the running loop). ``rng``: random
     bytes for salts and reshuffle seeds (``secrets.token_bytes``). ``shuffle``: the deck
-    shuffle (``server.rules.cards.shuffled``, GEN-03). ``jackpot``: the embedded pool.
+    shuffle (``server.rules.cards.shuffled``, GEN-03). ``jackpot``: the process's jackpot service
+    (:class:`EmbeddedJackpot` by default; its payouts are credited through ``wallet``).
     ``history``: where every table stores its hand records (in memory by default).
     """
 
@@ -52,7 +55,7 @@ class TableRegistry:
                  wall: Callable[[], float] = time.time,
                  rng: Callable[[int], bytes] = secrets.token_bytes,
                  shuffle: Callable[[Sequence[str]], list[str]] = shuffled,
-                 jackpot: EmbeddedJackpot | None = None,
+                 jackpot: JackpotService | None = None,
                  history: HistoryStore | None = None) -> None:
         self.config = config
         self.history: HistoryStore = history if history is not None else MemoryHistory()
@@ -60,7 +63,12 @@ class TableRegistry:
         self.clock: Clock = AsyncioClock(clock, wall) if callable(clock) else clock
         self.rng = rng
         self.shuffle = shuffle
-        self.jackpot = jackpot if jackpot is not None else EmbeddedJackpot()
+        self.jackpot = jackpot if jackpot is not None else EmbeddedJackpot(
+            lease=config.jackpot_lease)
+        if self.jackpot.credit is None:
+            self.jackpot.credit = self._credit_jackpot
+        self.jackpot.meter.interval = config.jackpot_meter_interval
+        self.jackpot.meter.listeners.append(self._on_jackpot)
         self.jackpot_listener: Callable[[dict[str, Any]], None] | None = None
         self.accepting = True
         self._actors: dict[str, TableActor] = {}
@@ -90,12 +98,19 @@ class TableRegistry:
         return self._actors.get(table_id)
 
     def tables(self, variant: str | None = None) -> list[dict[str, Any]]:
-        return [a.summary() for a in self._actors.values()
-                if variant is None or a.spec.variant_name == variant]
+        out = [a.summary() for a in self._actors.values()
+               if variant is None or a.spec.variant_name == variant]
+        for entry in out:  # Caribbean tables show the shared pool (CSP-11: both when split)
+            if entry.get("variant") == "caribbean":
+                entry["jackpot"] = self.jackpot.meter.lobby()
+        return out
 
     def detach(self, sink: Sink) -> None:
         for actor in self._actors.values():
             actor.detach(sink)
+
+    async def _credit_jackpot(self, payout: Payout) -> None:
+        await credit_payout(self.wallet, payout)
 
     def _on_jackpot(self, msg: dict[str, Any]) -> None:
         if self.jackpot_listener is not None:
