@@ -27,6 +27,7 @@ export const VARIANTS = Object.freeze(["holdem", "manila", "manila3", "draw", "s
 export const STRUCTURES = Object.freeze(["fixed_limit", "spread_limit", "pot_limit", "half_pot", "no_limit"]);
 export const ACTIONS = Object.freeze(["fold", "check", "call", "bet", "raise", "bring_in", "complete", "draw", "ante", "play"]);
 export const POST_KINDS = Object.freeze(["blind", "ante", "bring_in", "over_blind"]);
+export const HISTORY_FORMATS = Object.freeze(["json", "pokerstars", "phh"]);
 export const REQUEST_TYPES = Object.freeze(["hello", "login", "register", "ping", "tables", "create_table", "watch", "unwatch", "sit", "leave", "act", "chat", "sit_out", "sit_in", "show_hands", "resume", "history", "hand"]);
 export const ANSWER_TYPES = Object.freeze(["ok", "error", "pong"]);
 export const TABLE_EVENT_TYPES = Object.freeze(["snapshot", "seated", "left", "sat_out", "sat_in", "hand_started", "posted", "dealt", "drew", "board", "turn", "acted", "showdown", "mucked", "pot_awarded", "hand_ended", "chat", "dealer", "settled"]);
@@ -97,7 +98,7 @@ export const REQUEST_FIELDS = Object.freeze({
   "show_hands": Object.freeze({"required": Object.freeze(["table", "hand"]), "optional": Object.freeze(["seats"])}),
   "resume": Object.freeze({"required": Object.freeze(["table", "since"]), "optional": Object.freeze([])}),
   "history": Object.freeze({"required": Object.freeze([]), "optional": Object.freeze(["limit", "before", "table"])}),
-  "hand": Object.freeze({"required": Object.freeze(["hand"]), "optional": Object.freeze([])}),
+  "hand": Object.freeze({"required": Object.freeze(["hand"]), "optional": Object.freeze(["format"])}),
 });
 
 // Server message type -> {required, optional} fields (besides `type`).

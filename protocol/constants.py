@@ -27,6 +27,7 @@ __all__ = [
     "MAX_PASSWORD_LEN",
     "MAX_SAFE_INT",
     "MAX_SEATS",
+    "HISTORY_FORMATS",
     "MAX_SETTINGS_KEYS",
     "MAX_STAKES_KEYS",
     "MAX_TABLE_NAME_LEN",
@@ -85,6 +86,8 @@ MAX_STAKES_KEYS: Final = 16
 MAX_SETTINGS_KEYS: Final = 64
 #: Most hands one ``history`` request may list.
 MAX_HISTORY_LIMIT: Final = 100
+#: ``format`` of a ``hand`` request: the record as data, PokerStars-style text, PHH (TOML).
+HISTORY_FORMATS: Final = ("json", "pokerstars", "phh")
 
 # --- Games -----------------------------------------------------------------------------
 VARIANTS: Final = ("holdem", "manila", "manila3", "draw", "stud5", "stud7", "caribbean")

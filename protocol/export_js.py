@@ -78,6 +78,7 @@ def render() -> str:
         ("STRUCTURES", c.STRUCTURES),
         ("ACTIONS", c.ACTIONS),
         ("POST_KINDS", c.POST_KINDS),
+        ("HISTORY_FORMATS", c.HISTORY_FORMATS),
         ("REQUEST_TYPES", c.REQUEST_TYPES),
         ("ANSWER_TYPES", c.ANSWER_TYPES),
         ("TABLE_EVENT_TYPES", c.TABLE_EVENT_TYPES),

@@ -15,6 +15,7 @@ from typing import Any
 from .cards import is_card
 from .constants import (
     ACTIONS,
+    HISTORY_FORMATS,
     MAX_CHAT_LEN,
     MAX_DECK_LEN,
     MAX_DECKS,
@@ -203,6 +204,7 @@ def _enum(names: tuple[str, ...]) -> Validator:
 v_variant = _enum(VARIANTS)
 v_structure = _enum(STRUCTURES)
 v_action = _enum(ACTIONS)
+v_history_format = _enum(HISTORY_FORMATS)
 
 
 def v_card(field: str, value: Any) -> str:

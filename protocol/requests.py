@@ -34,6 +34,7 @@ from .fields import (
     v_decks,
     v_discard,
     v_hand_id,
+    v_history_format,
     v_id,
     v_limit,
     v_name,
@@ -375,14 +376,21 @@ class History(Request):
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Hand(Request):
-    """``hand``: fetch one hand's history as I may see it.
+    """``hand``: fetch one hand's history as I may see it (only a hand I played).
 
-    Answer: ``ok`` with ``hand`` (id) and ``events`` (that hand's events, my projection,
-    including its ``hand_ended`` with the reveal).  Errors: ``unknown_hand``.
+    ``format``: ``"json"`` (default), ``"pokerstars"`` or ``"phh"`` (HISTORY_FORMATS).
+    Answer: ``ok`` with ``hand`` (id), ``format``, and for ``json``: ``record`` (my copy of
+    the hand's history, :func:`server.ledger.history.player_copy`: ``commitment``,
+    ``players``, ``events`` (the engine's events with others' hidden cards ``null``),
+    ``result``, ``reveal`` (the openings of every public card and of my own cards)) and
+    ``events`` (the same list as ``record.events``); for the text formats: ``text``
+    (Caribbean Stud: its own text form for both).  ``poker-verify`` checks a saved
+    ``record``.  Errors: ``unknown_hand``.
     """
 
     TYPE: ClassVar[str] = "hand"
     hand: str | int = _v(v_hand_id)
+    format: str = _v(v_history_format, "json")
 
 
 #: Request class by wire ``type``.

@@ -28,6 +28,7 @@ from websockets.typing import Subprotocol
 
 import protocol
 from server.config import Config
+from server.ledger.history import SqliteHistory
 from server.ledger.wallet import MemoryWallet
 from server.net.edge import Edge, ws_max_size
 from server.net.http import WS_PATH, HttpEndpoints
@@ -78,11 +79,13 @@ def build_app(config: Config) -> App:
     """The embedded defaults: an in-memory wallet, the table registry, the edge."""
     wallet = MemoryWallet()
     registry = build_registry(config, wallet)
+    registry.history = history = SqliteHistory.in_dir(config.data_dir)  # history.sqlite3
     metrics = Metrics(tables=lambda: len(registry.tables()))
     edge = Edge(config, metrics, on_close=registry.detach)
     metrics.connections_gauge = lambda: len(edge.connections)
     sessions = Sessions(wallet, starting_balance=config.starting_balance)
-    router = Router(config=config, registry=registry, sessions=sessions, metrics=metrics)
+    router = Router(config=config, registry=registry, sessions=sessions, metrics=metrics,
+                    history=history)
     edge.handle_frame = router.handle_frame
     registry.jackpot_listener = edge.broadcast
     http = HttpEndpoints(static_dir=config.static_dir, metrics=metrics.render)

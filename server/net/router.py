@@ -13,7 +13,10 @@ Dispatch: `hello` (guest or token), `ping`, `tables`, `create_table` are answere
 table requests go to the table's actor, which answers them itself. `watch`, `unwatch`,
 `resume`, `tables`, `ping` and the identity requests work before `hello`; everything else answers
 `unauthorized` until then. A table id the registry does not know answers `unknown_table`.
-`login`, `register`, `history`, `hand` answer `unsupported` until the ledger issue.
+`history` (my hands, newest first) and `hand` (my copy of one hand, as data or exported text)
+are answered here from the `HistoryStore`: only hands the player played, only as that player
+may see them (`server.ledger.history.player_copy`); `unknown_hand` otherwise. `login` and
+`register` answer `unsupported` until the ledger issue.
 """
 
 from __future__ import annotations
@@ -28,7 +31,9 @@ from protocol import (
     Act,
     Chat,
     CreateTable,
+    Hand,
     Hello,
+    History,
     Leave,
     Login,
     Ping,
@@ -47,6 +52,8 @@ from protocol import (
     parse_request,
 )
 from server.config import Config
+from server.ledger.export import export
+from server.ledger.history import HistoryStore, player_copy
 from server.net.edge import CLOSE_FLOOD, Connection
 from server.net.metrics import Metrics
 from server.net.sessions import Sessions
@@ -90,8 +97,10 @@ class Router:
         sessions: Sessions,
         metrics: Metrics,
         wall: Callable[[], float] = time.time,
+        history: HistoryStore | None = None,
     ) -> None:
         self.config = config
+        self.history = history
         self.registry = registry
         self.sessions = sessions
         self.metrics = metrics
@@ -133,6 +142,29 @@ class Router:
             log.info("event=flood_disconnect conn=%d player=%s", conn.conn_id, conn.player_id)
             conn.close_soon(CLOSE_FLOOD, "flooding")
 
+    async def _history(self, conn: Connection, request: History) -> None:
+        """`history`: the player's hands, newest first (`HistoryStore.hands_of`)."""
+        assert self.history is not None and conn.player_id is not None
+        before = None if request.before is None else str(request.before)
+        hands, more = await self.history.hands_of(conn.player_id, limit=request.limit,
+                                                  before=before, table=request.table)
+        conn.reply(messages.ok(request.rid, hands=[h.to_wire() for h in hands], more=more))
+
+    async def _hand(self, conn: Connection, request: Hand) -> None:
+        """`hand`: the player's own copy of a hand they played (`player_copy`: others'
+        hidden cards redacted), as data or exported text; `unknown_hand` otherwise."""
+        assert self.history is not None and conn.player_id is not None
+        record = await self.history.get(str(request.hand))
+        copy = None if record is None else player_copy(record, conn.player_id)
+        if copy is None:
+            raise ProtocolError("unknown_hand", rid=request.rid)
+        if request.format == "json":
+            conn.reply(messages.ok(request.rid, hand=copy.hand, format="json",
+                                   record=copy.to_dict(), events=copy.events))
+        else:
+            conn.reply(messages.ok(request.rid, hand=copy.hand, format=request.format,
+                                   text=export(copy, request.format)))
+
     async def route(self, conn: Connection, request: Request) -> None:
         """Dispatch one valid request (raises `ProtocolError` for a refusal)."""
         rid = request.rid
@@ -161,7 +193,11 @@ class Router:
             log.info("event=table_created table=%s owner=%s variant=%s",
                      table_id, conn.player_id, request.variant)
             conn.reply(messages.ok(rid, table=table_id))
-        else:  # login, register, history, hand: the ledger issue
+        elif isinstance(request, History) and self.history is not None:
+            await self._history(conn, request)
+        elif isinstance(request, Hand) and self.history is not None:
+            await self._hand(conn, request)
+        else:  # login, register; history and hand without a history store
             raise ProtocolError("unsupported", f"`{request.TYPE}` is not available yet",
                                 rid=rid)
 

@@ -165,3 +165,7 @@ class TableRegistry:
             if not actor.stopped or any(s is not None for s in actor.seats):
                 await actor.cash_out_all()
         log.info("event=tables_shut_down tables=%d", len(self._actors))
+        try:
+            await self.history.close()
+        except Exception:
+            log.exception("event=history_close_failed")
