@@ -99,6 +99,16 @@ class Config:
     """Seconds a graceful shutdown (SIGTERM/SIGINT) may take before remaining work is
     cancelled and connections are closed."""
 
+    # --- jackpot ---------------------------------------------------------------------------
+    jackpot_lease: float = 3.0
+    """Seconds a registered Caribbean hand holds its place in the jackpot order without its
+    table renewing it (every third of this). A table that died blocks later claims on every
+    process no longer than this (CSP-10)."""
+
+    jackpot_meter_interval: float = 0.25
+    """Seconds over which the jackpot meter folds pool changes into one `jackpot` message per
+    connection (the first change after a quiet interval goes out at once)."""
+
     # --- money -----------------------------------------------------------------------------
     starting_balance: int = 10000
     """Chips credited to a new guest account (PROTOCOL.md `welcome`)."""
@@ -122,6 +132,7 @@ class Config:
             "chat_rate": self.chat_rate,
             "action_clock": self.action_clock,
             "shutdown_deadline": self.shutdown_deadline,
+            "jackpot_lease": self.jackpot_lease,
         }
         for name, fvalue in positive_floats.items():
             if fvalue <= 0:
@@ -132,6 +143,7 @@ class Config:
             "spectator_delay": self.spectator_delay,
             "ping_interval": self.ping_interval,
             "ping_timeout": self.ping_timeout,
+            "jackpot_meter_interval": self.jackpot_meter_interval,
         }
         for name, fvalue in non_negative.items():
             if fvalue < 0:
