@@ -39,7 +39,13 @@ class Config:
     processes, many machines). None means the embedded store in `data_dir`."""
 
     data_dir: Path = Path(".data")
-    """Directory of the embedded store (used when `redis_url` is None). Created on start."""
+    """Directory of the embedded store (used when `redis_url` is None). Created on start.
+    The ledger is the SQLite file `ledger.db` in it."""
+
+    node: str = "local"
+    """This server process's name in the ledger: its tables' chip accounts carry it, and on
+    start it voids the unfinished hands and cashes out the table chips of this name only.
+    Every process sharing one Redis store needs its own (stable across its restarts)."""
 
     static_dir: Path = DEFAULT_STATIC_DIR
     """Directory of the browser client served over plain HTTP (`GET /` is its index.html)."""
@@ -148,5 +154,7 @@ class Config:
         for name, fvalue in non_negative.items():
             if fvalue < 0:
                 raise ValueError(f"{name} must not be negative, got {fvalue}")
+        if not self.node or ":" in self.node or len(self.node) > 64:
+            raise ValueError(f"node must be 1..64 characters without ':', got {self.node!r}")
         if self.starting_balance < 0:
             raise ValueError(f"starting_balance must not be negative, got {self.starting_balance}")

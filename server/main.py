@@ -28,8 +28,13 @@ from websockets.typing import Subprotocol
 
 import protocol
 from server.config import Config
+from server.ledger.accounts import Accounts
 from server.ledger.history import SqliteHistory
-from server.ledger.wallet import MemoryWallet
+from server.ledger.journal import Ledger
+from server.ledger.redis_store import RedisStore
+from server.ledger.sqlite_store import SqliteStore
+from server.ledger.store import Store
+from server.ledger.wallet import LedgerWallet, Wallet
 from server.net.edge import Edge, ws_max_size
 from server.net.http import WS_PATH, HttpEndpoints
 from server.net.metrics import Metrics
@@ -56,7 +61,7 @@ def select_subprotocol(
 # --------------------------------------------------------------------------------------------
 
 
-def build_registry(config: Config, wallet: MemoryWallet) -> TableRegistry:
+def build_registry(config: Config, wallet: Wallet) -> TableRegistry:
     """The process's table registry (embedded jackpot, real clocks)."""
     return TableRegistry(config, wallet)
 
@@ -66,7 +71,7 @@ class App:
     """Everything one server process serves with, wired together (`build_app`)."""
 
     config: Config
-    wallet: MemoryWallet
+    wallet: LedgerWallet
     registry: TableRegistryAPI
     metrics: Metrics
     sessions: Sessions
@@ -75,15 +80,36 @@ class App:
     http: HttpEndpoints
 
 
+def build_store(config: Config) -> Store:
+    """The ledger's store: Redis with `--redis URL`, else SQLite `ledger.db` in the data dir."""
+    if config.redis_url is not None:
+        return RedisStore(config.redis_url)
+    return SqliteStore(config.data_dir / "ledger.db")
+
+
+async def start_ledger(app: App) -> None:
+    """Open the store, void what a previous run of this node left unfinished (tables are not
+    restored across restarts: every chip at a table goes back to its player) and load the
+    token secret. `run` calls it before listening."""
+    ledger = app.wallet.ledger
+    await ledger.store.open()
+    recovery = await ledger.recover()
+    log.info("event=ledger_started node=%s run=%s voided=%d cashed_out=%d", ledger.node,
+             ledger.run, len(recovery.voided), len(recovery.cashed_out))
+    await app.sessions.start()
+
+
 def build_app(config: Config) -> App:
-    """The embedded defaults: an in-memory wallet, the table registry, the edge."""
-    wallet = MemoryWallet()
+    """The ledger (SQLite or Redis; opened by `run`), the table registry, the edge."""
+    ledger = Ledger(build_store(config), node=config.node)
+    wallet = LedgerWallet(ledger)
     registry = build_registry(config, wallet)
     registry.history = history = SqliteHistory.in_dir(config.data_dir)  # history.sqlite3
     metrics = Metrics(tables=lambda: len(registry.tables()))
     edge = Edge(config, metrics, on_close=registry.detach)
     metrics.connections_gauge = lambda: len(edge.connections)
-    sessions = Sessions(wallet, starting_balance=config.starting_balance)
+    sessions = Sessions(wallet, starting_balance=config.starting_balance,
+                        accounts=Accounts(ledger, starting_balance=config.starting_balance))
     router = Router(config=config, registry=registry, sessions=sessions, metrics=metrics,
                     history=history)
     edge.handle_frame = router.handle_frame
@@ -93,9 +119,10 @@ def build_app(config: Config) -> App:
                sessions=sessions, edge=edge, router=router, http=http)
 
 
-def balances_line(wallet: MemoryWallet) -> str:
-    """`total=N accounts=K balances=id:chips,...`: every chip off the tables, for the log."""
-    players = sorted({player for player, _, _ in wallet.journal})
+def balances_line(wallet: LedgerWallet) -> str:
+    """`total=N accounts=K balances=id:chips,...`: every chip off the tables of the players
+    this process served, for the log."""
+    players = wallet.players()
     shown = ",".join(f"{player}:{wallet.balance(player)}" for player in players)
     return f"total={wallet.total()} accounts={len(players)} balances={shown or '-'}"
 
@@ -157,6 +184,12 @@ def build_parser() -> argparse.ArgumentParser:
         help=f"requests one connection may send at once (default {defaults.request_burst})",
     )
     parser.add_argument(
+        "--node",
+        default=defaults.node,
+        help="this process's name in the ledger; unique per process sharing a Redis store "
+        f"(default {defaults.node})",
+    )
+    parser.add_argument(
         "--data-dir",
         type=Path,
         default=defaults.data_dir,
@@ -173,6 +206,7 @@ def config_from_args(args: argparse.Namespace) -> Config:
         test_mode=args.test_mode,
         redis_url=args.redis,
         data_dir=args.data_dir,
+        node=args.node,
         shutdown_deadline=args.shutdown_deadline,
         request_rate=args.request_rate,
         request_burst=args.request_burst,
@@ -241,6 +275,7 @@ async def run(
         config.data_dir.mkdir(parents=True, exist_ok=True)
 
     app = app if app is not None else build_app(config)
+    await start_ledger(app)
     server = await serve(
         app.edge.handle,
         config.host,
@@ -286,6 +321,11 @@ async def run(
             with contextlib.suppress(Exception):
                 loop.remove_signal_handler(sig)
         log.info("event=final_balances %s", balances_line(app.wallet))
+        try:
+            log.info("event=ledger_closed sum=%d", await app.wallet.ledger.total())
+            await app.wallet.ledger.store.close()
+        except Exception:
+            log.exception("event=ledger_close_failed")
         log.info("event=stopped")
 
 

@@ -67,22 +67,36 @@ return redis.call('HGET', KEYS[1], ARGV[1])
 
 
 class RedisStore:
-    """See the module docstring. ``RedisStore(redis)`` on a connected :class:`Redis`."""
+    """See the module docstring. ``RedisStore(redis)`` on a connected :class:`Redis` (the
+    caller closes it), or ``RedisStore("redis://...")``: ``open`` connects, ``close``
+    disconnects."""
 
-    def __init__(self, redis: Redis, *, prefix: str = "ledger") -> None:
-        self.redis = redis
+    def __init__(self, redis: Redis | str, *, prefix: str = "ledger") -> None:
+        self._url = redis if isinstance(redis, str) else None
+        self._redis = None if isinstance(redis, str) else redis
         self.prefix = prefix
-        self._apply = redis.script(APPLY)
-        self._setting = redis.script(SETTING)
+
+    @property
+    def redis(self) -> Redis:
+        assert self._redis is not None, "RedisStore.open() first"
+        return self._redis
 
     def _k(self, name: str) -> str:
         return f"{self.prefix}:{name}"
 
     async def open(self) -> None:
+        if self._redis is None:
+            assert self._url is not None
+            self._redis = await Redis.connect(self._url, poolsize=8)
+        self._apply = self.redis.script(APPLY)
+        self._setting = self.redis.script(SETTING)
         await self.redis.call("PING")
 
     async def close(self) -> None:
-        """The :class:`Redis` belongs to the caller, who closes it."""
+        """Disconnect if this store opened the connection (else its owner closes it)."""
+        if self._url is not None and self._redis is not None:
+            await self._redis.close()
+            self._redis = None
 
     async def apply(self, batch: Batch) -> Outcome:
         batch.validate()

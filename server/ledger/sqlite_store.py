@@ -5,13 +5,18 @@ is a job on that thread, awaited from the event loop, so nothing blocks the loop
 writes interleave. Each :class:`~server.ledger.store.Batch` is one ``BEGIN IMMEDIATE`` ...
 ``COMMIT`` transaction (``synchronous=FULL``: a committed batch survives a SIGKILL or a power
 cut), so a batch is all or nothing and the balance check and the change happen together.
+One process at a time: ``open`` takes an exclusive lock on ``<db>.lock`` (released by the OS
+when the process dies), because a second server on the same file would void the first one's
+running hands at its start-up; use the Redis store for several processes.
 """
 
 from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import fcntl
 import json
+import os
 import sqlite3
 from collections.abc import Callable
 from pathlib import Path
@@ -44,6 +49,7 @@ class SqliteStore:
         self.path = Path(path)
         self._pool = concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="ledger-db")
         self._db: sqlite3.Connection | None = None
+        self._lock_fd: int | None = None
 
     async def _run(self, fn: Callable[[sqlite3.Connection], T]) -> T:
         def job() -> T:
@@ -54,6 +60,13 @@ class SqliteStore:
     async def open(self) -> None:
         def connect() -> None:
             self.path.parent.mkdir(parents=True, exist_ok=True)
+            fd = os.open(f"{self.path}.lock", os.O_RDWR | os.O_CREAT, 0o600)
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                os.close(fd)
+                raise RuntimeError(f"{self.path} is in use by another process") from None
+            self._lock_fd = fd
             db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
             db.execute("PRAGMA journal_mode=WAL")
             db.execute("PRAGMA synchronous=FULL")
@@ -69,6 +82,9 @@ class SqliteStore:
             await self._run(shut)
             self._db = None
         self._pool.shutdown(wait=True)
+        if self._lock_fd is not None:
+            os.close(self._lock_fd)  # closing the descriptor releases the lock
+            self._lock_fd = None
 
     # ------------------------------------------------------------------ writes
     async def apply(self, batch: Batch) -> Outcome:

@@ -13,10 +13,11 @@ Dispatch: `hello` (guest or token), `ping`, `tables`, `create_table` are answere
 table requests go to the table's actor, which answers them itself. `watch`, `unwatch`,
 `resume`, `tables`, `ping` and the identity requests work before `hello`; everything else answers
 `unauthorized` until then. A table id the registry does not know answers `unknown_table`.
-`history` (my hands, newest first) and `hand` (my copy of one hand, as data or exported text)
-are answered here from the `HistoryStore`: only hands the player played, only as that player
-may see them (`server.ledger.history.player_copy`); `unknown_hand` otherwise. `login` and
-`register` answer `unsupported` until the ledger issue.
+`login` and `register` (named accounts, `server.ledger.accounts`) answer like `hello`: `ok`
+then `welcome`; a connection that already has an identity gets `not_allowed`. `history` (my
+hands, newest first) and `hand` (my copy of one hand, as data or exported text) are answered
+here from the `HistoryStore`: only hands the player played, only as that player may see them
+(`server.ledger.history.player_copy`); `unknown_hand` otherwise.
 """
 
 from __future__ import annotations
@@ -178,8 +179,8 @@ class Router:
             if isinstance(request, Act):
                 conn.act_received(rid)
             await actor.submit(Envelope(request, conn))
-        elif isinstance(request, Hello):
-            self._hello(conn, request)
+        elif isinstance(request, Hello | Login | Register):
+            await self._hello(conn, request)
         elif isinstance(request, Ping):
             conn.reply(messages.pong(rid, time=self._wall(), t=request.t))
         elif isinstance(request, Tables):
@@ -201,18 +202,27 @@ class Router:
             raise ProtocolError("unsupported", f"`{request.TYPE}` is not available yet",
                                 rid=rid)
 
-    def _hello(self, conn: Connection, request: Hello) -> None:
+    async def _hello(self, conn: Connection, request: Hello | Login | Register) -> None:
         if conn.player_id is not None:
             raise ProtocolError("not_allowed", "this connection already said hello",
                                 rid=request.rid)
         try:
-            identity = self.sessions.hello(request)
+            if isinstance(request, Hello):
+                identity = await self.sessions.hello(request)
+            elif isinstance(request, Login):
+                identity = await self.sessions.login(request)
+            else:
+                identity = await self.sessions.register(request)
         except ProtocolError as exc:
             exc.rid = request.rid
             raise
+        if conn.player_id is not None:  # another identity request won meanwhile
+            raise ProtocolError("not_allowed", "this connection already said hello",
+                                rid=request.rid)
         conn.player_id, conn.name = identity.player_id, identity.name
-        log.info("event=hello conn=%d player=%s resumed=%s",
-                 conn.conn_id, identity.player_id, request.token is not None)
+        resumed = isinstance(request, Hello) and request.token is not None
+        log.info("event=hello conn=%d player=%s kind=%s guest=%s", conn.conn_id,
+                 identity.player_id, "resume" if resumed else request.TYPE, identity.guest)
         conn.reply(messages.ok(request.rid, player_id=identity.player_id))
         conn.reply(messages.welcome(player_id=identity.player_id, name=identity.name,
                                     token=identity.token, balance=identity.balance,

@@ -5,11 +5,13 @@ Rule of this module: a token is `<payload>.<mac>` where `payload` is the base64u
 server secret; nothing but a valid MAC ever turns a token back into an identity, and tokens
 are compared in constant time.
 
-The secret is generated once per process (`secrets.token_bytes(32)`) unless one is given, so
-for now tokens stop working when the process restarts; the ledger issue persists the secret
-(pass it as `secret=`). A guest hello creates a new player id (`g_` + 16 hex digits) and opens
-its wallet account with `Config.starting_balance` (`wallet.ensure`); a token hello resumes the
-same id and name (and opens the account if this process has never seen it).
+With `accounts` (a :class:`server.ledger.accounts.Accounts`, the server's case) the secret is
+the one kept in the store (`await sessions.start()` loads it), so tokens survive restarts and
+work on every process sharing the store; accounts are opened in the ledger (starting balance
+from its bank, once per player), and `register`/`login` serve named accounts (the payload then
+carries `"g": false`). Without `accounts` (tools, old tests) the secret is random per process
+unless given as `secret=` and balances come from `wallet.ensure`. A guest hello creates a new
+player id (`g_` + 16 hex digits); a token hello resumes the same id and name.
 """
 
 from __future__ import annotations
@@ -23,7 +25,8 @@ from dataclasses import dataclass
 
 import orjson
 
-from protocol import Hello, ProtocolError
+from protocol import Hello, Login, ProtocolError, Register
+from server.ledger.accounts import Account, AccountError, Accounts
 from server.ledger.wallet import Wallet
 
 __all__ = ["Identity", "Sessions"]
@@ -55,22 +58,35 @@ class Sessions:
     Build one per process: `Sessions(wallet, starting_balance=config.starting_balance)`.
     """
 
-    def __init__(self, wallet: Wallet, *, starting_balance: int, secret: bytes | None = None
-                 ) -> None:
+    def __init__(self, wallet: Wallet, *, starting_balance: int, secret: bytes | None = None,
+                 accounts: Accounts | None = None) -> None:
         self._wallet = wallet
         self._starting = starting_balance
         self._secret = secret if secret is not None else secrets.token_bytes(32)
+        self.accounts = accounts
+
+    async def start(self) -> None:
+        """Load the stored token secret (with `accounts`); call once before serving."""
+        if self.accounts is not None:
+            self._secret = await self.accounts.secret()
 
     def _mac(self, payload: str) -> str:
         return _b64(hmac.new(self._secret, payload.encode("ascii"), hashlib.sha256).digest())
 
-    def issue(self, player_id: str, name: str) -> str:
+    def issue(self, player_id: str, name: str, *, guest: bool = True) -> str:
         """A token that `verify` turns back into (`player_id`, `name`)."""
-        payload = _b64(orjson.dumps({"p": player_id, "n": name}))
+        fields: dict[str, object] = {"p": player_id, "n": name}
+        if not guest:
+            fields["g"] = False
+        payload = _b64(orjson.dumps(fields))
         return f"{payload}.{self._mac(payload)}"
 
     def verify(self, token: str) -> tuple[str, str]:
         """(`player_id`, `name`) of a token this server issued; else `bad_token`."""
+        player_id, name, _ = self._verify(token)
+        return player_id, name
+
+    def _verify(self, token: str) -> tuple[str, str, bool]:
         payload, dot, mac = token.partition(".")
         if not dot or not payload or not mac:
             raise ProtocolError("bad_token")
@@ -83,19 +99,53 @@ class Sessions:
         player_id, name = (data.get("p"), data.get("n")) if isinstance(data, dict) else (0, 0)
         if not isinstance(player_id, str) or not isinstance(name, str):
             raise ProtocolError("bad_token")
-        return player_id, name
+        guest = data.get("g", True) is not False
+        return player_id, name, guest
 
-    def hello(self, request: Hello) -> Identity:
+    async def hello(self, request: Hello) -> Identity:
         """The identity for a `hello` request (guest or token); `bad_token` on a bad token.
 
         The caller answers `ok` then `welcome` built from the returned `Identity`.
         """
         if request.token is not None:
-            player_id, name = self.verify(request.token)
+            player_id, name, guest = self._verify(request.token)
+            if self.accounts is not None:
+                return self._identity(await self.accounts.resume(player_id, name, guest=guest),
+                                      request.token)
             token = request.token
         else:
             assert request.guest is not None  # Hello validates: exactly one of the two
-            player_id, name = f"g_{secrets.token_hex(8)}", request.guest
+            if self.accounts is not None:
+                return self._identity(await self.accounts.guest(request.guest))
+            player_id, name, guest = f"g_{secrets.token_hex(8)}", request.guest, True
             token = self.issue(player_id, name)
         balance = self._wallet.ensure(player_id, self._starting)
-        return Identity(player_id=player_id, name=name, token=token, balance=balance)
+        return Identity(player_id=player_id, name=name, token=token, balance=balance,
+                        guest=guest)
+
+    async def register(self, request: Register) -> Identity:
+        """A new named account (`name_taken`, `weak_password`), logged in."""
+        return await self._named(request, register=True)
+
+    async def login(self, request: Login) -> Identity:
+        """A named account's identity (`bad_credentials`)."""
+        return await self._named(request, register=False)
+
+    async def _named(self, request: Register | Login, *, register: bool) -> Identity:
+        if self.accounts is None:
+            raise ProtocolError("unsupported", f"`{request.TYPE}` needs the ledger")
+        try:
+            if register:
+                account = await self.accounts.register(request.name, request.password)
+            else:
+                account = await self.accounts.login(request.name, request.password)
+        except AccountError as exc:
+            raise ProtocolError(exc.code) from None
+        return self._identity(account)
+
+    def _identity(self, account: Account, token: str | None = None) -> Identity:
+        if token is None:
+            token = self.issue(account.player_id, account.name, guest=account.guest)
+        self._wallet.ensure(account.player_id, account.balance)
+        return Identity(player_id=account.player_id, name=account.name, token=token,
+                        balance=account.balance, guest=account.guest)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import http.client
+from pathlib import Path
 
 import msgpack
 import orjson
@@ -113,8 +114,12 @@ async def test_forged_or_garbage_token_is_bad_token(live: Live, token: str) -> N
     assert (await client.request("sit", table="t", seat=0, buy_in=100))["code"] == "unauthorized"
 
 
-async def test_token_from_another_server_secret_is_refused(live_server: LiveFactory) -> None:
-    one, two = await live_server(), await live_server()
+async def test_token_from_another_server_secret_is_refused(
+    live_server: LiveFactory, tmp_path: Path
+) -> None:
+    # two servers with their own stores (own secrets); servers sharing a store share it
+    one = await live_server(data_dir=tmp_path / "one")
+    two = await live_server(data_dir=tmp_path / "two")
     client = await open_client(one)
     token = (await client.hello("Eve"))["token"]
     other = await open_client(two)
@@ -174,9 +179,11 @@ async def test_unknown_table_after_hello(live: Live) -> None:
         assert answer["code"] == "unknown_table", (kind, answer)
 
 
-async def test_login_and_history_are_unsupported_for_now(live: Live) -> None:
+async def test_login_to_an_unknown_account_is_bad_credentials(live: Live) -> None:
     client = await open_client(live)
-    assert (await client.request("login", name="x", password="y" * 12))["code"] == "unsupported"
+    answer = await client.request("login", name="x", password="y" * 12)
+    assert answer["code"] == "bad_credentials"
+    assert (await client.request("ping"))["type"] == "pong"  # still usable, still anonymous
 
 
 # --- bad frames --------------------------------------------------------------------------
