@@ -171,10 +171,12 @@ async def test_a_tampered_player_copy_fails(variant: str) -> None:
     dealt["cards"][0] = _other_card(record, old)
     _fails(t, "is not opened there")
 
-    t = copy.deepcopy(mine)  # the opening of that card changed with it
+    t = copy.deepcopy(mine)  # the card changed in the events and in its opening alike
+    dealt = _first(t, "Dealt", seat=seat)
+    dealt["cards"][0] = _other_card(record, old)
     for o in t.reveal:
         if o["card"] == old:
-            o["card"] = dealt["cards"][0] if False else _other_card(record, old)
+            o["card"] = dealt["cards"][0]
     _fails(t, "does not match the commitment")
 
     t = copy.deepcopy(mine)  # a changed salt
