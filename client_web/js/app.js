@@ -1,0 +1,424 @@
+// The page: wires the socket (js/socket.js), the state (js/state.js) and the DOM (js/ui/*).
+//
+// Rule of this module: every server message goes through `dispatch` into the pure reducer;
+// rendering reads `store.state` only. Routes (shareable): `#/` lobby, `#/table/<id>` play,
+// `#/table/<id>/watch` spectate. Test hook: `window.__poker` ({socket, store}).
+
+import { errorMessage } from "../protocol.js";
+import { bigBet, chips } from "./format.js";
+import { PokerSocket } from "./socket.js";
+import { initialState, reduce } from "./state.js";
+import { actionsHTML, bindActions, bindShortcuts } from "./ui/actions.js";
+import { chatHTML } from "./ui/chat.js";
+import { $, esc, setHTML, show } from "./ui/dom.js";
+import { localHistoryHTML, serverHistoryHTML } from "./ui/history.js";
+import { createRequest, lobbyFormsHTML, meHTML, syncCreateForm, tableListHTML } from "./ui/lobby.js";
+import { feltHTML, tickClocks, titleText } from "./ui/table.js";
+
+const TOKEN_KEY = "poker.token";
+const LOBBY_POLL_MS = 3000;
+
+const store = { state: initialState() };
+let route = { view: "lobby" };
+let renderQueued = false;
+let actionsKey = "";
+let serverHistory = null; // null: not asked / unsupported; else the hands
+let lastAnnounced = "";
+let bannerTimer = null;
+
+function dispatch(msg) {
+  store.state = reduce(store.state, msg);
+  if (msg.type === "welcome") {
+    try { sessionStorage.setItem(TOKEN_KEY, msg.token); } catch { /* private mode */ }
+  }
+  if (!renderQueued) {
+    renderQueued = true;
+    requestAnimationFrame(() => {
+      renderQueued = false;
+      render();
+    });
+  }
+}
+
+const wsUrl = `${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws`;
+const socket = new PokerSocket(wsUrl, {
+  onMessage: dispatch,
+  onStatus: (status) => dispatch({ type: "local:status", status }),
+});
+window.__poker = { socket, store, dispatch };
+
+function describe(answer) {
+  return answer.message || errorMessage(answer.code);
+}
+
+// ------------------------------------------------------------------ routing
+function parseRoute() {
+  const m = location.hash.match(/^#\/table\/([^/]+)(\/watch)?$/);
+  if (m) return { view: "table", id: decodeURIComponent(m[1]), watch: !!m[2] };
+  return { view: "lobby" };
+}
+
+async function onRoute() {
+  const next = parseRoute();
+  const prev = route;
+  route = next;
+  if (prev.view === "table" && (next.view !== "table" || next.id !== prev.id)) {
+    const t = store.state.table;
+    if (!t || t.you == null) await socket.request("unwatch", { table: prev.id });
+    socket.unfollow(prev.id);
+    dispatch({ type: "local:close_table" });
+  }
+  if (next.view === "table" && (prev.view !== "table" || prev.id !== next.id)) {
+    openTable(next.id);
+  }
+  if (next.view === "lobby") refreshTables();
+  actionsKey = "";
+  render();
+}
+
+async function openTable(id) {
+  dispatch({ type: "local:open_table", table: id });
+  socket.follow(id);
+  serverHistory = null;
+  const answer = await socket.request("watch", { table: id });
+  if (answer.type === "error") {
+    showBanner(`That table is gone (${describe(answer)})`, 4000);
+    location.hash = "#/";
+    return;
+  }
+  loadHistory(id);
+}
+
+async function loadHistory(id) {
+  if (!store.state.me || !id) return;
+  const answer = await socket.request("history", { table: id, limit: 10 });
+  serverHistory = answer.type === "ok" && Array.isArray(answer.hands) ? answer.hands : null;
+  render();
+}
+
+async function loadHand(el) {
+  const pre = el.querySelector(".hand-text");
+  const answer = await socket.request("hand", { hand: el.dataset.serverHand, format: "pokerstars" });
+  pre.textContent = answer.type === "ok" && typeof answer.text === "string" ? answer.text : describe(answer);
+}
+
+// ------------------------------------------------------------------ lobby
+async function refreshTables() {
+  if (socket.status !== "online") return;
+  const answer = await socket.request("tables");
+  if (answer.type === "ok") dispatch({ type: "local:tables", tables: answer.tables });
+}
+
+async function hello(fields, errorEl) {
+  const answer = await socket.request("hello", fields);
+  if (answer.type === "error") {
+    errorEl.textContent = describe(answer);
+    return false;
+  }
+  errorEl.textContent = "";
+  return true;
+}
+
+async function account(kind) {
+  const form = $("#hello-form");
+  const errorEl = $("#hello-error");
+  const name = form.elements.name.value.trim();
+  const password = form.elements.password.value;
+  if (!name || !password) {
+    errorEl.textContent = "Enter a name and a password.";
+    return;
+  }
+  const answer = await socket.request(kind, { name, password });
+  if (answer.type === "ok") {
+    errorEl.textContent = "";
+    return;
+  }
+  if (answer.code === "unsupported") {
+    errorEl.textContent = `${kind === "login" ? "Logging in" : "Registering"} is not available on this server yet: play as a guest.`;
+    return;
+  }
+  errorEl.textContent = describe(answer);
+}
+
+function setupLobby() {
+  const { variants, structures, stakeInputs } = lobbyFormsHTML();
+  $("#create-variant").innerHTML = variants;
+  $("#create-structure").innerHTML = structures;
+  $("#stake-inputs").innerHTML = stakeInputs;
+  const form = $("#create-form");
+  syncCreateForm(form);
+  form.addEventListener("change", (ev) => {
+    if (ev.target.name === "structure") form.dataset.touched = "1";
+    syncCreateForm(form);
+  });
+  form.addEventListener("submit", async (ev) => {
+    ev.preventDefault();
+    const values = Object.fromEntries(new FormData(form).entries());
+    const answer = await socket.request("create_table", createRequest(values));
+    if (answer.type === "error") {
+      $("#create-error").textContent = describe(answer);
+      return;
+    }
+    $("#create-error").textContent = "";
+    location.hash = `#/table/${encodeURIComponent(answer.table)}`;
+  });
+  $("#hello-form").addEventListener("submit", (ev) => {
+    ev.preventDefault();
+    const name = $("#hello-name").value.trim();
+    if (name) hello({ guest: name }, $("#hello-error"));
+  });
+  $("#login-btn").addEventListener("click", () => account("login"));
+  $("#register-btn").addEventListener("click", () => account("register"));
+}
+
+// ------------------------------------------------------------------ table
+function openSitPanel(seat) {
+  const t = store.state.table;
+  if (!t) return;
+  const bb = bigBet(t.variant, t.stakes);
+  const lo = t.settings.min_buy_in ?? 20 * bb;
+  const hi = t.settings.max_buy_in ?? 100 * bb;
+  const balance = store.state.me ? store.state.me.balance : hi;
+  const input = $("#buy-in");
+  input.min = String(lo);
+  input.max = String(hi);
+  input.value = String(Math.max(lo, Math.min(hi, balance, 50 * bb)));
+  $("#buy-in-hint").textContent = `Between ${chips(lo)} and ${chips(hi)}; you have ${chips(balance)}.`;
+  $("#sit-seat").textContent = String(seat + 1);
+  $("#sit-panel").dataset.seat = String(seat);
+  $("#sit-error").textContent = "";
+  show($("#sit-panel"), true);
+  input.focus();
+}
+
+async function sendAct(action, fields) {
+  const t = store.state.table;
+  if (!t) return;
+  let answer;
+  if (action === "sit_out") {
+    answer = await socket.request("sit_out", { table: t.id });
+  } else {
+    if (action === "draw") dispatch({ type: "local:discard", table: t.id, cards: fields.discard });
+    answer = await socket.request("act", { table: t.id, action, ...fields });
+  }
+  if (answer.type === "error") {
+    $("#act-error").textContent = describe(answer);
+    actionsKey = ""; // offer the buttons again
+    render();
+  } else {
+    $("#act-error").textContent = "";
+  }
+}
+
+function setupTable() {
+  const felt = $("#felt");
+  felt.addEventListener("click", (ev) => {
+    const sit = ev.target.closest("[data-sit]");
+    if (sit) openSitPanel(Number(sit.dataset.sit));
+  });
+  $("#sit-panel").addEventListener("submit", async (ev) => {
+    ev.preventDefault();
+    const t = store.state.table;
+    const seat = Number($("#sit-panel").dataset.seat);
+    const buyIn = Math.round(Number($("#buy-in").value));
+    const answer = await socket.request("sit", { table: t.id, seat, buy_in: buyIn });
+    if (answer.type === "error") {
+      $("#sit-error").textContent = describe(answer);
+      return;
+    }
+    dispatch({ type: "local:balance", delta: -buyIn });
+    show($("#sit-panel"), false);
+  });
+  $("#sit-cancel").addEventListener("click", () => show($("#sit-panel"), false));
+  $("#leave-btn").addEventListener("click", async () => {
+    const t = store.state.table;
+    if (!t) return;
+    const answer = await socket.request("leave", { table: t.id });
+    showBanner(answer.type === "ok" ? "You leave at the end of the hand." : describe(answer), 3000);
+  });
+  $("#sitout-btn").addEventListener("click", async () => {
+    const t = store.state.table;
+    if (!t || t.you == null) return;
+    const out = t.seats[t.you] && t.seats[t.you].sittingOut;
+    const answer = await socket.request(out ? "sit_in" : "sit_out", { table: t.id });
+    if (answer.type === "error") $("#act-error").textContent = describe(answer);
+  });
+  $("#share-btn").addEventListener("click", async () => {
+    const t = store.state.table;
+    if (!t) return;
+    const link = `${location.origin}/#/table/${encodeURIComponent(t.id)}/watch`;
+    try {
+      await navigator.clipboard.writeText(link);
+      showBanner(`Copied: ${link}`, 3000);
+    } catch {
+      showBanner(`Share this link: ${link}`, 8000);
+    }
+  });
+  $("#table-hello").addEventListener("submit", (ev) => {
+    ev.preventDefault();
+    const name = $("#table-hello-name").value.trim();
+    if (name) hello({ guest: name }, $("#act-error"));
+  });
+  $("#chat-form").addEventListener("submit", async (ev) => {
+    ev.preventDefault();
+    const input = $("#chat-input");
+    const text = input.value.trim();
+    const t = store.state.table;
+    if (!text || !t) return;
+    const answer = await socket.request("chat", { table: t.id, text });
+    if (answer.type === "error") $("#act-error").textContent = describe(answer);
+    else input.value = "";
+  });
+  $("#history-panel").addEventListener("toggle", (ev) => {
+    const el = ev.target;
+    if (el.id === "history-panel" && el.open) loadHistory(store.state.table && store.state.table.id);
+    if (el.dataset && el.dataset.serverHand && el.open) loadHand(el);
+  }, true);
+  bindActions($("#actions"), sendAct);
+  bindShortcuts($("#actions"));
+}
+
+// ------------------------------------------------------------------ rendering
+function showBanner(text, ms) {
+  const banner = $("#banner");
+  banner.textContent = text;
+  banner.className = "banner info";
+  show(banner, true);
+  clearTimeout(bannerTimer);
+  if (ms) bannerTimer = setTimeout(() => renderBanner(true), ms);
+}
+
+let wasOffline = false;
+function renderBanner(force = false) {
+  const status = store.state.status;
+  const banner = $("#banner");
+  if (status === "reconnecting" || status === "offline") {
+    wasOffline = true;
+    clearTimeout(bannerTimer);
+    banner.textContent = "Connection lost \u2014 reconnecting\u2026";
+    banner.className = "banner warn";
+    banner.dataset.status = status;
+    show(banner, true);
+  } else if (wasOffline && status === "online") {
+    wasOffline = false;
+    banner.textContent = "Reconnected.";
+    banner.className = "banner ok";
+    banner.dataset.status = "online";
+    show(banner, true);
+    clearTimeout(bannerTimer);
+    bannerTimer = setTimeout(() => renderBanner(true), 2000);
+  } else if (force) {
+    show(banner, false);
+  }
+}
+
+function renderTop(state) {
+  const jp = state.jackpot;
+  $("#jackpot-pool").textContent = jp ? chips(jp.pool) : "\u2014";
+  $("#jackpot-split").textContent = jp && jp.major != null ? `major ${chips(jp.major)} · minor ${chips(jp.minor)}` : "";
+  setHTML($("#me"), meHTML(state.me));
+  const win = $("#jackpot-win");
+  if (state.jackpotWin && win.hidden) {
+    const w = state.jackpotWin;
+    win.innerHTML = `<div class="burst"><p class="big">JACKPOT!</p><p>${esc(w.name)} wins ${chips(w.amount)}${w.hand ? ` with ${esc(w.hand)}` : ""}</p></div>`;
+    show(win, true);
+    setTimeout(() => {
+      show(win, false);
+      dispatch({ type: "local:seen_jackpot_win" });
+    }, 6000);
+  }
+}
+
+function renderLobby(state) {
+  show($("#hello"), !state.me);
+  setHTML($("#table-list"), tableListHTML(state.tables, state.me));
+}
+
+function renderTable(state) {
+  const t = state.table;
+  if (!t) {
+    setHTML($("#felt"), `<p class="loading">Loading the table\u2026</p>`);
+    setHTML($("#actions"), "");
+    return;
+  }
+  const { title, meta } = titleText(t);
+  $("#table-title").textContent = title;
+  $("#table-meta").textContent = meta;
+  const watch = route.watch;
+  show($("#watch-badge"), watch || t.you == null);
+  $("#watch-badge").textContent = watch ? "Watching" : "Not seated";
+  show($("#leave-btn"), t.you != null);
+  const mySeat = t.you != null ? t.seats[t.you] : null;
+  show($("#sitout-btn"), !!mySeat);
+  if (mySeat) {
+    $("#sitout-btn").textContent = mySeat.sittingOut ? "I'm back" : "Sit out";
+    $("#sitout-btn").setAttribute("aria-pressed", mySeat.sittingOut ? "true" : "false");
+  }
+  show($("#table-hello"), !state.me);
+  const canSit = !watch && !!state.me && t.you == null;
+  setHTML($("#felt"), feltHTML(t, { canSit, watch, now: socket.serverNow() }));
+  $("#felt").classList.toggle("caribbean", t.variant === "caribbean");
+  const turn = t.turn;
+  const key = turn && turn.seat === t.you && !t.ended ? `${t.id}:${turn.seq ?? t.seq}:${turn.in_bank}` : "none";
+  if (key !== actionsKey) {
+    actionsKey = key;
+    setHTML($("#actions"), actionsHTML(t));
+    $("#actions").classList.toggle("live", key !== "none");
+  }
+  setHTML($("#announcements"), t.announcements.map((a) => `<p>${esc(a)}</p>`).join(""));
+  const latest = t.announcements[t.announcements.length - 1] || "";
+  if (latest && latest !== lastAnnounced) {
+    lastAnnounced = latest;
+    $("#sr-announce").textContent = latest;
+  }
+  setHTML($("#chat-lines"), chatHTML(t.chat));
+  $("#chat-input").disabled = !state.me;
+  $("#chat-input").placeholder = state.me ? "Say something nice" : "Join with a name to chat";
+  show($("#server-history"), !!serverHistory);
+  if (serverHistory) setHTML($("#server-history-list"), serverHistoryHTML(serverHistory));
+  $("#history-note").textContent = serverHistory
+    ? "Hands this browser saw at this table:"
+    : "Hands this browser saw at this table (the server keeps no history of yours here):";
+  setHTML($("#history-list"), localHistoryHTML(t.history));
+  setHTML($("#hand-log"), t.log.map((l) => `<li>${esc(l)}</li>`).join(""));
+}
+
+function render() {
+  const state = store.state;
+  renderBanner();
+  renderTop(state);
+  show($("#lobby"), route.view === "lobby");
+  show($("#table-view"), route.view === "table");
+  if (route.view === "lobby") renderLobby(state);
+  else renderTable(state);
+  document.body.dataset.view = route.view;
+  document.body.dataset.status = state.status;
+}
+
+// ------------------------------------------------------------------ boot
+async function boot() {
+  setupLobby();
+  setupTable();
+  window.addEventListener("hashchange", onRoute);
+  setInterval(() => {
+    if (route.view === "lobby") refreshTables();
+  }, LOBBY_POLL_MS);
+  setInterval(() => tickClocks($("#felt"), socket.serverNow()), 250);
+  render();
+  try {
+    await socket.connect();
+  } catch {
+    /* the socket retries by itself */
+  }
+  let token = null;
+  try { token = sessionStorage.getItem(TOKEN_KEY); } catch { /* private mode */ }
+  if (token) {
+    const answer = await socket.request("hello", { token });
+    if (answer.type !== "ok") sessionStorage.removeItem(TOKEN_KEY);
+  }
+  route = { view: "lobby" };
+  await onRoute();
+  document.body.dataset.ready = "1";
+}
+
+boot();

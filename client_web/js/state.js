@@ -1,0 +1,389 @@
+// The client's state: plain data, changed only by `reduce(state, message)`.
+//
+// Rule of this module: it is a pure function of (state, message) -> new state (no DOM, no
+// socket, no clock): the table shown is rendered from a `snapshot` and the events after it.
+// Server messages keep their protocol `type`; the client's own facts are "local:*" messages
+// (the lobby list, the connection status, the cards it asked to discard). The previous
+// state is never mutated (a structured clone is changed and returned).
+//
+// Chips on the table: `seat.bet` is the seat's bet in the current round; `table.collected`
+// the chips already in the middle from earlier rounds (antes included); the pot shown is
+// their sum. Bets are gathered into the middle when a new round starts (board, a later
+// deal, the draw, the showdown).
+
+import { actedText, cardsText, chips, winText } from "./format.js";
+
+export const MAX_CHAT = 100;
+export const MAX_HISTORY = 20;
+export const MAX_LOG = 200;
+
+export function initialState() {
+  return {
+    status: "connecting", // connecting | online | reconnecting | offline
+    me: null, // {player_id, name, token, balance, guest}
+    tables: [], // lobby list
+    jackpot: null, // {pool, minor?, major?}
+    jackpotWin: null, // {table, name, amount, hand}
+    table: null, // the open table (see tableFrom)
+    pendingDiscard: null, // {table, cards}: the cards this client asked to discard
+    opening: null, // the table id whose snapshot is awaited
+  };
+}
+
+function seatFrom(entry) {
+  if (!entry) return null;
+  return {
+    seat: entry.seat, name: entry.name, stack: entry.stack ?? 0, bet: entry.bet ?? 0,
+    state: entry.state || "waiting", cards: [...(entry.cards || [])], up: [...(entry.up || [])],
+    shown: null, action: null, jackpot: 0, result: null, mucked: false,
+    sittingOut: entry.state === "sitting_out",
+  };
+}
+
+function tableFrom(msg, previous) {
+  const seats = (msg.seats || []).map(seatFrom);
+  const bets = seats.reduce((sum, s) => sum + (s ? s.bet : 0), 0);
+  const pot = (msg.pots || []).reduce((a, b) => a + b, 0);
+  const keep = previous && previous.id === msg.table ? previous : null;
+  return {
+    id: msg.table, seq: msg.seq, name: msg.name || msg.table, variant: msg.variant,
+    structure: msg.structure, stakes: msg.stakes || {}, settings: msg.settings || {},
+    seatCount: seats.length, seats, board: [...(msg.board || [])],
+    collected: Math.max(0, pot - bets), button: msg.button ?? null,
+    turn: msg.turn ? { ...msg.turn } : null, hand: msg.hand ?? null,
+    you: msg.you ?? null, dealer: null, settled: null,
+    announcements: keep ? keep.announcements : [], winners: [], oddChip: null,
+    log: keep ? keep.log : [], history: keep ? keep.history : [],
+    chat: keep ? keep.chat : [], bettingSinceCollect: false, ended: msg.hand == null,
+  };
+}
+
+function nameOf(t, seat) {
+  const s = t.seats[seat];
+  return s ? s.name : `Seat ${seat + 1}`;
+}
+
+function addLog(t, line) {
+  t.log.push(line);
+  if (t.log.length > MAX_LOG) t.log.splice(0, t.log.length - MAX_LOG);
+}
+
+/** Move every seat's bet into the middle (a new round starts). */
+function collect(t) {
+  if (t.variant === "caribbean") return;
+  for (const s of t.seats) {
+    if (s && s.bet) {
+      t.collected += s.bet;
+      s.bet = 0;
+    }
+  }
+  t.bettingSinceCollect = false;
+}
+
+function handStarted(t, msg) {
+  t.hand = msg.hand;
+  t.button = msg.button ?? null;
+  t.board = [];
+  t.collected = 0;
+  t.dealer = null;
+  t.settled = null;
+  t.turn = null;
+  t.winners = [];
+  t.oddChip = null;
+  t.announcements = [];
+  t.ended = false;
+  t.bettingSinceCollect = false;
+  t.log = [`Hand ${msg.hand} starts`];
+  for (const s of t.seats) {
+    if (!s) continue;
+    Object.assign(s, { bet: 0, cards: [], up: [], shown: null, action: null, jackpot: 0,
+      result: null, mucked: false });
+    s.state = "waiting";
+  }
+}
+
+function posted(t, msg) {
+  const s = t.seats[msg.seat];
+  if (!s) return;
+  s.state = "active";
+  s.stack -= msg.amount;
+  if (msg.kind === "ante" && t.variant !== "caribbean") {
+    t.collected += msg.amount;
+  } else {
+    s.bet += msg.amount;
+  }
+  const kind = msg.kind.replace("_", "-");
+  addLog(t, `${s.name} posts ${kind} ${chips(msg.amount)}`);
+}
+
+function dealt(t, msg) {
+  const s = t.seats[msg.seat];
+  if (!s) return;
+  if (t.bettingSinceCollect) collect(t);
+  if (s.state === "waiting") s.state = "active";
+  s.cards.push(...(msg.cards || []));
+  s.up.push(...(msg.up || []));
+  if ((msg.up || []).length) addLog(t, `${s.name} shows ${cardsText(msg.up)}`);
+}
+
+function drew(state, t, msg) {
+  const s = t.seats[msg.seat];
+  if (!s) return;
+  if (t.bettingSinceCollect) collect(t);
+  if (Array.isArray(msg.cards)) {
+    const pending = state.pendingDiscard && state.pendingDiscard.table === t.id
+      ? state.pendingDiscard.cards : null;
+    let kept;
+    if (pending) {
+      kept = s.cards.filter((c) => !pending.includes(c));
+    } else {
+      kept = s.cards.slice(0, Math.max(0, s.cards.length - msg.count));
+    }
+    s.cards = [...kept, ...msg.cards];
+    state.pendingDiscard = null;
+  }
+  s.action = msg.count ? `draws ${msg.count}` : "stands pat";
+  addLog(t, msg.count ? `${s.name} draws ${msg.count}` : `${s.name} stands pat`);
+}
+
+function acted(t, msg) {
+  const s = t.seats[msg.seat];
+  if (!s) return;
+  if (t.turn && t.turn.seat === msg.seat) t.turn = null;
+  s.stack = msg.stack;
+  const caribbean = t.variant === "caribbean";
+  if (msg.action === "fold") {
+    if (!caribbean) {
+      t.collected += s.bet;
+      s.bet = 0;
+    }
+    s.state = "folded";
+  } else if (msg.action === "returned") {
+    s.bet = Math.max(0, s.bet - msg.amount);
+    addLog(t, `${s.name} takes back ${chips(msg.amount)} (uncalled)`);
+    return;
+  } else if (caribbean && msg.action === "ante" && msg.jackpot) {
+    s.jackpot = msg.amount;
+    addLog(t, `${s.name} adds the jackpot wager ${chips(msg.amount)}`);
+    s.action = "jackpot";
+    return;
+  } else if (caribbean && msg.action === "play") {
+    s.bet += msg.amount;
+  } else if (msg.action !== "check") {
+    s.bet = msg.amount;
+  }
+  if (s.stack === 0 && s.state === "active" && !caribbean) s.state = "all_in";
+  s.action = msg.action;
+  t.bettingSinceCollect = true;
+  addLog(t, actedText(s.name, msg.action, msg.amount) + (msg.timeout ? " (time)" : ""));
+}
+
+function potAwarded(t, msg) {
+  collect(t);
+  t.collected = Math.max(0, t.collected - msg.amount);
+  const winners = Object.entries(msg.winners || {});
+  for (const [seat, amount] of winners) {
+    const s = t.seats[Number(seat)];
+    if (!s) continue;
+    s.stack += amount;
+    if (!t.winners.includes(Number(seat))) t.winners.push(Number(seat));
+    const handName = s.shown ? s.shown.hand : null;
+    const line = winText(s.name, amount, handName, msg.pot, 1);
+    t.announcements.push(line);
+    addLog(t, line);
+  }
+  if (msg.odd_chip !== null && msg.odd_chip !== undefined) {
+    t.oddChip = msg.odd_chip;
+    const line = `The odd chip goes to ${nameOf(t, msg.odd_chip)}`;
+    t.announcements.push(line);
+    addLog(t, line);
+  }
+}
+
+function settled(state, t, msg) {
+  t.settled = msg.results || {};
+  for (const [seat, r] of Object.entries(t.settled)) {
+    const s = t.seats[Number(seat)];
+    if (!s) continue;
+    s.result = r;
+    if (typeof r.stack === "number") s.stack = r.stack;
+    s.bet = 0;
+    const sign = (n) => (n > 0 ? `+${chips(n)}` : n < 0 ? `\u2212${chips(-n)}` : "0");
+    const parts = [`ante ${sign(r.ante)}`];
+    if (r.play !== null && r.play !== undefined) parts.push(`play ${sign(r.play)}`);
+    else parts.push("folded");
+    if (r.jackpot !== null && r.jackpot !== undefined) parts.push(`jackpot ${sign(r.jackpot)}`);
+    const line = `${s.name}: ${parts.join(", ")}${r.hand ? ` (${r.hand})` : ""}`;
+    t.announcements.push(line);
+    addLog(t, line);
+    if (r.jackpot > 0) {
+      state.jackpotWin = { table: t.id, name: s.name, amount: r.jackpot, hand: r.hand || null };
+      t.announcements.push(`JACKPOT! ${s.name} wins ${chips(r.jackpot)}${r.hand ? ` with ${r.hand}` : ""}`);
+    }
+  }
+}
+
+function handEnded(t, msg) {
+  collect(t);
+  for (const [seat, stack] of Object.entries(msg.stacks || {})) {
+    const s = t.seats[Number(seat)];
+    if (s) s.stack = stack;
+  }
+  for (const s of t.seats) if (s) s.bet = 0;
+  t.collected = 0;
+  t.turn = null;
+  t.ended = true;
+  if (msg.voided) t.announcements.push("The hand was void; every bet was returned");
+  t.history.unshift({
+    hand: msg.hand, variant: t.variant, board: [...t.board],
+    dealer: t.dealer ? { ...t.dealer } : null,
+    announcements: [...t.announcements], log: [...t.log],
+    shown: t.seats.filter((s) => s && s.shown).map((s) => ({ name: s.name, ...s.shown })),
+  });
+  if (t.history.length > MAX_HISTORY) t.history.length = MAX_HISTORY;
+}
+
+function tableEvent(state, t, msg) {
+  switch (msg.type) {
+    case "seated": {
+      const prev = t.seats[msg.seat];
+      const seat = seatFrom({ seat: msg.seat, name: msg.name, stack: msg.stack });
+      if (prev && prev.name === msg.name) {
+        t.seats[msg.seat] = { ...prev, stack: msg.stack };
+      } else {
+        t.seats[msg.seat] = seat;
+        addLog(t, `${msg.name} sits down with ${chips(msg.stack)}`);
+      }
+      break;
+    }
+    case "left":
+      t.seats[msg.seat] = null;
+      if (t.you === msg.seat) t.you = null;
+      addLog(t, `${msg.name} leaves`);
+      break;
+    case "sat_out":
+      if (t.seats[msg.seat]) t.seats[msg.seat].sittingOut = true;
+      break;
+    case "sat_in":
+      if (t.seats[msg.seat]) t.seats[msg.seat].sittingOut = false;
+      break;
+    case "hand_started": handStarted(t, msg); break;
+    case "posted": posted(t, msg); break;
+    case "dealt": dealt(t, msg); break;
+    case "drew": drew(state, t, msg); break;
+    case "board":
+      if (t.bettingSinceCollect || t.board.length) collect(t);
+      t.board = [...msg.cards];
+      addLog(t, `Board: ${cardsText(msg.cards)}`);
+      break;
+    case "turn":
+      t.turn = { seat: msg.seat, deadline: msg.deadline, options: msg.options || null,
+        time_bank: msg.time_bank ?? null, in_bank: !!msg.in_bank, seq: msg.seq };
+      break;
+    case "acted": acted(t, msg); break;
+    case "showdown": {
+      collect(t);
+      const s = t.seats[msg.seat];
+      if (s) {
+        s.shown = { cards: [...msg.cards], hand: msg.hand };
+        addLog(t, `${s.name} shows ${cardsText(msg.cards)}: ${msg.hand}`);
+      }
+      break;
+    }
+    case "mucked": {
+      collect(t);
+      const s = t.seats[msg.seat];
+      if (s) {
+        s.mucked = true;
+        addLog(t, `${s.name} mucks`);
+      }
+      break;
+    }
+    case "pot_awarded": potAwarded(t, msg); break;
+    case "hand_ended": handEnded(t, msg); break;
+    case "chat": {
+      const who = msg.seat !== undefined && msg.seat !== null ? nameOf(t, msg.seat)
+        : (msg.name || "spectator");
+      t.chat.push({ seq: msg.seq, name: who, text: String(msg.text), seated: msg.seat != null });
+      if (t.chat.length > MAX_CHAT) t.chat.splice(0, t.chat.length - MAX_CHAT);
+      break;
+    }
+    case "dealer": {
+      t.dealer = { cards: [...msg.cards], hand: msg.hand ?? null, qualifies: msg.qualifies ?? null };
+      if (msg.hand) {
+        addLog(t, `Dealer shows ${cardsText(msg.cards)}: ${msg.hand}` +
+          (msg.qualifies === false ? " (does not qualify)" : ""));
+      }
+      break;
+    }
+    case "settled": settled(state, t, msg); break;
+    default: break;
+  }
+}
+
+/** The next state after `msg` (a server message or a "local:*" message). */
+export function reduce(state, msg) {
+  if (!msg || typeof msg.type !== "string") return state;
+  const next = structuredClone(state);
+  switch (msg.type) {
+    case "welcome":
+      next.me = { player_id: msg.player_id, name: msg.name, token: msg.token,
+        balance: msg.balance, guest: msg.guest ?? true };
+      return next;
+    case "jackpot":
+      next.jackpot = { pool: msg.pool, minor: msg.minor ?? null, major: msg.major ?? null };
+      return next;
+    case "local:status":
+      next.status = msg.status;
+      return next;
+    case "local:tables": {
+      next.tables = Array.isArray(msg.tables) ? msg.tables : [];
+      const meter = next.tables.find((t) => t && t.jackpot && typeof t.jackpot.pool === "number");
+      if (meter) {
+        next.jackpot = { pool: meter.jackpot.pool, minor: meter.jackpot.minor ?? null,
+          major: meter.jackpot.minor != null ? meter.jackpot.major ?? null : null };
+      }
+      return next;
+    }
+    case "local:open_table":
+      if (!next.table || next.table.id !== msg.table) next.table = null;
+      next.opening = msg.table;
+      return next;
+    case "local:close_table":
+      next.table = null;
+      next.opening = null;
+      return next;
+    case "local:discard":
+      next.pendingDiscard = { table: msg.table, cards: [...msg.cards] };
+      return next;
+    case "local:balance":
+      if (next.me) next.me.balance += msg.delta;
+      return next;
+    case "local:seen_jackpot_win":
+      next.jackpotWin = null;
+      return next;
+    case "snapshot":
+      if ((next.table ? next.table.id : next.opening) !== msg.table) return state;
+      next.table = tableFrom(msg, next.table);
+      return next;
+    default:
+      break;
+  }
+  const t = next.table;
+  if (!t || msg.table !== t.id || typeof msg.seq !== "number") return state;
+  if (msg.seq <= t.seq) return state; // already applied (a resume may repeat)
+  t.seq = msg.seq;
+  tableEvent(next, t, msg);
+  return next;
+}
+
+/** The total in the middle (collected plus every seat's bet). */
+export function potTotal(t) {
+  if (!t) return 0;
+  return t.collected + t.seats.reduce((a, s) => a + (s ? s.bet : 0), 0);
+}
+
+/** The highest bet of the round. */
+export function maxBet(t) {
+  return t ? t.seats.reduce((a, s) => Math.max(a, s ? s.bet : 0), 0) : 0;
+}

@@ -1,0 +1,200 @@
+// The action bar: exactly what the server's `options` offer in this turn, nothing more.
+// Bet/raise: a slider and a number input that cannot leave [min, max], quick sizes (min,
+// half pot, pot, all-in) when they are legal; the draw: pick the cards to discard; stud:
+// bring-in or complete; Caribbean Stud: the ante (with the jackpot wager) and fold/play.
+// Keyboard: f fold, c check/call, r bet/raise, b bring-in, m complete, d draw, a ante,
+// p play (ignored while typing in a text field).
+
+import { chips } from "../format.js";
+import { maxBet, potTotal } from "../state.js";
+import { cardHTML } from "./cards.js";
+import { $, $$, esc } from "./dom.js";
+
+export function clamp(value, lo, hi) {
+  const n = Math.round(Number(value));
+  if (!Number.isFinite(n)) return lo;
+  return Math.min(hi, Math.max(lo, n));
+}
+
+/** Quick "raise to" sizes within [min, max]: [{label, amount}], distinct amounts. */
+export function quickSizes(t, options, kind) {
+  const range = options[kind];
+  if (!range) return [];
+  const me = t.seats[t.you];
+  const top = maxBet(t);
+  const toCall = Math.max(0, top - (me ? me.bet : 0));
+  const pot = potTotal(t);
+  const sizes = [{ label: "Min", amount: range.min }];
+  for (const [label, frac] of [["½ pot", 0.5], ["Pot", 1]]) {
+    sizes.push({ label, amount: Math.round(top + frac * (pot + toCall)) });
+  }
+  const allIn = me ? me.bet + me.stack : range.max;
+  sizes.push({ label: range.max === allIn ? "All-in" : "Max", amount: range.max });
+  const seen = new Set();
+  return sizes.filter((s) => {
+    if (s.amount < range.min || s.amount > range.max || seen.has(s.amount)) return false;
+    seen.add(s.amount);
+    return true;
+  });
+}
+
+function potGameHTML(t, o) {
+  const buttons = [];
+  if (o.fold) buttons.push(`<button type="button" class="act fold" data-act="fold" aria-keyshortcuts="f">Fold <kbd>F</kbd></button>`);
+  if (o.check) buttons.push(`<button type="button" class="act check" data-act="check" aria-keyshortcuts="c">Check <kbd>C</kbd></button>`);
+  if (o.call != null && o.call !== false) {
+    const inc = o.to_call ?? o.call;
+    buttons.push(`<button type="button" class="act call" data-act="call" aria-keyshortcuts="c">Call ${chips(inc)} <kbd>C</kbd></button>`);
+  }
+  if (o.bring_in != null && o.bring_in !== false) {
+    buttons.push(`<button type="button" class="act bring-in" data-act="bring_in" aria-keyshortcuts="b">Bring in ${chips(o.bring_in)} <kbd>B</kbd></button>`);
+  }
+  if (o.complete != null && o.complete !== false) {
+    buttons.push(`<button type="button" class="act complete" data-act="complete" data-amount="${o.complete}" aria-keyshortcuts="m">Complete to ${chips(o.complete)} <kbd>M</kbd></button>`);
+  }
+  let sizing = "";
+  const kind = o.raise ? "raise" : o.bet ? "bet" : null;
+  if (kind) {
+    const r = o[kind];
+    const verb = kind === "raise" ? "Raise to" : "Bet";
+    const fixed = r.min === r.max;
+    const quick = fixed ? "" : quickSizes(t, o, kind).map((q) =>
+      `<button type="button" class="quick" data-quick="${q.amount}">${esc(q.label)}</button>`).join("");
+    sizing = `<div class="sizing">` +
+      (fixed ? "" : `<label class="sr-only" for="amount-range">${verb} amount (slider)</label>` +
+        `<input type="range" id="amount-range" min="${r.min}" max="${r.max}" step="1" value="${r.min}">` +
+        `<label class="sr-only" for="amount">${verb} amount</label>` +
+        `<input type="number" id="amount" inputmode="numeric" min="${r.min}" max="${r.max}" step="1" value="${r.min}">` +
+        `<div class="quick-sizes">${quick}</div>`) +
+      `</div>`;
+    buttons.push(`<button type="button" class="act raise" data-act="${kind}" data-min="${r.min}" data-max="${r.max}" aria-keyshortcuts="r">` +
+      `${verb} <span class="raise-amount">${chips(r.min)}</span> <kbd>R</kbd></button>`);
+  }
+  return `${sizing}<div class="buttons">${buttons.join("")}</div>`;
+}
+
+function drawHTML(t, o) {
+  const me = t.seats[t.you];
+  const cards = (me ? me.cards : []).map((c) => c ? `<button type="button" class="pick" data-pick="${esc(c)}" aria-pressed="false">${cardHTML(c, "hole")}</button>` : "").join("");
+  return `<p class="hint" id="draw-hint">Pick up to ${o.draw.max} card${o.draw.max === 1 ? "" : "s"} to discard.</p>` +
+    `<div class="picks" role="group" aria-describedby="draw-hint">${cards}</div>` +
+    `<div class="buttons"><button type="button" class="act draw" data-act="draw" data-max="${o.draw.max}" aria-keyshortcuts="d">Stand pat <kbd>D</kbd></button></div>`;
+}
+
+function caribbeanHTML(t, o) {
+  if (o.ante) {
+    const jp = o.jackpot;
+    return `<div class="sizing"><label for="ante-amount">Ante</label>` +
+      `<input type="number" id="ante-amount" inputmode="numeric" min="${o.ante.min}" max="${o.ante.max}" step="1" value="${o.ante.min}">` +
+      (jp ? `<label class="jp-toggle"><input type="checkbox" id="jackpot-wager"> Jackpot wager ${chips(jp.wager)}</label>` : "") +
+      `</div><div class="buttons"><button type="button" class="act ante" data-act="ante" data-min="${o.ante.min}" data-max="${o.ante.max}" aria-keyshortcuts="a">Ante <kbd>A</kbd></button>` +
+      (o.sit_out ? `<button type="button" class="act" data-act="sit_out">Sit out this round</button>` : "") + `</div>`;
+  }
+  if (o.play != null) {
+    return `<div class="buttons"><button type="button" class="act fold" data-act="fold" aria-keyshortcuts="f">Fold <kbd>F</kbd></button>` +
+      `<button type="button" class="act play" data-act="play" aria-keyshortcuts="p">Play ${chips(o.play)} <kbd>P</kbd></button></div>`;
+  }
+  return "";
+}
+
+/** The action bar's HTML for the viewer's turn (empty when it is not their turn). */
+export function actionsHTML(t) {
+  const turn = t && t.turn;
+  if (!turn || t.you == null || turn.seat !== t.you || !turn.options || t.ended) return "";
+  const o = turn.options;
+  let body;
+  if (t.variant === "caribbean") body = caribbeanHTML(t, o);
+  else if (o.draw) body = drawHTML(t, o);
+  else body = potGameHTML(t, o);
+  return `<h2 class="your-turn">Your turn</h2>${body}`;
+}
+
+/** Wire the bar once: `send(action, fields)` sends an `act` (or sit_out). */
+export function bindActions(root, send) {
+  const setAmount = (value) => {
+    const btn = $(".act.raise", root);
+    if (!btn) return;
+    const v = clamp(value, Number(btn.dataset.min), Number(btn.dataset.max));
+    const range = $("#amount-range", root);
+    const num = $("#amount", root);
+    if (range) range.value = String(v);
+    if (num && Number(num.value) !== v) num.value = String(v);
+    $(".raise-amount", btn).textContent = chips(v);
+    btn.dataset.amount = String(v);
+  };
+  root.addEventListener("input", (ev) => {
+    if (ev.target.id === "amount-range") setAmount(ev.target.value);
+  });
+  root.addEventListener("change", (ev) => {
+    if (ev.target.id === "amount") setAmount(ev.target.value);
+    if (ev.target.id === "ante-amount") {
+      const a = ev.target;
+      a.value = String(clamp(a.value, Number(a.min), Number(a.max)));
+    }
+  });
+  root.addEventListener("keydown", (ev) => {
+    if (ev.key === "Enter" && ev.target.id === "amount") {
+      setAmount(ev.target.value);
+      ev.preventDefault();
+      $(".act.raise", root)?.click();
+    }
+  });
+  root.addEventListener("click", (ev) => {
+    const quick = ev.target.closest("[data-quick]");
+    if (quick) {
+      setAmount(quick.dataset.quick);
+      return;
+    }
+    const pick = ev.target.closest("[data-pick]");
+    if (pick) {
+      const btn = $(".act.draw", root);
+      const max = Number(btn.dataset.max);
+      const on = pick.getAttribute("aria-pressed") !== "true";
+      const picked = $$("[data-pick][aria-pressed=true]", root).length;
+      if (on && picked >= max) return;
+      pick.setAttribute("aria-pressed", on ? "true" : "false");
+      const n = $$("[data-pick][aria-pressed=true]", root).length;
+      btn.firstChild.textContent = n ? `Discard ${n} and draw ` : "Stand pat ";
+      return;
+    }
+    const act = ev.target.closest("[data-act]");
+    if (!act || act.disabled) return;
+    const action = act.dataset.act;
+    const fields = {};
+    if (action === "bet" || action === "raise") {
+      const num = $("#amount", root);
+      fields.amount = clamp(num ? num.value : act.dataset.min, Number(act.dataset.min), Number(act.dataset.max));
+    } else if (action === "complete") {
+      fields.amount = Number(act.dataset.amount);
+    } else if (action === "draw") {
+      fields.discard = $$("[data-pick][aria-pressed=true]", root).map((b) => b.dataset.pick);
+    } else if (action === "ante") {
+      const a = $("#ante-amount", root);
+      fields.amount = clamp(a.value, Number(act.dataset.min), Number(act.dataset.max));
+      if ($("#jackpot-wager", root)?.checked) fields.jackpot = true;
+    }
+    for (const b of $$("button", root)) b.disabled = true;
+    send(action, fields);
+  });
+}
+
+const KEYS = { f: "fold", c: ["check", "call"], r: ["raise", "bet"], b: "bring_in", m: "complete", d: "draw", a: "ante", p: "play" };
+
+/** Global shortcuts: a key clicks the matching action button, if offered. */
+export function bindShortcuts(root) {
+  document.addEventListener("keydown", (ev) => {
+    if (ev.ctrlKey || ev.metaKey || ev.altKey) return;
+    const tag = ev.target && ev.target.tagName;
+    if (tag === "INPUT" || tag === "TEXTAREA" || tag === "SELECT") return;
+    const want = KEYS[ev.key.toLowerCase()];
+    if (!want) return;
+    for (const action of [].concat(want)) {
+      const btn = $(`[data-act="${action}"]`, root);
+      if (btn && !btn.disabled) {
+        ev.preventDefault();
+        btn.click();
+        return;
+      }
+    }
+  });
+}

@@ -1,0 +1,36 @@
+// The last hands, to open and read: from the server's `history` when it answers, else from
+// the events this browser saw (said so on the page).
+
+import { cardsText, chips, VARIANT_NAMES } from "../format.js";
+import { esc } from "./dom.js";
+
+/** Hands this browser saw (`table.history`, newest first). */
+export function localHistoryHTML(history) {
+  if (!history.length) return `<p class="none">No finished hand yet.</p>`;
+  return history.map((h) => {
+    const summary = h.announcements[0] || "Hand over";
+    const board = h.board.length ? `<p>Board: <span class="cards-text">${esc(cardsText(h.board))}</span></p>` : "";
+    const dealer = h.dealer ? `<p>Dealer: ${esc(cardsText(h.dealer.cards))}${h.dealer.hand ? ` (${esc(h.dealer.hand)})` : ""}</p>` : "";
+    const shown = h.shown.map((s) => `<li>${esc(s.name)}: ${esc(cardsText(s.cards))}, ${esc(s.hand)}</li>`).join("");
+    const log = h.log.map((line) => `<li>${esc(line)}</li>`).join("");
+    return `<details class="hand-record" data-hand="${esc(h.hand)}"><summary>` +
+      `<span class="hand-id">${esc(VARIANT_NAMES[h.variant] || h.variant)} #${esc(String(h.hand).split(".").pop())}</span> ` +
+      `${esc(summary)}</summary>${board}${dealer}${shown ? `<ul class="shown">${shown}</ul>` : ""}` +
+      `<ol class="log">${log}</ol></details>`;
+  }).join("");
+}
+
+/** The player's hands from the server's `history` answer ({hand, table, variant, net, ...});
+ * each opens to the server's text of the hand (`hand` request, filled in by the page). */
+export function serverHistoryHTML(hands) {
+  if (!hands.length) return `<p class="none">No hand of yours at this table yet.</p>`;
+  return hands.map((h) => {
+    const id = String(h.hand ?? "?");
+    const net = typeof h.net === "number" ? h.net : 0;
+    const sign = net > 0 ? `+${chips(net)}` : net < 0 ? `\u2212${chips(-net)}` : "\u00b10";
+    return `<details class="hand-record server" data-server-hand="${esc(id)}"><summary>` +
+      `<span class="hand-id">${esc(VARIANT_NAMES[h.variant] || h.variant || "")} #${esc(id.split(".").pop())}</span> ` +
+      `<span class="net ${net > 0 ? "up" : net < 0 ? "down" : ""}">${sign}</span></summary>` +
+      `<pre class="hand-text">Loading\u2026</pre></details>`;
+  }).join("");
+}

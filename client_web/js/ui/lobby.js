@@ -1,0 +1,84 @@
+// The lobby: who you are (guest name, or log in / register when the server offers it), the
+// list of tables (live), and the form that creates a table of any variant and structure.
+
+import { STRUCTURES, VARIANTS } from "../../protocol.js";
+import { chips, stakesText, STRUCTURE_NAMES, VARIANT_NAMES } from "../format.js";
+import { $, esc } from "./dom.js";
+
+/** The rows of the table list. */
+export function tableListHTML(tables, me) {
+  if (!tables.length) {
+    return `<tr><td colspan="6" class="none">No tables yet: create the first one below.</td></tr>`;
+  }
+  return tables.map((t) => {
+    const game = VARIANT_NAMES[t.variant] || t.variant;
+    const structure = t.structure ? STRUCTURE_NAMES[t.structure] || t.structure : "";
+    const full = t.players >= t.seats;
+    const id = encodeURIComponent(t.table);
+    return `<tr data-table="${esc(t.table)}"><th scope="row">${esc(t.name || t.table)}</th>` +
+      `<td>${esc(game)}<span class="structure">${esc(structure)}</span></td>` +
+      `<td>${esc(stakesText(t.variant, t.stakes))}</td>` +
+      `<td><span class="seats-count">${t.players}/${t.seats}</span></td>` +
+      `<td>${t.spectators}</td>` +
+      `<td class="go"><a class="btn primary" href="#/table/${id}" ${me ? "" : "aria-disabled=\"true\""}>${full ? "Open" : "Join"}</a>` +
+      `<a class="btn" href="#/table/${id}/watch">Watch</a></td></tr>`;
+  }).join("");
+}
+
+const STAKE_FIELDS = {
+  sb: ["Small blind", 50], bb: ["Big blind", 100], ante: ["Ante", 10], bring_in: ["Bring-in", 25],
+  small_bet: ["Small bet", 100], big_bet: ["Big bet", 200], min_bet: ["Min bet", 100],
+  max_bet: ["Max bet", 400], min: ["Min ante", 100], max: ["Max ante", 1000],
+  jackpot_wager: ["Jackpot wager", 100],
+};
+
+/** Which stake fields the form shows for a variant and structure. */
+export function stakeFieldsFor(variant, structure) {
+  if (variant === "caribbean") return ["min", "max", "jackpot_wager"];
+  const fields = variant.startsWith("stud") ? ["ante", "bring_in"] : ["sb", "bb"];
+  if (structure === "fixed_limit") fields.push("small_bet", "big_bet");
+  if (structure === "spread_limit") fields.push("min_bet", "max_bet");
+  return fields;
+}
+
+/** The `create_table` request fields from the form's values. */
+export function createRequest(values) {
+  const variant = values.variant;
+  const stakes = {};
+  const n = (k) => Math.max(0, Math.round(Number(values[k]) || 0));
+  for (const f of stakeFieldsFor(variant, values.structure)) {
+    if (f === "sb" || f === "bb") continue;
+    stakes[f] = n(f);
+  }
+  if (!variant.startsWith("stud") && variant !== "caribbean") stakes.blinds = [n("sb"), n("bb")];
+  const req = { variant, stakes, seats: Math.round(Number(values.seats) || 6) };
+  if (variant !== "caribbean") req.structure = values.structure;
+  if (values.name && values.name.trim()) req.name = values.name.trim();
+  return req;
+}
+
+export function lobbyFormsHTML() {
+  const variants = VARIANTS.map((v) => `<option value="${v}">${esc(VARIANT_NAMES[v] || v)}</option>`).join("");
+  const structures = STRUCTURES.map((s) => `<option value="${s}"${s === "no_limit" ? " selected" : ""}>${esc(STRUCTURE_NAMES[s] || s)}</option>`).join("");
+  const stakeInputs = Object.entries(STAKE_FIELDS).map(([k, [label, v]]) =>
+    `<label class="stake" data-stake="${k}">${esc(label)}<input type="number" name="${k}" min="0" step="1" value="${v}" inputmode="numeric"></label>`).join("");
+  return { variants, structures, stakeInputs };
+}
+
+/** Show only the stake fields that the chosen variant and structure use. */
+export function syncCreateForm(form) {
+  const variant = form.elements.variant.value;
+  const structureLabel = $("#structure-label", form);
+  structureLabel.hidden = variant === "caribbean";
+  if (variant.startsWith("stud") && form.elements.structure.value === "no_limit" && !form.dataset.touched) {
+    form.elements.structure.value = "fixed_limit";
+  }
+  const shown = new Set(stakeFieldsFor(variant, form.elements.structure.value));
+  for (const label of form.querySelectorAll("[data-stake]")) label.hidden = !shown.has(label.dataset.stake);
+  if (variant === "caribbean" && Number(form.elements.seats.value) > 9) form.elements.seats.value = "9";
+}
+
+export function meHTML(me) {
+  if (!me) return "";
+  return `<span class="who">${esc(me.name)}</span> <span class="balance" title="chips off the tables">${chips(me.balance)}</span>`;
+}

@@ -1,0 +1,139 @@
+// The table view's felt: the oval, the seats around it (names, stacks, bets, cards, the
+// dealer button, whose turn with the clock), the board, the pots, the Caribbean dealer.
+// Rendered from `state.table` only; the clock text is refreshed by `tickClocks`.
+
+import { chips, stakesText, STRUCTURE_NAMES, VARIANT_NAMES } from "../format.js";
+import { potTotal } from "../state.js";
+import { cardHTML, cardsHTML } from "./cards.js";
+import { esc } from "./dom.js";
+
+const STATE_LABELS = {
+  folded: "Folded", all_in: "All in", sitting_out: "Sitting out", waiting: "",
+  active: "",
+};
+
+/** Where seat `i` sits on the oval, in percent of the felt (the viewer's seat at the bottom). */
+export function seatPosition(i, count, anchor) {
+  const k = ((i - anchor) % count + count) % count;
+  const angle = Math.PI / 2 + (2 * Math.PI * k) / count;
+  return { x: 50 + 45 * Math.cos(angle), y: 50 + 41 * Math.sin(angle) };
+}
+
+function seatCards(t, s, isMe) {
+  if (s.shown) return cardsHTML(s.shown.cards, "shown");
+  const down = s.cards.map((c) => cardHTML(c, isMe ? "hole" : "up", s.state === "folded" ? "dim" : ""));
+  const up = s.up.map((c) => cardHTML(c, "up", "upcard"));
+  return down.join("") + up.join("");
+}
+
+function clockHTML(turn, now) {
+  if (!turn) return "";
+  const left = now ? Math.max(0, Math.ceil(turn.deadline - now)) : null;
+  const bank = turn.time_bank != null ? Math.round(turn.time_bank) : null;
+  const label = turn.in_bank ? "time bank" : (bank != null ? `+${bank}s bank` : "");
+  return `<div class="clock" data-deadline="${esc(turn.deadline)}" data-bank="${turn.in_bank ? 1 : 0}">` +
+    `<span class="bar"><span class="fill"></span></span><span class="secs">${left != null ? `${left}s` : ""}</span>` +
+    `<span class="bank">${esc(label)}</span></div>`;
+}
+
+function seatHTML(t, i, opts) {
+  const s = t.seats[i];
+  const pos = seatPosition(i, t.seatCount, opts.anchor);
+  const style = `left:${pos.x.toFixed(2)}%;top:${pos.y.toFixed(2)}%`;
+  const betPos = { x: 50 + (pos.x - 50) * 0.58, y: 50 + (pos.y - 50) * 0.52 };
+  const betStyle = `left:${betPos.x.toFixed(2)}%;top:${betPos.y.toFixed(2)}%`;
+  if (!s) {
+    const inner = opts.canSit
+      ? `<button type="button" class="sit-btn" data-sit="${i}">Sit here<span class="sr-only"> (seat ${i + 1})</span></button>`
+      : `<span class="empty">Seat ${i + 1}</span>`;
+    return `<div class="seat empty-seat" data-seat="${i}" style="${style}">${inner}</div>`;
+  }
+  const isMe = t.you === i;
+  const turn = t.turn && t.turn.seat === i && !t.ended ? t.turn : null;
+  const classes = ["seat", `st-${s.state}`];
+  if (isMe) classes.push("me");
+  if (turn) classes.push("to-act");
+  if (t.winners.includes(i)) classes.push("winner");
+  const stateLabel = s.sittingOut ? "Sitting out" : (STATE_LABELS[s.state] ?? s.state);
+  if (s.sittingOut) classes.push("sitting-out");
+  const action = s.action && !turn ? `<span class="last-action">${esc(s.action.replace("_", " "))}</span>` : "";
+  const shown = s.shown ? `<div class="hand-name">${esc(s.shown.hand)}</div>` : "";
+  const odd = t.oddChip === i ? `<span class="odd-chip" title="odd chip">+1 odd chip</span>` : "";
+  const result = s.result ? resultHTML(s.result) : "";
+  const jp = s.jackpot ? `<span class="jp-chip" title="jackpot wager">JP ${chips(s.jackpot)}</span>` : "";
+  const button = t.button === i && t.variant !== "caribbean"
+    ? `<span class="dealer-button" title="dealer button" aria-label="dealer button">D</span>` : "";
+  const bet = s.bet ? `<div class="bet" data-bet-seat="${i}" style="${betStyle}">` +
+    `<span class="chip-stack" aria-hidden="true"></span><span class="amount">${chips(s.bet)}</span></div>` : "";
+  return `<div class="${classes.join(" ")}" data-seat="${i}" style="${style}" ` +
+    `aria-label="Seat ${i + 1}: ${esc(s.name)}${isMe ? " (you)" : ""}">` +
+    `<div class="cards">${seatCards(t, s, isMe)}</div>` +
+    `<div class="plate">${button}<div class="name">${esc(s.name)}${isMe ? " <span class=\"you\">(you)</span>" : ""}</div>` +
+    `<div class="stack" data-stack="${s.stack}">${chips(s.stack)}</div>` +
+    `${stateLabel ? `<div class="state">${esc(stateLabel)}</div>` : ""}${action}${jp}${odd}</div>` +
+    `${shown}${result}${clockHTML(turn, opts.now)}</div>${bet}`;
+}
+
+function resultHTML(r) {
+  const total = (r.ante || 0) + (r.play || 0) + (r.jackpot || 0);
+  const cls = total > 0 ? "up" : total < 0 ? "down" : "even";
+  const sign = total > 0 ? "+" : total < 0 ? "\u2212" : "";
+  return `<div class="result ${cls}">${sign}${chips(Math.abs(total))}</div>`;
+}
+
+function centerHTML(t) {
+  const parts = [];
+  if (t.variant === "caribbean") {
+    const d = t.dealer;
+    const cards = d ? cardsHTML(d.cards, "board") : cardsHTML([null, null, null, null, null], "board");
+    let label = "Dealer";
+    if (d && d.hand) label = `Dealer: ${d.hand}${d.qualifies === false ? " — does not qualify" : ""}`;
+    parts.push(`<div class="dealer-hand" aria-label="dealer's cards"><div class="label">${esc(label)}</div>` +
+      `<div class="cards">${d ? cards : ""}</div></div>`);
+  } else if (t.board.length || ["holdem", "manila", "manila3"].includes(t.variant)) {
+    parts.push(`<div class="board" aria-label="board">${cardsHTML(t.board, "board")}</div>`);
+  }
+  const pot = potTotal(t);
+  if (t.variant !== "caribbean") {
+    parts.push(`<div class="pot" aria-label="pot">Pot <strong data-pot="${pot}">${chips(pot)}</strong></div>`);
+  }
+  if (t.announcements.length && t.ended) {
+    parts.push(`<div class="winner-banner">${esc(t.announcements[0])}</div>`);
+  }
+  return parts.join("");
+}
+
+/** The felt's inner HTML. `opts`: {canSit, watch}. */
+export function feltHTML(t, opts) {
+  const anchor = t.you != null ? t.you : 0;
+  const seats = [];
+  for (let i = 0; i < t.seatCount; i++) seats.push(seatHTML(t, i, { ...opts, anchor }));
+  return `<div class="oval"><div class="center">${centerHTML(t)}</div></div>${seats.join("")}`;
+}
+
+export function titleText(t) {
+  const game = VARIANT_NAMES[t.variant] || t.variant;
+  const structure = t.structure ? `${STRUCTURE_NAMES[t.structure] || t.structure} ` : "";
+  return { title: t.name || t.id, meta: `${structure}${game} · ${stakesText(t.variant, t.stakes)}` };
+}
+
+/** Refresh every clock under `root` (`now`: server time in Unix seconds). */
+const clockTotals = new Map(); // deadline -> seconds left when first seen (the bar's 100%)
+
+export function tickClocks(root, now) {
+  for (const el of root.querySelectorAll(".clock[data-deadline]")) {
+    const left = Math.max(0, Number(el.dataset.deadline) - now);
+    if (!clockTotals.has(el.dataset.deadline)) {
+      if (clockTotals.size > 50) clockTotals.clear();
+      clockTotals.set(el.dataset.deadline, Math.max(1, left));
+    }
+    const actionClock = clockTotals.get(el.dataset.deadline);
+    const secs = el.querySelector(".secs");
+    const text = `${Math.ceil(left)}s`;
+    if (secs.textContent !== text) secs.textContent = text;
+    const fill = el.querySelector(".fill");
+    const frac = Math.max(0, Math.min(1, left / actionClock));
+    fill.style.width = `${(frac * 100).toFixed(1)}%`;
+    el.classList.toggle("low", left < 8);
+  }
+}

@@ -1,0 +1,125 @@
+"""Browser tests: the real server in-process (test mode, port 0) and the system Chromium
+driven by Playwright for Python (async API, same event loop as the server).
+
+Rule of these helpers: nothing sleeps; every wait is on something the page shows (Playwright's
+auto-waiting `expect`/locators with a timeout) or on a protocol message (`Client.event`).
+A page that throws a JavaScript error fails its test (`Player.errors` is checked at teardown).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import AsyncIterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.async_api import Browser, BrowserContext, Page, async_playwright, expect
+
+from tests.net.conftest import Client, Live, open_client, start_live, test_config
+
+ROOT = Path(__file__).resolve().parents[2]
+SCREENSHOTS = ROOT / "client_web" / "screenshots"
+CHROMIUM = os.environ.get("POKER_CHROMIUM", "/usr/bin/chromium")
+DESKTOP = {"width": 1280, "height": 800}
+PHONE = {"width": 360, "height": 740}
+WAIT_MS = 10_000
+"""Milliseconds any single wait on the page may take."""
+
+expect.set_options(timeout=WAIT_MS)
+
+
+@pytest.fixture
+async def live(tmp_path: Path) -> AsyncIterator[Live]:
+    """The server, in this event loop, in test mode (tables may take fixed decks)."""
+    server = await start_live(test_config(tmp_path))
+    yield server
+    await server.close()
+
+
+@pytest.fixture
+async def browser() -> AsyncIterator[Browser]:
+    """The system Chromium, headless."""
+    assert Path(CHROMIUM).exists(), f"no Chromium at {CHROMIUM} (set POKER_CHROMIUM)"
+    async with async_playwright() as pw:
+        chromium = await pw.chromium.launch(executable_path=CHROMIUM, headless=True)
+        yield chromium
+        await chromium.close()
+
+
+@dataclass
+class Player:
+    """One browser context with one page on the poker client."""
+
+    context: BrowserContext
+    page: Page
+    errors: list[str] = field(default_factory=list)
+
+    async def goto(self, base: str, route: str = "#/") -> None:
+        await self.page.goto(base + route)
+        await expect(self.page.locator("body[data-ready='1']")).to_have_count(1)
+
+    async def hello(self, name: str) -> None:
+        """Say hello as a guest from the lobby."""
+        await self.page.fill("#hello-name", name)
+        await self.page.click("#guest-btn")
+        await expect(self.page.locator("#me .who")).to_have_text(name)
+
+    async def sit(self, seat: int, buy_in: int) -> None:
+        await self.page.click(f"[data-sit='{seat}']")
+        await self.page.fill("#buy-in", str(buy_in))
+        await self.page.click("#sit-confirm")
+        await expect(self.page.locator(f".seat.me[data-seat='{seat}']")).to_have_count(1)
+
+    async def act(self, action: str, amount: int | None = None) -> None:
+        """Click the action's button once it is offered (typing the amount first)."""
+        button = self.page.locator(f"#actions [data-act='{action}']")
+        await expect(button).to_be_enabled()
+        if amount is not None:
+            await self.page.fill("#amount", str(amount))
+            await self.page.locator("#amount").dispatch_event("change")
+        await button.click()
+        await expect(button).to_have_count(0)
+
+    async def stack(self, seat: int) -> str:
+        return await self.page.locator(f".seat[data-seat='{seat}'] .stack").inner_text()
+
+    async def shot(self, name: str) -> None:
+        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+        await self.page.screenshot(path=str(SCREENSHOTS / f"{name}.png"))
+
+
+@pytest.fixture
+async def open_player(browser: Browser) -> AsyncIterator[Any]:
+    """`await open_player(viewport=DESKTOP)`: a new context and page; each page's uncaught
+    JavaScript errors fail the test."""
+    players: list[Player] = []
+
+    async def factory(viewport: dict[str, int] | None = None) -> Player:
+        context = await browser.new_context(viewport=viewport or DESKTOP)  # type: ignore[arg-type]
+        page = await context.new_page()
+        player = Player(context=context, page=page)
+        page.on("pageerror", lambda exc: player.errors.append(str(exc)))
+        players.append(player)
+        return player
+
+    yield factory
+    errors = [e for p in players for e in p.errors]
+    for p in players:
+        await p.context.close()
+    assert not errors, errors
+
+
+async def host(live: Live, name: str = "Host") -> Client:
+    """A protocol client (the test's own) that said hello: it creates tables and watches."""
+    client = await open_client(live)
+    await client.hello(name)
+    return client
+
+
+async def create(client: Client, **fields: Any) -> str:
+    answer = await client.request("create_table", **fields)
+    assert answer["type"] == "ok", answer
+    table: str = answer["table"]
+    return table
