@@ -145,7 +145,8 @@ def player_copy(record: HandRecord, player_id: str) -> HandRecord | None:
     events = [r for e in record.events
               if (r := _redact_event(e, seat, caribbean=caribbean)) is not None]
     mine = record.own.get(str(seat), [])
-    reveal = sorted([*record.reveal, *mine], key=lambda o: int(o["position"]))
+    by_pos = {int(o["position"]): o for o in [*record.reveal, *mine]}  # one per card
+    reveal = [by_pos[p] for p in sorted(by_pos)]
     return dataclasses.replace(record, events=events, reveal=reveal,
                                own={str(seat): list(mine)}, audit=None, viewer=seat)
 
