@@ -140,6 +140,56 @@ local function advance()
   end
   return out, tbl
 end
+local function do_register(hand)
+  local t = redis.call('HGET', K_TICKETS, hand)
+  if t then return tonumber(t) end
+  local ticket = redis.call('INCR', K_SEQ)
+  redis.call('HSET', K_TICKETS, hand, ticket)
+  redis.call('ZADD', K_PENDING, ticket, hand)
+  redis.call('ZADD', K_LEASE, NOW + LEASE, hand)
+  return ticket
+end
+
+-- book a settled hand; true when the pools changed
+local function do_report(hand, owner, tbl, s_json, contribs_json, claims_json)
+  local s = cjson.decode(s_json)
+  local contribs = cjson.decode(contribs_json)
+  local claims = cjson.decode(claims_json)
+  local changed = false
+  if s[1] == 1 then redis.call('HSET', K_POOLS, 'split', '1') end
+  for _, c in ipairs(contribs) do -- {key, round, to_minor, to_major, to_house}
+    if redis.call('HSETNX', K_CONTRIB, c[1], '1') == 1 then
+      if c[3] > 0 then
+        redis.call('HSET', K_POOLS, 'split', '1')
+        pool_set('minor', pool_get('minor') + c[3])
+        hist('contribution', c[2], c[1], 'minor', c[3], pool_get('minor'))
+      end
+      pool_set('major', pool_get('major') + c[4])
+      hist('contribution', c[2], c[1], 'major', c[4], pool_get('major'))
+      total_add('contributed', c[3] + c[4])
+      total_add('house', c[5])
+      changed = true
+    end
+  end
+  if redis.call('HEXISTS', K_DONE, hand) == 0 and redis.call('HEXISTS', K_REPORTS, hand) == 0
+  then
+    local t = redis.call('HGET', K_TICKETS, hand)
+    local queued = t and redis.call('ZSCORE', K_PENDING, hand)
+    if not queued and #claims == 0 then
+      redis.call('HSET', K_DONE, hand, '0') -- unregistered or expired, nothing to pay: done
+    elseif not queued then
+      t = redis.call('INCR', K_SEQ)
+      redis.call('HSET', K_TICKETS, hand, t)
+      redis.call('ZADD', K_PENDING, t, hand)
+      hist('late', hand, '', '', 0, 0)
+    end
+    if queued or #claims > 0 then
+      redis.call('ZREM', K_LEASE, hand)
+      redis.call('HSET', K_REPORTS, hand, cjson.encode({o = owner, t = tbl, s = s, c = claims}))
+    end
+  end
+  return changed
+end
 """
 
 INIT = PRELUDE + r"""
@@ -158,14 +208,7 @@ return 1
 """
 
 REGISTER = PRELUDE + r"""
-local hand = ARGV[3]
-local t = redis.call('HGET', K_TICKETS, hand)
-if t then return tonumber(t) end
-local ticket = redis.call('INCR', K_SEQ)
-redis.call('HSET', K_TICKETS, hand, ticket)
-redis.call('ZADD', K_PENDING, ticket, hand)
-redis.call('ZADD', K_LEASE, NOW + LEASE, hand)
-return ticket
+return do_register(ARGV[3])
 """
 
 RENEW = PRELUDE + r"""
@@ -176,40 +219,24 @@ return 1
 """
 
 REPORT = PRELUDE + r"""
-local hand, owner, tbl = ARGV[3], ARGV[4], ARGV[5]
-local s = cjson.decode(ARGV[6])
-local contribs = cjson.decode(ARGV[7])
-local claims = cjson.decode(ARGV[8])
-local changed = false
-if s[1] == 1 then redis.call('HSET', K_POOLS, 'split', '1') end
-for _, c in ipairs(contribs) do -- {key, round, to_minor, to_major, to_house}
-  if redis.call('HSETNX', K_CONTRIB, c[1], '1') == 1 then
-    if c[3] > 0 then
-      redis.call('HSET', K_POOLS, 'split', '1')
-      pool_set('minor', pool_get('minor') + c[3])
-      hist('contribution', c[2], c[1], 'minor', c[3], pool_get('minor'))
-    end
-    pool_set('major', pool_get('major') + c[4])
-    hist('contribution', c[2], c[1], 'major', c[4], pool_get('major'))
-    total_add('contributed', c[3] + c[4])
-    total_add('house', c[5])
-    changed = true
-  end
-end
-if redis.call('HEXISTS', K_DONE, hand) == 0 and redis.call('HEXISTS', K_REPORTS, hand) == 0 then
-  local t = redis.call('HGET', K_TICKETS, hand)
-  local queued = t and redis.call('ZSCORE', K_PENDING, hand)
-  if not queued and #claims == 0 then
-    redis.call('HSET', K_DONE, hand, '0') -- unregistered or expired, nothing to pay: done
-  elseif not queued then
-    t = redis.call('INCR', K_SEQ)
-    redis.call('HSET', K_TICKETS, hand, t)
-    redis.call('ZADD', K_PENDING, t, hand)
-    hist('late', hand, '', '', 0, 0)
-  end
-  if queued or #claims > 0 then
-    redis.call('ZREM', K_LEASE, hand)
-    redis.call('HSET', K_REPORTS, hand, cjson.encode({o = owner, t = tbl, s = s, c = claims}))
+local changed = do_report(ARGV[3], ARGV[4], ARGV[5], ARGV[6], ARGV[7], ARGV[8])
+local out, paid_at = advance()
+if changed or #out > 0 then publish(paid_at or '') end
+if #out == 0 then return '[]' end
+return cjson.encode(out)
+"""
+
+BATCH = PRELUDE + r"""
+-- ARGV[3..]: ops in order: 'r', hand | 'p', hand, owner, table, settings, contribs, claims
+local i, changed = 3, false
+while i <= #ARGV do
+  if ARGV[i] == 'r' then
+    do_register(ARGV[i + 1])
+    i = i + 2
+  else
+    if do_report(ARGV[i + 1], ARGV[i + 2], ARGV[i + 3], ARGV[i + 4], ARGV[i + 5],
+                 ARGV[i + 6]) then changed = true end
+    i = i + 7
   end
 end
 local out, paid_at = advance()

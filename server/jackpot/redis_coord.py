@@ -54,6 +54,7 @@ class RedisCoordinator:
         self._register = redis.script(lua.REGISTER)
         self._renew = redis.script(lua.RENEW)
         self._report = redis.script(lua.REPORT)
+        self._batch = redis.script(lua.BATCH)
         self._advance = redis.script(lua.ADVANCE)
         self._credited = redis.script(lua.CREDITED)
         self._compute = redis.script(lua.COMPUTE)
@@ -88,6 +89,27 @@ class RedisCoordinator:
     async def report(self, hand: str, *, owner: str, table: str, settings: CaribbeanSettings,
                      contributions: Sequence[Contribution], claims: Sequence[Claim]
                      ) -> list[Payout]:
+        reply = await self._run(self._report, hand, *self._report_args(
+            owner=owner, table=table, settings=settings, contributions=contributions,
+            claims=claims))
+        return [Payout.from_json(r) for r in json.loads(reply)]
+
+    async def batch(self, ops: Sequence[tuple[str, str, dict[str, Any]]]) -> list[Payout]:
+        """Several registrations and reports in one atomic script, in order: each op is
+        ``("register", hand, {"owner": ...})`` or ``("report", hand, <report's keywords>)``.
+        Returns the payouts the batch produced."""
+        args: list[Any] = []
+        for kind, hand, kw in ops:
+            if kind == "register":
+                args += ["r", hand]
+            else:
+                args += ["p", hand, *self._report_args(**kw)]
+        reply = await self._run(self._batch, *args)
+        return [Payout.from_json(r) for r in json.loads(reply)]
+
+    def _report_args(self, *, owner: str, table: str, settings: CaribbeanSettings,
+                     contributions: Sequence[Contribution], claims: Sequence[Claim]
+                     ) -> list[str]:
         if len({c.seat for c in claims}) != len(claims):
             raise ValueError("a seat may claim only once per round (CSP-12)")
         if any(c.kind not in MINOR_KEYS | MAJOR_KEYS for c in claims):
@@ -95,10 +117,8 @@ class RedisCoordinator:
         contribs = [[c.key, c.round_id, c.to_minor, c.to_major, c.to_house]
                     for c in contributions]
         cls = [[c.key, c.seat, c.player, c.kind, c.eligible_at] for c in claims]
-        reply = await self._run(self._report, hand, owner, table,
-                                json.dumps(settings_args(settings)), json.dumps(contribs),
-                                json.dumps(cls))
-        return [Payout.from_json(r) for r in json.loads(reply)]
+        return [owner, table, json.dumps(settings_args(settings)), json.dumps(contribs),
+                json.dumps(cls)]
 
     async def advance(self) -> list[Payout]:
         return [Payout.from_json(r) for r in json.loads(await self._run(self._advance))]

@@ -39,6 +39,9 @@ __all__ = ["CreditFn", "JackpotService", "credit_payout"]
 
 log = logging.getLogger("server.jackpot")
 
+BATCH = 200
+"""Most registrations and reports sent in one script."""
+
 CreditFn = Callable[[Payout], Awaitable[None]]
 
 
@@ -96,6 +99,7 @@ class JackpotService:
         self._wake = asyncio.Event()
         self._idle = asyncio.Event()
         self._idle.set()
+        self._paid = asyncio.Event()
         self._tasks: list[asyncio.Task[None]] = []
         self._crediting: set[str] = set()
         self._timer: asyncio.TimerHandle | None = None
@@ -141,6 +145,14 @@ class JackpotService:
         if self.coord is not None:
             await self.coord.close()
 
+    async def all_paid(self, timeout: float = 30.0) -> None:
+        """Wait until every claim this process reported has been paid and credited."""
+        async def wait() -> None:
+            while self.waiting or self._ops:
+                self._paid.clear()
+                await self._paid.wait()
+        await asyncio.wait_for(wait(), timeout)
+
     async def drain(self, timeout: float = 10.0) -> None:
         """Wait until every queued registration/report has been booked and credited."""
         await asyncio.wait_for(self._idle.wait(), timeout)
@@ -154,7 +166,7 @@ class JackpotService:
             mem.register_now(hand, owner=self.owner)
             self._tick_later()
             return
-        self._push(_Op("register", hand, {}))
+        self._push(_Op("register", hand, {"owner": self.owner}))
 
     def hand_settled(self, hand: str, *, table: str, settings: CaribbeanSettings,
                      contributions: Sequence[Contribution], claims: Sequence[Claim]) -> None:
@@ -189,9 +201,8 @@ class JackpotService:
         while not self.closed:
             try:
                 while self._ops:
-                    op = self._ops[0]
-                    await self._run(op)
-                    self._ops.popleft()
+                    await self._run_some()
+                self._paid.set()
                 await self._maintain()
                 if not self._ops and not self._crediting:
                     self._idle.set()
@@ -205,10 +216,27 @@ class JackpotService:
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._wake.wait(), tick)
 
+    async def _run_some(self) -> None:
+        """Send queued ops: up to ``BATCH`` in one atomic step when the coordinator can
+        batch (Redis: one script, one round trip), else the first one."""
+        assert self.coord is not None
+        batch = getattr(self.coord, "batch", None)
+        if batch is None:
+            await self._run(self._ops[0])
+            self._ops.popleft()
+            return
+        ops = [self._ops[i] for i in range(min(BATCH, len(self._ops)))]
+        paid = await batch([(op.kind, op.hand, op.args) for op in ops])
+        for op in ops:
+            self._ops.popleft()
+            if op.kind == "report":
+                self.open.discard(op.hand)
+        await self._settle(paid)
+
     async def _run(self, op: _Op) -> None:
         assert self.coord is not None
         if op.kind == "register":
-            await self.coord.register(op.hand, owner=self.owner)
+            await self.coord.register(op.hand, **op.args)
             return
         paid = await self.coord.report(op.hand, **op.args)
         self.open.discard(op.hand)
@@ -280,6 +308,7 @@ class JackpotService:
             await self.coord.credited(p.key)
             self.payouts.append(p)
             self.waiting.discard(p.key)
+            self._paid.set()
             log.info("event=jackpot_paid key=%s player=%s amount=%d ticket=%d", p.key,
                      p.player, p.amount, p.ticket)
         finally:
