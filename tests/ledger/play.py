@@ -8,13 +8,13 @@ copy carries a card its receiver did not see.
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from server.ledger.history import HandRecord, MemoryHistory
 from server.table import TableActor
 from tests.table.helpers import FakeSink, Harness
-from tests.table.test_privacy import TABLES, Truth, play_random_hand, record_truth
+from tests.table.test_privacy import TABLES, Truth, play_random_hand
 
 VARIANTS = sorted(TABLES)
 
@@ -25,9 +25,8 @@ class Played:
     table: TableActor
     players: dict[int, FakeSink]
     spectator: FakeSink
-    truths: list[Truth]
+    truths: dict[str, Truth]  # hand id -> who saw which card in it
     history: MemoryHistory
-    marks: list[dict[int, int]] = field(default_factory=list)  # per hand: sink id -> frames
 
     @property
     def records(self) -> list[HandRecord]:
@@ -39,13 +38,19 @@ async def play(variant: str, hands: int = 6, *, seed: int = 0, seats: int = 4) -
     spectator); returns everything a test needs."""
     rng = random.Random(f"{variant}:{seed}")
     h = Harness(seed=seed + len(variant))
-    if variant == "caribbean":
-        h.registry.jackpot.pool = 0
     t = h.create(variant=variant, seats=seats + 1, **TABLES[variant])
     history = t.history
     assert isinstance(history, MemoryHistory)
-    truths: list[Truth] = [Truth()]
-    record_truth(t, truths)
+    truths: dict[str, Truth] = {}
+    original = t._apply
+
+    async def wrapped(events: list[Any]) -> None:
+        truth = truths.setdefault(str(t.hand_id), Truth())
+        for e in events:
+            truth.feed(e)
+        await original(events)
+
+    t._apply = wrapped  # type: ignore[method-assign]
     spectator = FakeSink()
     await h.send(t, spectator, "watch")
     players: dict[int, FakeSink] = {}
@@ -68,12 +73,19 @@ async def play(variant: str, hands: int = 6, *, seed: int = 0, seats: int = 4) -
         if not t.in_hand:
             continue
         await play_random_hand(h, t, players, rng)
-        out.marks.append({id(s): len(s.frames) for s in [spectator, *players.values()]})
-        truths.append(Truth())
     return out
 
 
-def frames_of_hand(p: Played, sink: FakeSink, index: int) -> list[dict[str, Any]]:
-    """The messages ``sink`` received during hand ``index`` (0-based)."""
-    start = p.marks[index - 1][id(sink)] if index > 0 else 0
-    return sink.messages[start:p.marks[index][id(sink)]]
+def frames_of_hand(sink: FakeSink, hand: str) -> list[dict[str, Any]]:
+    """The messages ``sink`` received from ``hand``'s ``hand_started`` to its ``hand_ended``
+    (between hands no frame carries a card)."""
+    out: list[dict[str, Any]] = []
+    inside = False
+    for msg in sink.messages:
+        if msg["type"] == "hand_started" and msg["hand"] == hand:
+            inside = True
+        if inside:
+            out.append(msg)
+            if msg["type"] == "hand_ended" and msg["hand"] == hand:
+                return out
+    raise AssertionError(f"{hand} not seen whole")
