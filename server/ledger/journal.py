@@ -185,6 +185,13 @@ class Ledger:
             raise RuntimeError(f"hand {ref}: the ledger refused its result (a table account "
                                "would go negative)")
 
+    async def hand_voided(self, table: str, hand_id: str, *, reason: str) -> None:
+        """A table voided ``hand_id`` in this process (a bug caught, or a shutdown deadline):
+        nothing of it was applied, so only its ``void`` record and the end of its mark."""
+        ref = self._hand_ref(hand_id)
+        await self.store.apply(Batch(key=f"void:{ref}", close_hand=ref,
+                                     note=f"void {ref} ({reason[:120]})"))
+
     def _resolve(self, table: str, name: str) -> str:
         if name == POT:
             return self.pot_account(table)

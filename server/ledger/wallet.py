@@ -57,6 +57,10 @@ class Wallet(Protocol):
         """Apply a hand's entries and end it, atomically (raises if the ledger refuses)."""
         ...
 
+    async def hand_voided(self, table: str, hand_id: str, *, reason: str) -> None:
+        """The table voided a running hand (its chips never moved): record it, end it."""
+        ...
+
 
 class MemoryWallet:
     """Balances in a dict; ``journal`` records every movement ``(player, delta, reason)``."""
@@ -109,6 +113,9 @@ class MemoryWallet:
         """Nothing to record: this wallet does not see table chips."""
 
     async def hand_result(self, table: str, hand_id: str, entries: Sequence[Transfer]) -> None:
+        """Nothing to record: this wallet does not see table chips."""
+
+    async def hand_voided(self, table: str, hand_id: str, *, reason: str) -> None:
         """Nothing to record: this wallet does not see table chips."""
 
 
@@ -174,3 +181,6 @@ class LedgerWallet:
 
     async def hand_result(self, table: str, hand_id: str, entries: Sequence[Transfer]) -> None:
         await self.ledger.hand_result(table, hand_id, entries)
+
+    async def hand_voided(self, table: str, hand_id: str, *, reason: str) -> None:
+        await self.ledger.hand_voided(table, hand_id, reason=reason)

@@ -147,6 +147,7 @@ class TableActor(SeatingMixin, TurnClockMixin, CaribbeanMixin, RecordingMixin):
         self._current: object = None
         self.fault: BaseException | None = None  # tests: raised by the next handled item
         self.hands_played = 0
+        self.voided_marks: list[tuple[str, str]] = []  # (hand id, reason) for the ledger
         self.history: HistoryStore = history if history is not None else MemoryHistory()
         self.recorder: HandRecorder | None = None
 
@@ -317,6 +318,7 @@ class TableActor(SeatingMixin, TurnClockMixin, CaribbeanMixin, RecordingMixin):
 
     async def _start_hand(self) -> None:
         self._next_hand = None
+        await self._ledger_voids()
         if self.in_hand or self.closing:
             return
         players = self._eligible()
@@ -462,6 +464,8 @@ class TableActor(SeatingMixin, TurnClockMixin, CaribbeanMixin, RecordingMixin):
         if self.projector is not None and self.hand_id is not None:
             self._publish(self.projector._ended(self.hand_id, dict(self.start_stacks),
                                                 voided=True))
+        if self.hand_id is not None:  # the ledger's mark is closed by _ledger_voids
+            self.voided_marks.append((self.hand_id, reason))
         self.hand = None
         self.round = None
         self.projector = None
@@ -469,7 +473,21 @@ class TableActor(SeatingMixin, TurnClockMixin, CaribbeanMixin, RecordingMixin):
         self.start_stacks = {}
         self.turn_seat = None
 
+    async def _ledger_voids(self) -> None:
+        """Tell the ledger about hands voided here (their chips never moved there): each
+        gets a ``void`` record and its running mark closed. Kept for a retry on failure."""
+        while self.voided_marks:
+            hand_id, reason = self.voided_marks[0]
+            try:
+                await self.wallet.hand_voided(self.table_id, hand_id, reason=reason)
+            except Exception:
+                log.exception("event=ledger_void_failed table=%s hand=%s", self.table_id,
+                              hand_id)
+                return
+            self.voided_marks.pop(0)
+
     async def _after_hand(self) -> None:
+        await self._ledger_voids()
         self._cancel_timers()
         self.hand = None
         self.round = None
@@ -511,6 +529,7 @@ class TableActor(SeatingMixin, TurnClockMixin, CaribbeanMixin, RecordingMixin):
         await self._close()
 
     async def _close(self) -> None:
+        await self._ledger_voids()
         self._cancel_timers()
         for seat, st in enumerate(self.seats):
             if st is not None:
