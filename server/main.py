@@ -22,12 +22,14 @@ import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from websockets.asyncio.server import Server, ServerConnection, serve
 from websockets.typing import Subprotocol
 
 import protocol
 from server.config import Config
+from server.jackpot.service import JackpotService, build_jackpot, history_page
 from server.ledger.accounts import Accounts
 from server.ledger.history import SqliteHistory
 from server.ledger.journal import Ledger
@@ -62,8 +64,9 @@ def select_subprotocol(
 
 
 def build_registry(config: Config, wallet: Wallet) -> TableRegistry:
-    """The process's table registry (embedded jackpot, real clocks)."""
-    return TableRegistry(config, wallet)
+    """The process's table registry (real clocks; the jackpot in-process, or shared by every
+    process through Redis with `--redis URL`: see `server.jackpot`)."""
+    return TableRegistry(config, wallet, jackpot=build_jackpot(config))
 
 
 @dataclass
@@ -78,6 +81,7 @@ class App:
     edge: Edge
     router: Router
     http: HttpEndpoints
+    jackpot: JackpotService | None = None
 
 
 def build_store(config: Config) -> Store:
@@ -115,8 +119,15 @@ def build_app(config: Config) -> App:
     edge.handle_frame = router.handle_frame
     registry.jackpot_listener = edge.broadcast
     http = HttpEndpoints(static_dir=config.static_dir, metrics=metrics.render)
+    jackpot = registry.jackpot
+    http.jackpot_history = lambda start, count: _jackpot_history(jackpot, start, count)
     return App(config=config, wallet=wallet, registry=registry, metrics=metrics,
-               sessions=sessions, edge=edge, router=router, http=http)
+               sessions=sessions, edge=edge, router=router, http=http, jackpot=jackpot)
+
+
+async def _jackpot_history(jackpot: JackpotService, start: int, count: int) -> dict[str, Any]:
+    assert jackpot.coord is not None
+    return await history_page(jackpot.coord, start, count)
 
 
 def balances_line(wallet: LedgerWallet) -> str:
@@ -276,6 +287,8 @@ async def run(
 
     app = app if app is not None else build_app(config)
     await start_ledger(app)
+    if app.jackpot is not None:  # connect (Redis), credit payouts still due, follow the meter
+        await app.jackpot.start()
     server = await serve(
         app.edge.handle,
         config.host,
@@ -312,6 +325,9 @@ async def run(
             log.error("event=registry_shutdown_timeout deadline=%s", config.shutdown_deadline)
         except Exception:
             log.exception("event=registry_shutdown_failed")
+        if app.jackpot is not None:
+            with contextlib.suppress(Exception):
+                await app.jackpot.close()
         await app.edge.close_all()
         try:
             await asyncio.wait_for(server.wait_closed(), config.shutdown_deadline)

@@ -321,3 +321,31 @@ class JackpotService:
 
 def _pools(mem: MemoryCoordinator) -> PoolState:
     return PoolState(mem.minor, mem.major, mem.split)
+
+
+def build_jackpot(config: Any) -> JackpotService | None:
+    """The process's jackpot service from its :class:`~server.config.Config`: over Redis with
+    ``redis_url`` (connected by :meth:`JackpotService.start`; payout records of this process
+    are those of ``config.node``), else None (the registry's in-process default)."""
+    url = getattr(config, "redis_url", None)
+    if url is None:
+        return None
+    lease = float(config.jackpot_lease)
+
+    async def connect() -> Coordinator:
+        from server.jackpot.redis_coord import RedisCoordinator
+
+        return await RedisCoordinator.connect(url, lease=lease)
+
+    return JackpotService(connect, owner=str(getattr(config, "node", "") or "") or None,
+                          meter=Meter(interval=float(config.jackpot_meter_interval)))
+
+
+async def history_page(coord: Coordinator, start: int, count: int) -> dict[str, Any]:
+    """The body of ``GET /jackpot/history`` (and of the CLI): pools, totals, entries."""
+    st = await coord.state()
+    entries = await coord.history(start, count)
+    return {"state": {"minor": st.minor, "major": st.major, "split": st.split,
+                      "contributed": st.contributed, "paid": st.paid, "seeded": st.seeded,
+                      "house": st.house},
+            "entries": [e.as_dict() for e in entries], "next": start + len(entries)}

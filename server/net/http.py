@@ -12,11 +12,13 @@ players, and back to False when it starts shutting down.
 
 from __future__ import annotations
 
+import json
 import logging
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from http import HTTPStatus
 from pathlib import Path
-from urllib.parse import unquote, urlsplit
+from typing import Any
+from urllib.parse import parse_qs, unquote, urlsplit
 
 from websockets.asyncio.server import ServerConnection
 from websockets.datastructures import Headers
@@ -109,20 +111,25 @@ class HttpEndpoints:
 
     Routes: `GET /healthz` (200 "ok" while the process runs), `GET /readyz` (200 when `ready`,
     else 503), `GET /metrics` (the Prometheus text exposition from `metrics()`, 404 when no
-    `metrics` callable was given), `GET /` and static files from `static_dir`, 404 for
-    anything else.
+    `metrics` callable was given), `GET /jackpot/history?start=N&count=M` (the jackpot pool's
+    history as JSON, from `jackpot_history`; count at most 1000), `GET /` and static files from
+    `static_dir`, 404 for anything else.
     """
 
     def __init__(self, *, static_dir: Path, metrics: Callable[[], str] | None = None) -> None:
         self.static_dir = static_dir
         self.metrics = metrics
         self.ready = False
+        self.jackpot_history: Callable[[int, int], Awaitable[Any]] | None = None
 
-    def process_request(self, connection: ServerConnection, request: Request) -> Response | None:
+    def process_request(self, connection: ServerConnection, request: Request
+                        ) -> Response | Awaitable[Response] | None:
         """The `process_request` hook: a Response for plain HTTP, None to upgrade `/ws`."""
         path = urlsplit(request.path).path
         if path == WS_PATH:
             return None
+        if path == "/jackpot/history" and self.jackpot_history is not None:
+            return self._jackpot_history(request.path)
         response = self.route(request.path)
         log.info(
             "event=http path=%s status=%d remote=%s",
@@ -131,6 +138,24 @@ class HttpEndpoints:
             _remote(connection),
         )
         return response
+
+    async def _jackpot_history(self, request_path: str) -> Response:
+        """`GET /jackpot/history?start=N&count=M`: JSON `{"state": {...}, "entries": [...]}`
+        (every contribution, payout, shortfall and reseed with hand ids; oldest first)."""
+        assert self.jackpot_history is not None
+        query = parse_qs(urlsplit(request_path).query)
+        try:
+            start = max(0, int(query.get("start", ["0"])[0]))
+            count = min(1000, max(0, int(query.get("count", ["100"])[0])))
+        except ValueError:
+            return text_response(HTTPStatus.BAD_REQUEST, "start and count are integers\n")
+        try:
+            body = await self.jackpot_history(start, count)
+        except Exception:
+            log.exception("event=jackpot_history_failed")
+            return text_response(HTTPStatus.SERVICE_UNAVAILABLE, "jackpot unavailable\n")
+        return make_response(HTTPStatus.OK, json.dumps(body).encode("utf-8"),
+                             "application/json")
 
     def route(self, request_path: str) -> Response:
         """Answer one plain HTTP GET for `request_path` (raw target, query allowed)."""

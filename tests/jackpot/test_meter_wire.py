@@ -1,0 +1,83 @@
+"""CSP-12 meter over the wire: a pool change made on one server process reaches a connection of
+another process (through Redis pub/sub) within a second; the lobby shows the pool; operators
+read the history at ``GET /jackpot/history``.  And the in-process default does the same on one
+process."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+from pathlib import Path
+from typing import Any
+
+from server.rules.caribbean_payout import CaribbeanSettings, Contribution
+from tests.net.conftest import open_client, start_live, test_config
+from tests.redis_helpers import RedisProcess
+
+S = CaribbeanSettings(reset_amount=10_000)
+
+
+def wager(hand: str, seat: int, amount: int = 100) -> Contribution:
+    minor, major, house = S.split_wager(amount)
+    return Contribution(hand, seat, amount, minor + major, minor, major, house)
+
+
+async def http_get(host: str, port: int, path: str) -> tuple[int, bytes]:
+    reader, writer = await asyncio.open_connection(host, port)
+    writer.write(f"GET {path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n".encode())
+    raw = await asyncio.wait_for(reader.read(), 10)
+    writer.close()
+    head, _, body = raw.partition(b"\r\n\r\n")
+    return int(head.split()[1]), body
+
+
+async def test_csp12_meter_reaches_every_process_within_a_second_and_history_over_http(
+        redis_server: RedisProcess, tmp_path: Path) -> None:
+    """CSP-12: the meter that players see is the pool, on every process (< 1 s)."""
+    a = await start_live(test_config(tmp_path / "a", redis_url=redis_server.url, node="a"))
+    b = await start_live(test_config(tmp_path / "b", redis_url=redis_server.url, node="b"))
+    try:
+        watcher = await open_client(b)
+        player = await open_client(b)
+        await player.hello("Ann")
+        made = await player.request("create_table", variant="caribbean",
+                                    stakes={"min": 10, "max": 100, "jackpot_wager": 100},
+                                    seats=5)
+        assert made["type"] == "ok", made
+        assert a.app.jackpot is not None
+        t0 = time.monotonic()
+        a.app.jackpot.hand_settled("far.1", table="t9", settings=S,
+                                   contributions=[wager("far.1", 0), wager("far.1", 1, 1000)],
+                                   claims=[])
+        msg = await asyncio.wait_for(watcher.event("jackpot", pool=770), 1.0)
+        took = time.monotonic() - t0
+        assert msg == {"type": "jackpot", "pool": 770} and took < 1.0
+        tables = (await player.request("tables"))["tables"]
+        assert [t["jackpot"] for t in tables if t["variant"] == "caribbean"] == [{"pool": 770}]
+        status, body = await http_get(*b.host_port, "/jackpot/history?start=0&count=10")
+        page: dict[str, Any] = json.loads(body)
+        assert status == 200 and page["state"]["major"] == 770
+        assert [(e["kind"], e["hand"], e["key"], e["amount"]) for e in page["entries"]] == [
+            ("contribution", "far.1", "far.1:0", 70), ("contribution", "far.1", "far.1:1", 700)]
+        assert (await http_get(*b.host_port, "/jackpot/history?start=x"))[0] == 400
+        print(f"meter latency across processes: {took * 1000:.1f} ms")
+    finally:
+        await a.close()
+        await b.close()
+
+
+async def test_csp12_in_process_meter_and_history(tmp_path: Path) -> None:
+    """The embedded default: every connection of the process gets the meter at once."""
+    server = await start_live(test_config(tmp_path))
+    try:
+        watcher = await open_client(server)
+        assert server.app.jackpot is not None
+        server.app.jackpot.hand_settled("t1.1", table="t1", settings=S,
+                                        contributions=[wager("t1.1", 3)], claims=[])
+        assert await asyncio.wait_for(watcher.event("jackpot"), 1.0) == {
+            "type": "jackpot", "pool": 70}
+        status, body = await http_get(*server.host_port, "/jackpot/history")
+        assert status == 200 and json.loads(body)["entries"][0]["key"] == "t1.1:3"
+    finally:
+        await server.close()
