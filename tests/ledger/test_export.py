@@ -37,7 +37,8 @@ def expected_actions(record: HandRecord) -> list[tuple[str, str, int | None]]:
     out: list[tuple[str, str, int | None]] = []
     bets: dict[int, int] = {}
     for e in record.events:
-        kind, seat = e["e"], e.get("seat")
+        kind = e["e"]
+        seat: Any = e.get("seat")
         if kind == "StreetEnded":
             bets = {}
         elif kind == "Posted":
@@ -225,10 +226,12 @@ async def test_scripted_holdem_hand_line_by_line() -> None:
     await h.send(t, p1, "sit", seat=1, buy_in=1000)
     await h.advance(t, 2.5)
     assert t.hand is not None
-    for sink, fields in [(p0, {"action": "raise", "amount": 30}), (p1, {"action": "call"}),
-                         (p0, {"action": "bet", "amount": 20}), (p1, {"action": "call"}),
-                         (p0, {"action": "check"}), (p1, {"action": "check"}),
-                         (p0, {"action": "check"}), (p1, {"action": "check"})]:
+    script: list[tuple[Any, dict[str, Any]]] = [
+        (p0, {"action": "raise", "amount": 30}), (p1, {"action": "call"}),
+        (p0, {"action": "bet", "amount": 20}), (p1, {"action": "call"}),
+        (p0, {"action": "check"}), (p1, {"action": "check"}),
+        (p0, {"action": "check"}), (p1, {"action": "check"})]
+    for sink, fields in script:
         assert (await h.send(t, sink, "act", **fields))["type"] == "ok", fields
     record = (await t.history.hands_of("p0", limit=1))[0][0]
     full = await t.history.get(record.hand)
