@@ -219,8 +219,10 @@ def sat_in(table: str, seq: int, *, seat: int) -> Msg:
 
 def hand_started(table: str, seq: int, *, hand: HandId, button: int | None,
                  commitment: str) -> Msg:
-    """``hand_started``: hand id ``hand``; ``button`` seat; ``commitment``: the hash of
-    the deck commitment, published before any card (opened by ``hand_ended.reveal``)."""
+    """``hand_started``: hand id ``hand``; ``button`` seat; ``commitment``: the root (hex)
+    of the Merkle tree over the deck, one leaf per position, its card and a fresh random
+    salt (byte layout: :mod:`server.rules.commitment`), published before any card and
+    opened card by card by ``hand_ended.reveal``."""
     return _ev("hand_started", table, seq,
                {"hand": hand, "button": button, "commitment": commitment})
 
