@@ -151,7 +151,11 @@ class TableTrack:
 
 
 # ------------------------------------------------------------------------------ policy
-_WEIGHTS = {"check": 5.0, "call": 5.0, "fold": 1.5, "bet": 2.0, "raise": 1.0,
+#: Relative weights of the actions a bot picks among (those offered). Facing a bet it folds,
+#: calls or raises 4 : 4 : 1; otherwise it checks or bets 5 : 2. That is roughly how often
+#: players fold at a 6-handed table (most hands end before or at the flop), so a hand runs
+#: about a dozen actions rather than the twenty-odd of a table that never folds.
+_WEIGHTS = {"check": 5.0, "call": 4.0, "fold": 4.0, "bet": 2.0, "raise": 1.0,
             "bring_in": 3.0, "complete": 1.0}
 
 

@@ -44,6 +44,9 @@ def build_parser() -> argparse.ArgumentParser:
                         help="extra argument for the spawned server (repeatable)")
     parser.add_argument("--profile", type=Path, default=None, metavar="PATH",
                         help="with --spawn: run the server under cProfile, stats to PATH")
+    parser.add_argument("--data-root", type=Path, default=None, metavar="DIR",
+                        help="with --spawn: put the server's data directory (its ledger) "
+                             "under DIR, e.g. /dev/shm to take disk syncs out of the run")
     parser.add_argument("--tables", type=int, default=10, help="tables (default 10)")
     parser.add_argument("--bots", type=int, default=6, help="bots per table (default 6)")
     parser.add_argument("--spectators", type=int, default=0,
@@ -78,7 +81,7 @@ def config_from_args(args: argparse.Namespace) -> RunConfig:
     return RunConfig(
         url=args.url, spawn=args.spawn, server_cpu=args.server_cpu,
         client_cpu=args.client_cpu, server_args=tuple(args.server_arg), profile=args.profile,
-        tables=args.tables, bots=args.bots, spectators=args.spectators,
+        data_root=args.data_root, tables=args.tables, bots=args.bots, spectators=args.spectators,
         variant=args.variant, structure=None if args.variant == "caribbean" else args.structure,
         stakes=args.stakes, pause=args.pause, duration=duration, hands=args.hands,
         think=args.think, seed=args.seed, churn=args.churn, encoding=args.encoding,

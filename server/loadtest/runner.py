@@ -90,6 +90,7 @@ class RunConfig:
     client_cpu: int | None = None
     server_args: tuple[str, ...] = ()
     profile: Path | None = None
+    data_root: Path | None = None
     tables: int = 10
     bots: int = 6
     spectators: int = 0
@@ -184,9 +185,12 @@ def _server_command(extra: tuple[str, ...], profile: Path | None) -> list[str]:
 
 
 async def start_server(*, cpu: int | None = None, extra: tuple[str, ...] = (),
-                       profile: Path | None = None, timeout: float = 30.0) -> ServerProcess:
-    """Start the server, pinned to ``cpu`` when given, and read its listening URL."""
-    workdir = Path(tempfile.mkdtemp(prefix="poker-loadtest-"))
+                       profile: Path | None = None, data_root: Path | None = None,
+                       timeout: float = 30.0) -> ServerProcess:
+    """Start the server, pinned to ``cpu`` when given, and read its listening URL. Its
+    data directory (the embedded ledger) is a fresh temporary one under ``data_root``
+    (default: the system's temporary directory), removed when it stops."""
+    workdir = Path(tempfile.mkdtemp(prefix="poker-loadtest-", dir=data_root))
     log_path = workdir / "server.log"
     log_file = log_path.open("wb")
     command = _server_command(("--data-dir", str(workdir / "data"), *SPAWN_ARGS, *extra),
@@ -403,6 +407,7 @@ def _report(run: _Run, chips: dict[str, Any]) -> Report:
     settings = asdict(cfg)
     settings["stakes"] = cfg.table_stakes
     settings["profile"] = str(cfg.profile) if cfg.profile else None
+    settings["data_root"] = str(cfg.data_root) if cfg.data_root else None
     settings["url"] = run.url
     return Report(
         settings=settings,
@@ -430,7 +435,7 @@ async def run_load(config: RunConfig, *, err: IO[str] | None = None) -> Report:
     server: ServerProcess | None = None
     if config.spawn:
         server = await start_server(cpu=config.server_cpu, extra=config.server_args,
-                                    profile=config.profile)
+                                    profile=config.profile, data_root=config.data_root)
     _pin_self(config)
     url = server.url if server is not None else config.url
     assert url is not None
