@@ -52,10 +52,11 @@ async def test_concurrent_buy_ins_and_cash_outs_never_overdraw(tmp_path: Path) -
         registry = live.app.registry
         total_seated = 0
         for c in clients:
-            seats = [st for t in tables for st in registry.get(t).seats  # type: ignore[union-attr]
-                     if st is not None and st.player_id == c.player_id]
-            per_table = [sum(1 for st in registry.get(t).seats  # type: ignore[union-attr]
-                             if st is not None and st.player_id == c.player_id) for t in tables]
+            actors = [registry.get(t) for t in tables]
+            mine = [[st for st in actor.seats if st is not None and st.player_id == c.player_id]
+                    for actor in actors if actor is not None]
+            seats = [st for per in mine for st in per]
+            per_table = [len(per) for per in mine]
             assert max(per_table) <= 1  # never two seats at one table
             assert len(seats) <= 2 and all(st.stack == 4000 for st in seats)
             have = await ledger.balance(player_account(str(c.player_id)))

@@ -75,16 +75,15 @@ async def run_ops(store: Store, steps: list[tuple[object, ...]]) -> int:
     for step in steps:
         kind = step[0]
         if kind == "buy":
-            _, p, t, amount = step
-            assert isinstance(p, str) and isinstance(t, str) and isinstance(amount, int)
+            p, t, amount = str(step[1]), str(step[2]), step[3]
+            assert isinstance(amount, int)
             ok = await ledger.buy_in(p, t, amount, reason="buy_in")
             assert ok == (model.cash[p] >= amount)  # never an overdraft, never a false refusal
             if ok:
                 model.cash[p] -= amount
                 model.seats[t][p] = model.seats[t].get(p, 0) + amount
         elif kind == "out":
-            _, p, t = step
-            assert isinstance(p, str) and isinstance(t, str)
+            p, t = str(step[1]), str(step[2])
             amount = model.seats[t].pop(p, 0)
             assert await ledger.cash_out(p, t, amount, reason="cash_out")
             model.cash[p] += amount
