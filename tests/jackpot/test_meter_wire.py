@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import sys
 import time
 from pathlib import Path
 from typing import Any
@@ -16,6 +17,7 @@ from tests.net.conftest import open_client, start_live, test_config
 from tests.redis_helpers import RedisProcess
 
 S = CaribbeanSettings(reset_amount=10_000)
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def wager(hand: str, seat: int, amount: int = 100) -> Contribution:
@@ -81,3 +83,26 @@ async def test_csp12_in_process_meter_and_history(tmp_path: Path) -> None:
         assert status == 200 and json.loads(body)["entries"][0]["key"] == "t1.1:3"
     finally:
         await server.close()
+
+
+async def test_history_cli_prints_every_entry_with_hand_ids(
+        redis_server: RedisProcess) -> None:
+    """Operators: ``python -m server.jackpot.history --redis URL`` lists the history."""
+    from server.jackpot.base import Claim
+    from server.jackpot.redis_coord import RedisCoordinator
+
+    coord = await RedisCoordinator.connect(redis_server.url)
+    await coord.register("t4.2", owner="p")
+    await coord.report("t4.2", owner="p", table="t4", settings=S,
+                       contributions=[wager("t4.2", 1)],
+                       claims=[Claim("t4.2", 0, "ann", "flush", 0)])
+    await coord.close()
+    proc = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "server.jackpot.history", "--redis", redis_server.url,
+        cwd=ROOT, stdout=asyncio.subprocess.PIPE)
+    out, _ = await asyncio.wait_for(proc.communicate(), 30)
+    lines = out.decode().splitlines()
+    assert proc.returncode == 0 and lines[0].startswith("minor=0 major=10000")
+    assert [ln.split()[1:3] for ln in lines[1:]] == [
+        ["contribution", "hand=t4.2"], ["payout", "hand=t4.2"], ["shortfall", "hand=t4.2"],
+        ["reseed", "hand=t4.2"]]
