@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from server.ledger.journal import player_account
+from server.table import TableRegistry
 from tests.net.conftest import Client, open_client, start_live, test_config
 
 STAKES: dict[str, Any] = {"variant": "holdem", "structure": "no_limit",
@@ -50,6 +51,7 @@ async def test_concurrent_buy_ins_and_cash_outs_never_overdraw(tmp_path: Path) -
 
         await asyncio.gather(*(greedy(i, c) for i, c in enumerate(clients)))
         registry = live.app.registry
+        assert isinstance(registry, TableRegistry)
         total_seated = 0
         for c in clients:
             actors = [registry.get(t) for t in tables]

@@ -88,9 +88,8 @@ async def run_ops(store: Store, steps: list[tuple[object, ...]]) -> int:
             assert await ledger.cash_out(p, t, amount, reason="cash_out")
             model.cash[p] += amount
         elif kind in ("hand", "crash"):
-            t = step[1]
-            weights = step[2]
-            assert isinstance(t, str) and isinstance(weights, list)
+            t, weights = str(step[1]), step[2]
+            assert isinstance(weights, list)
             stacks = {p: s for p, s in model.seats[t].items() if s > 0}
             if len(stacks) < 2:
                 continue
