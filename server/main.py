@@ -31,7 +31,7 @@ import protocol
 from server.config import Config
 from server.jackpot.service import JackpotService, build_jackpot, history_page
 from server.ledger.accounts import Accounts
-from server.ledger.history import SqliteHistory
+from server.ledger.history import HistoryStore, RedisHistory, SqliteHistory
 from server.ledger.journal import Ledger
 from server.ledger.redis_store import RedisStore
 from server.ledger.sqlite_store import SqliteStore
@@ -103,12 +103,20 @@ async def start_ledger(app: App) -> None:
     await app.sessions.start()
 
 
+def build_history(config: Config) -> HistoryStore:
+    """Hand histories: in Redis with `--redis URL` (shared by every process), else the
+    SQLite file `history.sqlite3` in the data dir."""
+    if config.redis_url is not None:
+        return RedisHistory(config.redis_url)
+    return SqliteHistory.in_dir(config.data_dir)
+
+
 def build_app(config: Config) -> App:
     """The ledger (SQLite or Redis; opened by `run`), the table registry, the edge."""
     ledger = Ledger(build_store(config), node=config.node)
     wallet = LedgerWallet(ledger)
     registry = build_registry(config, wallet)
-    registry.history = history = SqliteHistory.in_dir(config.data_dir)  # history.sqlite3
+    registry.history = history = build_history(config)
     metrics = Metrics(tables=lambda: len(registry.tables()))
     edge = Edge(config, metrics, on_close=registry.detach)
     metrics.connections_gauge = lambda: len(edge.connections)

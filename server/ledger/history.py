@@ -12,9 +12,10 @@ A record is plain JSON-able data: ``events`` are the engine's own events in orde
 (:func:`event_to_dict`: ``{"e": class name, ...fields}``, seat-keyed maps with string keys),
 enough to replay the hand through the pure engine (:mod:`server.verify`).
 
-Stores (:class:`HistoryStore`): :class:`MemoryHistory` (tests, the default of a registry) and
+Stores (:class:`HistoryStore`): :class:`MemoryHistory` (tests, the default of a registry),
 :class:`SqliteHistory` (stdlib ``sqlite3``, WAL, every statement on one worker thread so the
-event loop never waits on the disk; its own file ``history.sqlite3`` in ``Config.data_dir``).
+event loop never waits on the disk; its own file ``history.sqlite3`` in ``Config.data_dir``)
+and :class:`RedisHistory` (many server processes; through :mod:`server.redisio` only).
 """
 
 from __future__ import annotations
@@ -30,7 +31,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 __all__ = [
-    "HandRecord", "HandSummary", "HistoryStore", "MemoryHistory", "SqliteHistory",
+    "HandRecord", "HandSummary", "HistoryStore", "MemoryHistory", "SqliteHistory", "RedisHistory",
     "event_to_dict", "player_copy", "summary_for", "HISTORY_FILE",
 ]
 
@@ -183,8 +184,10 @@ class HistoryStore(Protocol):
     async def save(self, record: HandRecord) -> None:
         """Keep ``record`` (the audit record; redaction happens on the way out)."""
 
-    async def get(self, hand: str) -> HandRecord | None:
-        """The audit record of ``hand`` (the newest one with that id), or None."""
+    async def get(self, hand: str, *, player_id: str | None = None) -> HandRecord | None:
+        """The audit record of ``hand`` (the newest one with that id; with ``player_id``,
+        the newest that player played: table ids restart with a process, so a hand id may
+        recur), or None."""
 
     async def hands_of(self, player_id: str, *, limit: int = 20, before: str | None = None,
                        table: str | None = None) -> tuple[list[HandSummary], bool]:
@@ -219,9 +222,9 @@ class MemoryHistory:
     async def save(self, record: HandRecord) -> None:
         self.records.append(HandRecord.from_json(record.to_json()))  # a detached copy
 
-    async def get(self, hand: str) -> HandRecord | None:
+    async def get(self, hand: str, *, player_id: str | None = None) -> HandRecord | None:
         for rec in reversed(self.records):
-            if rec.hand == hand:
+            if rec.hand == hand and (player_id is None or rec.seat_of(player_id) is not None):
                 return HandRecord.from_json(rec.to_json())
         return None
 
@@ -229,7 +232,8 @@ class MemoryHistory:
                        table: str | None = None) -> tuple[list[HandSummary], bool]:
         recs = list(reversed(self.records))
         if before is not None:
-            idx = next((i for i, r in enumerate(recs) if r.hand == before), None)
+            idx = next((i for i, r in enumerate(recs)
+                        if r.hand == before and r.seat_of(player_id) is not None), None)
             recs = [] if idx is None else recs[idx + 1:]
         return _page(recs, player_id, limit, table)
 
@@ -304,14 +308,20 @@ class SqliteHistory:
         players = sorted({str(p["player"]) for p in record.players.values()})
         await self._run(self._save, record.hand, record.table, record.to_json(), players)
 
-    def _get(self, hand: str) -> str | None:
-        row = self._db().execute(
-            "SELECT record FROM hands WHERE hand = ? ORDER BY seq DESC LIMIT 1",
-            (hand,)).fetchone()
+    def _get(self, hand: str, player: str | None) -> str | None:
+        if player is None:
+            row = self._db().execute(
+                "SELECT record FROM hands WHERE hand = ? ORDER BY seq DESC LIMIT 1",
+                (hand,)).fetchone()
+        else:
+            row = self._db().execute(
+                "SELECT h.record FROM hands h JOIN hand_players p ON p.seq = h.seq "
+                "WHERE h.hand = ? AND p.player = ? ORDER BY h.seq DESC LIMIT 1",
+                (hand, player)).fetchone()
         return None if row is None else str(row[0])
 
-    async def get(self, hand: str) -> HandRecord | None:
-        text = await self._run(self._get, hand)
+    async def get(self, hand: str, *, player_id: str | None = None) -> HandRecord | None:
+        text = await self._run(self._get, hand, player_id)
         return None if text is None else HandRecord.from_json(text)
 
     def _hands_of(self, player: str, limit: int, before: str | None,
@@ -344,3 +354,86 @@ class SqliteHistory:
     async def close(self) -> None:
         await self._run(self._close)
         self._pool.shutdown(wait=True)
+
+
+_SAVE_LUA = """
+local p = ARGV[1]
+local seq = redis.call('INCR', p .. 'seq')
+redis.call('SET', p .. 'rec:' .. seq, ARGV[4])
+redis.call('ZADD', p .. 'hand:' .. ARGV[2], seq, seq)
+for i = 5, #ARGV do
+    redis.call('ZADD', p .. 'player:' .. ARGV[i], seq, seq)
+    redis.call('ZADD', p .. 'player:' .. ARGV[i] .. ':table:' .. ARGV[3], seq, seq)
+end
+return seq
+"""
+
+
+class RedisHistory:
+    """Records in Redis, shared by every server process (through :mod:`server.redisio`).
+
+    Keys (under ``prefix``, default ``hist:``): ``seq`` (a counter), ``rec:<seq>`` (the
+    record's JSON), ``hand:<hand id>`` (the seqs with that id), ``player:<id>`` and
+    ``player:<id>:table:<table>`` (sorted sets of seqs). A save is one Lua script, so it is
+    atomic. The connection opens on first use."""
+
+    def __init__(self, url: str, *, prefix: str = "hist:") -> None:
+        self.url = url
+        self.prefix = prefix
+        self._redis: Any = None
+        self._lock = asyncio.Lock()
+        self._save_script: Any = None
+
+    async def _r(self) -> Any:
+        async with self._lock:
+            if self._redis is None:
+                from server.redisio import Redis
+
+                self._redis = await Redis.connect(self.url)
+                self._save_script = self._redis.script(_SAVE_LUA)
+            return self._redis
+
+    async def save(self, record: HandRecord) -> None:
+        await self._r()
+        players = sorted({str(p["player"]) for p in record.players.values()})
+        await self._save_script(args=[self.prefix, record.hand, record.table,
+                                      record.to_json(), *players])
+
+    async def get(self, hand: str, *, player_id: str | None = None) -> HandRecord | None:
+        r = await self._r()
+        seqs = await r.call("ZREVRANGE", f"{self.prefix}hand:{hand}", 0, -1)
+        for seq in seqs or []:
+            text = await r.call("GET", f"{self.prefix}rec:{seq}")
+            if text is None:
+                continue
+            rec = HandRecord.from_json(str(text))
+            if player_id is None or rec.seat_of(player_id) is not None:
+                return rec
+        return None
+
+    async def hands_of(self, player_id: str, *, limit: int = 20, before: str | None = None,
+                       table: str | None = None) -> tuple[list[HandSummary], bool]:
+        r = await self._r()
+        key = f"{self.prefix}player:{player_id}"
+        if table is not None:
+            key += f":table:{table}"
+        top = "+inf"
+        if before is not None:
+            known = await r.call("ZREVRANGE", f"{self.prefix}hand:{before}", 0, -1)
+            for seq in known or []:
+                if await r.call("ZSCORE", f"{self.prefix}player:{player_id}", seq) is not None:
+                    top = f"({seq}"
+                    break
+            else:
+                return [], False
+        seqs = await r.call("ZREVRANGEBYSCORE", key, top, "-inf", "LIMIT", 0, limit + 1)
+        if not seqs:
+            return [], False
+        texts = await r.call("MGET", *(f"{self.prefix}rec:{q}" for q in seqs))
+        recs = (HandRecord.from_json(str(t)) for t in texts if t is not None)
+        return _page(recs, player_id, limit, table)
+
+    async def close(self) -> None:
+        if self._redis is not None:
+            await self._redis.close()
+            self._redis = None

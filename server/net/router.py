@@ -155,7 +155,7 @@ class Router:
         """`hand`: the player's own copy of a hand they played (`player_copy`: others'
         hidden cards redacted), as data or exported text; `unknown_hand` otherwise."""
         assert self.history is not None and conn.player_id is not None
-        record = await self.history.get(str(request.hand))
+        record = await self.history.get(str(request.hand), player_id=conn.player_id)
         copy = None if record is None else player_copy(record, conn.player_id)
         if copy is None:
             raise ProtocolError("unknown_hand", rid=request.rid)

@@ -21,6 +21,7 @@ from server.ledger.history import (
     HandRecord,
     HistoryStore,
     MemoryHistory,
+    RedisHistory,
     SqliteHistory,
     player_copy,
 )
@@ -29,6 +30,7 @@ from server.verify import verify_record
 from tests.ledger.play import VARIANTS, frames_of_hand, play
 from tests.net.conftest import Live, LiveFactory, live, live_server, open_client  # noqa: F401
 from tests.net.test_play import DECK, HOLDEM, ok
+from tests.redis_helpers import RedisProcess
 from tests.table.test_privacy import cards_in
 
 
@@ -130,10 +132,16 @@ def _record(n: int, table: str, players: list[str]) -> HandRecord:
                            for i in range(len(players))}})
 
 
-@pytest.fixture(params=["memory", "sqlite"])
+@pytest.fixture(params=["memory", "sqlite", "redis"])
 async def store(request: pytest.FixtureRequest, tmp_path: Path) -> Any:
-    s: HistoryStore = MemoryHistory() if request.param == "memory" else SqliteHistory.in_dir(
-        tmp_path / "data")
+    s: HistoryStore
+    if request.param == "memory":
+        s = MemoryHistory()
+    elif request.param == "sqlite":
+        s = SqliteHistory.in_dir(tmp_path / "data")
+    else:
+        server = request.getfixturevalue("redis_server")
+        s = RedisHistory(server.url)
     yield s
     await s.close()
 
@@ -157,6 +165,31 @@ async def test_store_contract_list_page_filter_fetch(store: HistoryStore) -> Non
     got = await store.get("t2.4")
     assert got is not None and got.to_dict() == _record(4, "t2", ["alice", "bob"]).to_dict()
     assert await store.get("t9.9") is None
+    # a hand id may recur (table ids restart with a process): each player gets their own
+    await store.save(_record(4, "t2", ["dave", "erin"]))
+    assert (await store.get("t2.4")).players["0"]["player"] == "dave"  # type: ignore[union-attr]
+    mine = await store.get("t2.4", player_id="alice")
+    assert mine is not None and mine.players["0"]["player"] == "alice"
+    assert await store.get("t2.4", player_id="carol") is None
+    hands, _ = await store.hands_of("alice", limit=2, before="t2.4")
+    assert [h.hand for h in hands] == ["t1.3", "t2.2"]
+    assert [h.hand for h in (await store.hands_of("erin", limit=5))[0]] == ["t2.4"]
+
+
+async def test_redis_store_survives_a_redis_restart(redis_server: RedisProcess) -> None:
+    s = RedisHistory(redis_server.url)
+    try:
+        await s.save(_record(1, "t1", ["alice", "bob"]))
+        redis_server.restart()  # append-only persistence: the record is still there
+        s2 = RedisHistory(redis_server.url)
+        try:
+            got = await s2.get("t1.1")
+            assert got is not None and got.players["1"]["player"] == "bob"
+            assert [h.hand for h in (await s2.hands_of("bob"))[0]] == ["t1.1"]
+        finally:
+            await s2.close()
+    finally:
+        await s.close()
 
 
 async def test_sqlite_store_is_durable_and_writes_off_the_loop(tmp_path: Path) -> None:
