@@ -43,9 +43,12 @@ function dispatch(msg) {
 const wsUrl = `${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws`;
 const socket = new PokerSocket(wsUrl, {
   onMessage: dispatch,
-  onStatus: (status) => dispatch({ type: "local:status", status }),
+  onStatus: (status) => {
+    window.__poker.statuses.push(status);
+    dispatch({ type: "local:status", status });
+  },
 });
-window.__poker = { socket, store, dispatch };
+window.__poker = { socket, store, dispatch, statuses: [] };
 
 function describe(answer) {
   return answer.message || errorMessage(answer.code);
@@ -254,11 +257,13 @@ function setupTable() {
       showBanner(`Share this link: ${link}`, 8000);
     }
   });
-  $("#table-hello").addEventListener("submit", (ev) => {
-    ev.preventDefault();
-    const name = $("#table-hello-name").value.trim();
-    if (name) hello({ guest: name }, $("#act-error"));
-  });
+  for (const [form, input] of [["#table-hello", "#table-hello-name"], ["#chat-hello", "#chat-hello-name"]]) {
+    $(form).addEventListener("submit", (ev) => {
+      ev.preventDefault();
+      const name = $(input).value.trim();
+      if (name) hello({ guest: name }, $("#act-error"));
+    });
+  }
   $("#chat-form").addEventListener("submit", async (ev) => {
     ev.preventDefault();
     const input = $("#chat-input");
@@ -320,7 +325,8 @@ function renderTop(state) {
   const win = $("#jackpot-win");
   if (state.jackpotWin && win.hidden) {
     const w = state.jackpotWin;
-    win.innerHTML = `<div class="burst"><p class="big">JACKPOT!</p><p>${esc(w.name)} wins ${chips(w.amount)}${w.hand ? ` with ${esc(w.hand)}` : ""}</p></div>`;
+    const what = w.amount ? `wins ${chips(w.amount)}` : "hits the jackpot";
+    win.innerHTML = `<div class="burst"><p class="big">JACKPOT!</p><p>${esc(w.name)} ${what}${w.hand ? ` with ${esc(w.hand)}` : ""}</p></div>`;
     show(win, true);
     setTimeout(() => {
       show(win, false);
@@ -354,7 +360,9 @@ function renderTable(state) {
     $("#sitout-btn").textContent = mySeat.sittingOut ? "I'm back" : "Sit out";
     $("#sitout-btn").setAttribute("aria-pressed", mySeat.sittingOut ? "true" : "false");
   }
-  show($("#table-hello"), !state.me);
+  show($("#table-hello"), !state.me && !watch);
+  show($("#chat-hello"), !state.me);
+  show($("#chat-form"), !!state.me);
   const canSit = !watch && !!state.me && t.you == null;
   setHTML($("#felt"), feltHTML(t, { canSit, watch, now: socket.serverNow() }));
   $("#felt").classList.toggle("caribbean", t.variant === "caribbean");
@@ -372,8 +380,6 @@ function renderTable(state) {
     $("#sr-announce").textContent = latest;
   }
   setHTML($("#chat-lines"), chatHTML(t.chat));
-  $("#chat-input").disabled = !state.me;
-  $("#chat-input").placeholder = state.me ? "Say something nice" : "Join with a name to chat";
   show($("#server-history"), !!serverHistory);
   if (serverHistory) setHTML($("#server-history-list"), serverHistoryHTML(serverHistory));
   $("#history-note").textContent = serverHistory

@@ -16,6 +16,8 @@ import { actedText, cardsText, chips, winText } from "./format.js";
 export const MAX_CHAT = 100;
 export const MAX_HISTORY = 20;
 export const MAX_LOG = 200;
+/** Caribbean Stud hands that the jackpot wager pays (CSP-07), as the server names them. */
+export const JACKPOT_HANDS = ["royal flush", "straight flush", "four of a kind", "full house", "flush"];
 
 export function initialState() {
   return {
@@ -216,9 +218,12 @@ function settled(state, t, msg) {
     const line = `${s.name}: ${parts.join(", ")}${r.hand ? ` (${r.hand})` : ""}`;
     t.announcements.push(line);
     addLog(t, line);
-    if (r.jackpot > 0) {
-      state.jackpotWin = { table: t.id, name: s.name, amount: r.jackpot, hand: r.hand || null };
-      t.announcements.push(`JACKPOT! ${s.name} wins ${chips(r.jackpot)}${r.hand ? ` with ${r.hand}` : ""}`);
+    const jackpotHand = typeof r.hand === "string" && JACKPOT_HANDS.some((h) => r.hand.startsWith(h));
+    if (r.jackpot !== null && r.jackpot !== undefined && (r.jackpot > 0 || jackpotHand)) {
+      const amount = r.jackpot > 0 ? r.jackpot : null;
+      state.jackpotWin = { table: t.id, name: s.name, amount, hand: r.hand || null };
+      t.announcements.push(`JACKPOT! ${s.name} hits ${r.hand || "a jackpot hand"}` +
+        (amount ? ` and wins ${chips(amount)}` : ": the jackpot pays to the account"));
     }
   }
 }

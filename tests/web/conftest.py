@@ -87,7 +87,8 @@ class Player:
 
     async def shot(self, name: str) -> None:
         SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-        await self.page.screenshot(path=str(SCREENSHOTS / f"{name}.png"))
+        await self.page.evaluate("() => window.scrollTo(0, 0)")
+        await self.page.screenshot(path=str(SCREENSHOTS / f"{name}.png"), animations="disabled")
 
 
 @pytest.fixture
@@ -98,6 +99,7 @@ async def open_player(browser: Browser) -> AsyncIterator[Any]:
 
     async def factory(viewport: dict[str, int] | None = None) -> Player:
         context = await browser.new_context(viewport=viewport or DESKTOP)  # type: ignore[arg-type]
+        context.set_default_timeout(WAIT_MS)
         page = await context.new_page()
         player = Player(context=context, page=page)
         page.on("pageerror", lambda exc: player.errors.append(str(exc)))

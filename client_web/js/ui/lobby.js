@@ -17,11 +17,11 @@ export function tableListHTML(tables, me) {
     const id = encodeURIComponent(t.table);
     return `<tr data-table="${esc(t.table)}"><th scope="row">${esc(t.name || t.table)}</th>` +
       `<td>${esc(game)}<span class="structure">${esc(structure)}</span></td>` +
-      `<td>${esc(stakesText(t.variant, t.stakes))}</td>` +
-      `<td><span class="seats-count">${t.players}/${t.seats}</span></td>` +
-      `<td>${t.spectators}</td>` +
-      `<td class="go"><a class="btn primary" href="#/table/${id}" ${me ? "" : "aria-disabled=\"true\""}>${full ? "Open" : "Join"}</a>` +
-      `<a class="btn" href="#/table/${id}/watch">Watch</a></td></tr>`;
+      `<td class="stakes-cell">${esc(stakesText(t.variant, t.stakes))}</td>` +
+      `<td class="players-cell"><span class="seats-count">${t.players}/${t.seats}</span><span class="phone-only"> seated</span></td>` +
+      `<td class="watching-cell">${t.spectators}<span class="phone-only"> watching</span></td>` +
+      `<td class="go"><div class="go-btns"><a class="btn primary" href="#/table/${id}">${full ? "Open" : "Join"}</a>` +
+      `<a class="btn" href="#/table/${id}/watch">Watch</a></div></td></tr>`;
   }).join("");
 }
 
