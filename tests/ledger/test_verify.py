@@ -211,3 +211,28 @@ async def test_a_tampered_player_copy_fails(variant: str) -> None:
                      and e["action"] in ("bet", "raise", "call"))
         acted["amount"] += 2
         _fails(t, "expected")
+
+
+async def test_poker_verify_console_script(tmp_path: Path) -> None:
+    """The `poker-verify` entry point (pyproject [project.scripts]) runs as a process."""
+    import subprocess
+    import sys
+    import tomllib
+
+    root = Path(__file__).resolve().parents[2]
+    scripts = tomllib.loads((root / "pyproject.toml").read_text())["project"]["scripts"]
+    assert scripts["poker-verify"] == "server.verify:main"
+    p = await _played("stud7")
+    record = p.records[-1]
+    good = _write(tmp_path, record, "audit.json")
+    t = copy.deepcopy(record)
+    assert t.audit is not None
+    t.audit["salts"][0] = "00" * 16
+    bad = _write(tmp_path, t, "tampered.json")
+    run = [sys.executable, "-c", "import sys; from server.verify import main; "
+           "sys.exit(main(sys.argv[1:]))"]
+    ok = subprocess.run([*run, str(good)], cwd=root, capture_output=True, text=True,
+                        timeout=60)
+    assert ok.returncode == 0 and ok.stdout.startswith("OK: hand"), ok.stdout + ok.stderr
+    no = subprocess.run([*run, str(bad)], cwd=root, capture_output=True, text=True, timeout=60)
+    assert no.returncode == 1 and "FAILED: hand" in no.stdout, no.stdout + no.stderr
