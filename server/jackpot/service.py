@@ -24,6 +24,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import time
 import uuid
 from collections import deque
 from collections.abc import Awaitable, Callable, Sequence
@@ -93,6 +94,7 @@ class JackpotService:
         self.meter = meter if meter is not None else Meter()
         self.retry = retry
         self.open: set[str] = set()  # registered, not yet reported
+        self._until: dict[str, float] = {}  # open hand -> renew no later than this
         self.waiting: set[str] = set()  # claim keys reported, not yet paid
         self.payouts: list[Payout] = []  # credited by this process (newest last)
         self._ops: deque[_Op] = deque()
@@ -158,9 +160,12 @@ class JackpotService:
         await asyncio.wait_for(self._idle.wait(), timeout)
 
     # ------------------------------------------------------------------ the tables' calls
-    def hand_eligible(self, hand: str) -> None:
-        """CSP-10: the round ``hand`` has been dealt; place it in the global order."""
+    def hand_eligible(self, hand: str, *, max_seconds: float = 120.0) -> None:
+        """CSP-10: the round ``hand`` has been dealt; place it in the global order.  Its lease
+        is renewed for at most ``max_seconds`` (the longest the round can still last), so a
+        round that never settles (voided, its table crashed) stops blocking within a lease."""
         self.open.add(hand)
+        self._until[hand] = time.monotonic() + max_seconds
         mem = self.memory
         if mem is not None:
             mem.register_now(hand, owner=self.owner)
@@ -177,6 +182,7 @@ class JackpotService:
         mem = self.memory
         if mem is not None:
             self.open.discard(hand)
+            self._until.pop(hand, None)
             paid = mem.report_now(hand, **args)
             self._booked(paid, table if paid else None)
             return
@@ -231,6 +237,7 @@ class JackpotService:
             self._ops.popleft()
             if op.kind == "report":
                 self.open.discard(op.hand)
+                self._until.pop(op.hand, None)
         await self._settle(paid)
 
     async def _run(self, op: _Op) -> None:
@@ -240,6 +247,7 @@ class JackpotService:
             return
         paid = await self.coord.report(op.hand, **op.args)
         self.open.discard(op.hand)
+        self._until.pop(op.hand, None)
         await self._settle(paid)
 
     async def _maintain(self) -> None:
@@ -247,11 +255,20 @@ class JackpotService:
         credit records still due."""
         assert self.coord is not None
         if self.open:
-            await self.coord.renew(sorted(self.open))
+            await self.coord.renew(self._renewable())
         if self.waiting or self.open:
             await self._settle(await self.coord.advance())
         if self.waiting:
             await self._sweep()
+
+    def _renewable(self) -> list[str]:
+        """The open hands still within their time; the others are given up (never settled)."""
+        now = time.monotonic()
+        for hand in [h for h in self.open if self._until.get(h, now) < now]:
+            self.open.discard(hand)
+            self._until.pop(hand, None)
+            log.warning("event=jackpot_hand_abandoned hand=%s", hand)
+        return sorted(self.open)
 
     def _tick_later(self) -> None:
         """In-process: renew and advance on a timer while hands are open or claims wait."""
@@ -268,7 +285,7 @@ class JackpotService:
         mem = self.memory
         if mem is None:
             return
-        mem.renew_now(sorted(self.open))
+        mem.renew_now(self._renewable())
         self._booked(mem.advance_now(), None)
 
     def _booked(self, paid: list[Payout], table: str | None) -> None:
@@ -278,8 +295,8 @@ class JackpotService:
         self.meter.update(_pools(mem), paid[-1].table if paid else table)
         if paid:
             self._idle.clear()
-            task = asyncio.get_running_loop().create_task(self._settle(paid, done=True))
-            self._tasks.append(task)
+            task = asyncio.get_running_loop().create_task(self._settle_logged(paid))
+            self._tasks = [t for t in self._tasks if not t.done()] + [task]
         if self.open or self.waiting:
             self._tick_later()
 
@@ -291,6 +308,12 @@ class JackpotService:
         finally:
             if done and not self._ops:
                 self._idle.set()
+
+    async def _settle_logged(self, paid: Sequence[Payout]) -> None:
+        try:
+            await self._settle(paid, done=True)
+        except Exception:  # the record stays due: credited at the next sweep (start)
+            log.exception("event=jackpot_credit_failed keys=%s", [p.key for p in paid])
 
     async def _sweep(self) -> None:
         assert self.coord is not None

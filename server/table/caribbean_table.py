@@ -76,7 +76,8 @@ class CaribbeanMixin(TableState):
                 isinstance(e, JackpotWagered) for e in rnd.events):
             return
         try:
-            self.jackpot.hand_eligible(rnd.round_id)
+            self.jackpot.hand_eligible(rnd.round_id, max_seconds=self.config.action_clock
+                                       + self.config.jackpot_lease)
         except Exception:
             log.exception("event=jackpot_register_failed table=%s hand=%s", self.table_id,
                           rnd.round_id)
