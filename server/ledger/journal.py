@@ -22,6 +22,7 @@ its player, because tables are not restored across restarts.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import secrets
 from collections.abc import Mapping, Sequence
@@ -45,6 +46,9 @@ SEAT = "seat:"
 """In :meth:`Ledger.hand_result` entries, ``seat:<player>`` names that player's chips at the
 table and ``pot`` the table's pot; any other name must be a system account."""
 POT = "pot"
+
+RETRIES = 3
+"""Attempts of a keyed batch whose store connection failed (then the error is raised)."""
 
 
 def player_account(player_id: str) -> str:
@@ -123,7 +127,20 @@ class Ledger:
     async def apply(self, transfers: Sequence[Transfer], *, key: str | None = None,
                     note: str | None = None) -> Outcome:
         """Apply ``transfers`` as one atomic batch (see :meth:`Store.apply`)."""
-        return await self.store.apply(Batch(tuple(transfers), key=key, note=note))
+        return await self._apply(Batch(tuple(transfers), key=key, note=note))
+
+    async def _apply(self, batch: Batch) -> Outcome:
+        """``store.apply``, retried when the store's connection failed and the batch has an
+        idempotency key (a retry of a batch that was applied after all changes nothing)."""
+        for attempt in range(RETRIES):
+            try:
+                return await self.store.apply(batch)
+            except ConnectionError:
+                if batch.key is None or attempt == RETRIES - 1:
+                    raise
+                log.warning("event=ledger_retry key=%s attempt=%d", batch.key, attempt + 1)
+                await asyncio.sleep(0.05 * 4**attempt)  # a back-off, not a wait for an event
+        raise AssertionError("unreachable")
 
     async def transfer(self, src: str, dst: str, amount: int, *, reason: str,
                        key: str | None = None) -> bool:
@@ -153,14 +170,16 @@ class Ledger:
         if amount == 0:
             return True
         return await self.transfer(player_account(player_id),
-                                   self.table_account(table, player_id), amount, reason=reason)
+                                   self.table_account(table, player_id), amount, reason=reason,
+                                   key=f"move:{secrets.token_hex(12)}")
 
     async def cash_out(self, player_id: str, table: str, amount: int, *, reason: str) -> bool:
         """The player's table chips (``amount``) back to their balance."""
         if amount == 0:
             return True
         ok = await self.transfer(self.table_account(table, player_id),
-                                 player_account(player_id), amount, reason=reason)
+                                 player_account(player_id), amount, reason=reason,
+                                 key=f"move:{secrets.token_hex(12)}")
         if not ok:
             log.error("event=cash_out_short table=%s player=%s amount=%d", table, player_id,
                       amount)
@@ -171,7 +190,8 @@ class Ledger:
         """Record durably that ``hand_id`` runs with these players' stacks (before any card)."""
         mark = HandMark(self._hand_ref(hand_id), f"{self.node}:{self.run}:{table}",
                         dict(stacks))
-        await self.store.apply(Batch(open_hand=mark, note=f"hand_started {mark.hand}"))
+        await self._apply(Batch(open_hand=mark, note=f"hand_started {mark.hand}",
+                                key=f"start:{mark.hand}"))
 
     async def hand_result(self, table: str, hand_id: str, entries: Sequence[Transfer]) -> None:
         """Apply a hand's ``entries`` (from :func:`hand_entries`; ``seat:<player>`` and
@@ -179,8 +199,8 @@ class Ledger:
         ref = self._hand_ref(hand_id)
         transfers = [Transfer(self._resolve(table, t.src), self._resolve(table, t.dst),
                               t.amount, f"{t.reason} {ref}") for t in entries]
-        outcome = await self.store.apply(Batch(tuple(transfers), key=f"hand:{ref}",
-                                               note=f"hand_ended {ref}", close_hand=ref))
+        outcome = await self._apply(Batch(tuple(transfers), key=f"hand:{ref}",
+                                          note=f"hand_ended {ref}", close_hand=ref))
         if outcome is Outcome.INSUFFICIENT:
             raise RuntimeError(f"hand {ref}: the ledger refused its result (a table account "
                                "would go negative)")
@@ -189,8 +209,8 @@ class Ledger:
         """A table voided ``hand_id`` in this process (a bug caught, or a shutdown deadline):
         nothing of it was applied, so only its ``void`` record and the end of its mark."""
         ref = self._hand_ref(hand_id)
-        await self.store.apply(Batch(key=f"void:{ref}", close_hand=ref,
-                                     note=f"void {ref} ({reason[:120]})"))
+        await self._apply(Batch(key=f"void:{ref}", close_hand=ref,
+                                note=f"void {ref} ({reason[:120]})"))
 
     def _resolve(self, table: str, name: str) -> str:
         if name == POT:

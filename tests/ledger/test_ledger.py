@@ -17,7 +17,7 @@ from server.ledger.journal import (
     hand_entries,
     player_account,
 )
-from server.ledger.store import Store, Transfer
+from server.ledger.store import Batch, Outcome, Store, Transfer
 
 
 async def test_open_player_is_funded_by_the_bank_once(ledger: Ledger) -> None:
@@ -155,3 +155,41 @@ async def test_many_players_buying_in_and_out_at_once(ledger: Ledger) -> None:
     await asyncio.gather(*(churn(p) for p in players), *(churn(p) for p in players))
     for p in players:
         assert await ledger.balance(player_account(p)) == 500
+
+
+class LostReplies:
+    """A store whose first ``fail`` applies succeed but lose their reply (ConnectionError)."""
+
+    def __init__(self, inner: Store, fail: int) -> None:
+        self.inner = inner
+        self.fail = fail
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(self.inner, name)
+
+    async def apply(self, batch: Batch) -> Outcome:
+        outcome = await self.inner.apply(batch)
+        if self.fail > 0:
+            self.fail -= 1
+            raise ConnectionError("reply lost")
+        return outcome
+
+
+async def test_a_lost_reply_is_retried_and_applied_once(store: Store) -> None:
+    ledger = Ledger(LostReplies(store, fail=0), node="n1", run="r1")  # type: ignore[arg-type]
+    await seat(ledger, "t1", {"a": 1000, "b": 1000})
+    flaky = LostReplies(store, fail=2)  # two lost replies in a row: the third attempt answers
+    ledger.store = flaky  # type: ignore[assignment]
+    assert await ledger.buy_in("a", "t1", 500, reason="rebuy")  # applied once, retried twice
+    assert flaky.fail == 0
+    await ledger.hand_started("t1", "t1.1", {"a": 1500, "b": 1000})
+    flaky.fail = 1
+    await ledger.hand_result("t1", "t1.1", hand_entries({"a": 1500, "b": 1000},
+                                                        {"a": 1400, "b": 1100}))
+    assert await ledger.balance(player_account("a")) == 10_000 - 1500
+    assert await ledger.balance(ledger.table_account("t1", "a")) == 1400
+    assert await ledger.balance(ledger.table_account("t1", "b")) == 1100
+    unkeyed = LostReplies(store, fail=1)
+    ledger.store = unkeyed  # type: ignore[assignment]
+    with pytest.raises(ConnectionError):  # no key: not retried (it might double)
+        await ledger.apply([Transfer("bank", "house", 1, "test")])
