@@ -194,7 +194,9 @@ class Tables(Request):
     """``tables``: list tables, optionally only one ``variant``.
 
     Answer: ``ok`` with ``tables``: a list of
-    ``{table, name, variant, structure, stakes, seats, players, spectators}``.
+    ``{table, name, variant, structure, stakes, seats, players, spectators}``; Caribbean Stud
+    tables also carry ``jackpot``: ``{pool}`` (and ``minor``, ``major`` when split), the shared
+    progressive pool as it stands.
     """
 
     TYPE: ClassVar[str] = "tables"
