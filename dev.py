@@ -115,6 +115,17 @@ def ensure_chromium() -> str:
     return str(CHROMIUM)
 
 
+def ensure_node() -> str:
+    """Make sure `node` exists (the browser client's unit tests run under `node --test`)."""
+    found = shutil.which("node")
+    if found is None:
+        apt_install("nodejs")
+        found = shutil.which("node")
+        if found is None:
+            raise SystemExit(fail("node still missing after apt-get install nodejs"))
+    return found
+
+
 # ------------------------------------------------------------------------------------------
 # The virtual environment
 # ------------------------------------------------------------------------------------------
@@ -221,6 +232,7 @@ def cmd_test(args: list[str]) -> int:
     ensure_venv()
     redis = ensure_redis_server()
     chromium = ensure_chromium()
+    ensure_node()
     env = venv_env(
         {
             "POKER_CHROMIUM": chromium,

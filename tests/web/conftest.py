@@ -9,7 +9,7 @@ A page that throws a JavaScript error fails its test (`Player.errors` is checked
 from __future__ import annotations
 
 import os
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -91,8 +91,12 @@ class Player:
         await self.page.screenshot(path=str(SCREENSHOTS / f"{name}.png"), animations="disabled")
 
 
+OpenPlayer = Callable[..., Awaitable[Player]]
+"""The `open_player` fixture: `await open_player(viewport=DESKTOP)`."""
+
+
 @pytest.fixture
-async def open_player(browser: Browser) -> AsyncIterator[Any]:
+async def open_player(browser: Browser) -> AsyncIterator[OpenPlayer]:
     """`await open_player(viewport=DESKTOP)`: a new context and page; each page's uncaught
     JavaScript errors fail the test."""
     players: list[Player] = []

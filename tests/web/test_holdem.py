@@ -14,7 +14,7 @@ from playwright.async_api import expect
 
 from server.rules.cards import make_deck
 from tests.net.conftest import Live
-from tests.web.conftest import PHONE, Player, create, host
+from tests.web.conftest import PHONE, OpenPlayer, Player, create, host
 
 pytestmark = pytest.mark.browser
 
@@ -38,7 +38,7 @@ async def assert_no_hole_card(spectator: Player) -> int:
 
 
 async def test_two_players_play_a_holdem_hand_to_showdown_and_a_spectator_sees_no_hole_card(
-        live: Live, open_player) -> None:  # type: ignore[no-untyped-def]
+        live: Live, open_player: OpenPlayer) -> None:
     creator = await host(live)
     table = await create(creator, variant="holdem", structure="no_limit",
                          stakes={"blinds": [50, 100]}, seats=6, name="Aces high",

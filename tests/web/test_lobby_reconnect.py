@@ -7,7 +7,7 @@ import pytest
 from playwright.async_api import expect
 
 from tests.net.conftest import Live
-from tests.web.conftest import PHONE, create, host
+from tests.web.conftest import PHONE, OpenPlayer, create, host
 
 pytestmark = pytest.mark.browser
 
@@ -33,7 +33,7 @@ FORMS: list[tuple[str, str | None, dict[str, str], str]] = [
 
 
 async def test_the_lobby_lists_tables_live_and_creates_every_variant(
-        live: Live, open_player) -> None:  # type: ignore[no-untyped-def]
+        live: Live, open_player: OpenPlayer) -> None:
     live.app.registry.jackpot.pool = 128_400  # type: ignore[attr-defined]
     desk = await open_player()
     phone = await open_player(PHONE)
@@ -94,7 +94,7 @@ async def test_the_lobby_lists_tables_live_and_creates_every_variant(
 
 
 async def test_a_forced_disconnect_recovers_without_a_reload(
-        live: Live, open_player) -> None:  # type: ignore[no-untyped-def]
+        live: Live, open_player: OpenPlayer) -> None:
     creator = await host(live, "Bob")
     table = await create(creator, variant="holdem", structure="no_limit",
                          stakes={"blinds": [50, 100]}, seats=2, settings={"pause": 0.2})

@@ -7,14 +7,12 @@ Seat 0 is always the page's player (Alice); in the pot games seat 1 is a second 
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 from playwright.async_api import expect
 
 from server.rules.cards import make_deck
 from tests.net.conftest import Live, open_client
-from tests.web.conftest import PHONE, Player, create, host
+from tests.web.conftest import PHONE, OpenPlayer, Player, create, host
 
 pytestmark = pytest.mark.browser
 
@@ -23,7 +21,7 @@ def deck(*first: str) -> list[str]:
     return [*first, *(c for c in make_deck(lowest_rank=2) if c not in first)]
 
 
-async def seat_two(live: Live, open_player: Any, table: str) -> tuple[Player, Player]:
+async def seat_two(live: Live, open_player: OpenPlayer, table: str) -> tuple[Player, Player]:
     players = []
     for seat, name in enumerate(("Alice", "Bob")):
         player = await open_player()
@@ -40,7 +38,7 @@ async def seat_two(live: Live, open_player: Any, table: str) -> tuple[Player, Pl
     return players[0], players[1]
 
 
-async def test_a_draw_hand_with_a_discard(live: Live, open_player) -> None:  # type: ignore[no-untyped-def]
+async def test_a_draw_hand_with_a_discard(live: Live, open_player: OpenPlayer) -> None:
     creator = await host(live)
     table = await create(creator, variant="draw", structure="pot_limit",
                          stakes={"blinds": [50, 100]}, seats=6, settings={"pause": 0.2},
@@ -80,7 +78,7 @@ async def test_a_draw_hand_with_a_discard(live: Live, open_player) -> None:  # t
             "Alice wins 600 with full house, aces full of kings")
 
 
-async def test_a_seven_card_stud_hand_with_up_cards(live: Live, open_player) -> None:  # type: ignore[no-untyped-def]
+async def test_a_seven_card_stud_hand_with_up_cards(live: Live, open_player: OpenPlayer) -> None:
     creator = await host(live)
     table = await create(
         creator, variant="stud7", structure="fixed_limit",
@@ -133,7 +131,8 @@ CSP_DEALER = ["As", "Kd", "Qs", "7c", "3d"]
 CSP_DECK = deck(*(card for pair in zip(CSP_PLAYER, CSP_DEALER, strict=True) for card in pair))
 
 
-async def test_a_caribbean_stud_round_with_the_jackpot_wager(live: Live, open_player) -> None:  # type: ignore[no-untyped-def]
+async def test_a_caribbean_stud_round_with_the_jackpot_wager(
+        live: Live, open_player: OpenPlayer) -> None:
     jackpot = live.app.registry.jackpot  # type: ignore[attr-defined]
     jackpot.pool = 250_000  # the embedded pool starts empty; a flush pays 5,000 from it
     creator = await host(live)

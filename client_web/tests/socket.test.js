@@ -1,0 +1,105 @@
+// Unit tests of js/socket.js with a fake WebSocket: answers by rid, events, and the
+// reconnection (hello with the token, then resume from the last seq) after a drop.
+import assert from "node:assert/strict";
+import { test } from "node:test";
+
+import { backoffDelay, PokerSocket } from "../js/socket.js";
+
+class FakeWS {
+  static all = [];
+  static silent = false; // true: requests get no answer
+  constructor(url, protocols) {
+    this.url = url;
+    this.protocols = protocols;
+    this.readyState = 0;
+    this.sent = [];
+    FakeWS.all.push(this);
+    queueMicrotask(() => {
+      this.readyState = 1;
+      this.onopen && this.onopen();
+    });
+  }
+  send(data) {
+    const msg = JSON.parse(data);
+    this.sent.push(msg);
+    if (FakeWS.silent) return;
+    // an echo server: every request is answered ok (ping with pong)
+    queueMicrotask(() => this.receive(msg.type === "ping" ? { type: "pong", rid: msg.rid, time: 1 } : { type: "ok", rid: msg.rid }));
+  }
+  receive(msg) {
+    this.onmessage && this.onmessage({ data: JSON.stringify(msg) });
+  }
+  close() {
+    this.readyState = 3;
+    queueMicrotask(() => this.onclose && this.onclose({ code: 1006 }));
+  }
+}
+
+function until(predicate) {
+  return new Promise((resolve, reject) => {
+    const started = Date.now();
+    const check = () => {
+      if (predicate()) return resolve();
+      if (Date.now() - started > 5000) return reject(new Error("timed out"));
+      setTimeout(check, 5);
+    };
+    check();
+  });
+}
+
+test("requests are answered by rid; events go to onMessage", async () => {
+  FakeWS.all = [];
+  const got = [];
+  const sock = new PokerSocket("ws://x/ws", { WebSocketImpl: FakeWS, onMessage: (m) => got.push(m) });
+  await sock.connect();
+  assert.deepEqual(FakeWS.all[0].protocols, ["poker.v1.json"]);
+  const answer = await sock.request("tables");
+  assert.equal(answer.type, "ok");
+  FakeWS.all[0].receive({ type: "chat", table: "t1", seq: 5, text: "hi" });
+  assert.equal(got.at(-1).text, "hi");
+  assert.equal(sock.lastSeq.get("t1"), 5);
+  FakeWS.all[0].receive("not an object");
+  sock.close();
+});
+
+test("a dropped connection comes back: hello with the token, resume since the last seq", async () => {
+  FakeWS.all = [];
+  const statuses = [];
+  const sock = new PokerSocket("ws://x/ws", { WebSocketImpl: FakeWS, onStatus: (s) => statuses.push(s) });
+  await sock.connect();
+  FakeWS.all[0].receive({ type: "welcome", player_id: "p", name: "A", token: "tok", balance: 1 });
+  sock.follow("t1");
+  FakeWS.all[0].receive({ type: "turn", table: "t1", seq: 41, seat: 0, deadline: 1 });
+  FakeWS.silent = true;
+  const pending = sock.request("act", { table: "t1", action: "fold" });
+  FakeWS.all[0].close();
+  assert.equal((await pending).code, "disconnected", "a request in flight is answered");
+  FakeWS.silent = false;
+  await until(() => FakeWS.all.length === 2 && statuses.at(-1) === "online");
+  const sent = FakeWS.all[1].sent.map((m) => m.type);
+  assert.deepEqual(sent.slice(0, 2), ["hello", "resume"]);
+  assert.equal(FakeWS.all[1].sent[0].token, "tok");
+  assert.deepEqual([FakeWS.all[1].sent[1].table, FakeWS.all[1].sent[1].since], ["t1", 41]);
+  assert.ok(statuses.includes("reconnecting"));
+  assert.equal(sock.reconnects, 1);
+  sock.close();
+});
+
+test("requests while disconnected fail at once; close() stops for good", async () => {
+  FakeWS.all = [];
+  const sock = new PokerSocket("ws://x/ws", { WebSocketImpl: FakeWS });
+  const answer = await sock.request("tables");
+  assert.equal(answer.code, "disconnected");
+  await sock.connect();
+  sock.close();
+  await until(() => sock.status === "offline");
+  assert.equal(FakeWS.all.length, 1);
+});
+
+test("backoff grows to a cap, with jitter", () => {
+  assert.equal(backoffDelay(0, () => 0.5), 250);
+  assert.equal(backoffDelay(3, () => 0.5), 2000);
+  assert.equal(backoffDelay(50, () => 0.5), 8000);
+  assert.equal(backoffDelay(0, () => 0), 200);
+  assert.equal(backoffDelay(0, () => 1), 300);
+});

@@ -1,0 +1,66 @@
+// Unit tests of the DOM-free parts of the ui/ family: legal sizes, the create form's request,
+// the card markup (a hidden card carries no value), escaping.
+import assert from "node:assert/strict";
+import { test } from "node:test";
+
+import { actionsHTML, clamp, quickSizes } from "../js/ui/actions.js";
+import { cardHTML } from "../js/ui/cards.js";
+import { esc } from "../js/ui/dom.js";
+import { createRequest, stakeFieldsFor } from "../js/ui/lobby.js";
+
+function table(extra = {}) {
+  return {
+    id: "t1", variant: "holdem", you: 0, ended: false, collected: 300,
+    seats: [{ seat: 0, name: "A", stack: 4800, bet: 0 }, { seat: 1, name: "B", stack: 4700, bet: 200 }],
+    turn: { seat: 0, seq: 9, options: { fold: true, call: 200, to_call: 200, raise: { min: 400, max: 4800 } } },
+    ...extra,
+  };
+}
+
+test("amounts are clamped to the legal range", () => {
+  assert.equal(clamp(50, 100, 400), 100);
+  assert.equal(clamp(9999, 100, 400), 400);
+  assert.equal(clamp("abc", 100, 400), 100);
+  assert.equal(clamp(250.6, 100, 400), 251);
+});
+
+test("quick sizes stay within [min, max]: min, half pot, pot, all-in", () => {
+  const t = table();
+  const sizes = quickSizes(t, t.turn.options, "raise");
+  // pot 500, to call 200: half pot raise to 200 + 350 = 550, pot raise to 200 + 700 = 900
+  assert.deepEqual(sizes.map((q) => [q.label, q.amount]),
+    [["Min", 400], ["½ pot", 550], ["Pot", 900], ["All-in", 4800]]);
+  const small = table({ turn: { seat: 0, options: { raise: { min: 400, max: 500 } } } });
+  assert.deepEqual(quickSizes(small, small.turn.options, "raise").map((q) => q.amount), [400, 500]);
+});
+
+test("the action bar offers exactly the options, only on one's own turn", () => {
+  const html = actionsHTML(table());
+  assert.match(html, /data-act="fold"/);
+  assert.match(html, /Call 200/);
+  assert.match(html, /data-act="raise"/);
+  assert.doesNotMatch(html, /data-act="check"/);
+  assert.match(html, /min="400" max="4800"/);
+  assert.equal(actionsHTML(table({ you: 1 })), "");
+  const draw = actionsHTML(table({ seats: [{ seat: 0, cards: ["As", "Kd"], up: [] }], turn: { seat: 0, options: { draw: { max: 3 } } } }));
+  assert.match(draw, /data-pick="As"/);
+  const csp = actionsHTML(table({ variant: "caribbean", turn: { seat: 0, options: { ante: { min: 100, max: 1000 }, jackpot: { wager: 100 } } } }));
+  assert.match(csp, /id="jackpot-wager"/);
+});
+
+test("the create form's request for every kind of table", () => {
+  assert.deepEqual(stakeFieldsFor("holdem", "fixed_limit"), ["sb", "bb", "small_bet", "big_bet"]);
+  assert.deepEqual(stakeFieldsFor("caribbean", "no_limit"), ["min", "max", "jackpot_wager"]);
+  assert.deepEqual(createRequest({ variant: "holdem", structure: "no_limit", sb: "50", bb: "100", seats: "6", name: " Main " }),
+    { variant: "holdem", structure: "no_limit", stakes: { blinds: [50, 100] }, seats: 6, name: "Main" });
+  assert.deepEqual(createRequest({ variant: "caribbean", structure: "no_limit", min: "100", max: "1000", jackpot_wager: "100", seats: "5" }),
+    { variant: "caribbean", stakes: { min: 100, max: 1000, jackpot_wager: 100 }, seats: 5 });
+  assert.deepEqual(createRequest({ variant: "stud7", structure: "fixed_limit", ante: "10", bring_in: "25", small_bet: "50", big_bet: "100", seats: "8" }).stakes,
+    { ante: 10, bring_in: 25, small_bet: 50, big_bet: 100 });
+});
+
+test("a face-down card carries no value; names are escaped", () => {
+  assert.doesNotMatch(cardHTML(null), /data-card/);
+  assert.match(cardHTML("Qh", "up"), /data-card="Qh".*queen of hearts/);
+  assert.equal(esc('<img src=x onerror="a">'), "&lt;img src=x onerror=&quot;a&quot;&gt;");
+});
