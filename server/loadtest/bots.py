@@ -353,6 +353,7 @@ class Bot(_Client):
         self.leaving = False
         self.left = asyncio.Event()
         self.rebuys = 0
+        self.churning = False
         self._welcome: asyncio.Future[Msg] | None = None
         self._turn_no = 0
         self._sent_at: float | None = None
@@ -404,8 +405,16 @@ class Bot(_Client):
     async def churn(self) -> None:
         """Drop the socket (abort, as a lost network would) and come back: new connection,
         ``hello`` with the token, ``resume`` with the last seq seen."""
-        if self.ws is None or self.leaving:
+        if self.ws is None or self.leaving or self.churning:
             return
+        self.churning = True
+        try:
+            await self._drop_and_resume()
+        finally:
+            self.churning = False
+
+    async def _drop_and_resume(self) -> None:
+        assert self.ws is not None
         self.dropping = True
         self._sent_at = None  # no latency sample across a drop
         self._turn_no += 1
