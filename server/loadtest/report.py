@@ -314,24 +314,27 @@ def _svg_lines(xs: Sequence[float], series: Mapping[str, Sequence[float]], title
 
 
 def render_html(report: Report) -> str:
-    """A self-contained HTML page: the summary table and three inline SVG plots."""
+    """A self-contained HTML page: the summary table and four inline SVG plots (latency
+    histogram; hands, actions and errors per second; p99 per second)."""
     seconds = report.seconds
     xs = [float(s.t) for s in seconds]
-    throughput = _svg_lines(xs, {"hands/s": [float(s.hands) for s in seconds],
-                                 "actions/s": [float(s.actions) for s in seconds]},
-                            "Throughput over time", "per second")
+    throughput = _svg_lines(xs, {"hands/s": [float(s.hands) for s in seconds]},
+                            "Throughput over time: hands", "per second")
+    actions = _svg_lines(xs, {"actions/s": [float(s.actions) for s in seconds],
+                              "errors/s": [float(s.errors) for s in seconds]},
+                         "Throughput over time: actions", "per second")
     p99 = _svg_lines(xs, {"p99": [s.p99_ms or 0.0 for s in seconds]},
                      "act->acted p99 latency per second", "ms")
     hist = (_svg_bars(report.latency_histogram, "act->acted latency histogram")
             if report.latency_histogram is not None else "<p>no latency samples</p>")
-    settings = html.escape(json.dumps(report.settings, sort_keys=True))
+    settings = html.escape(json.dumps(report.settings, sort_keys=True, indent=1))
     notes = "".join(f"<li>{html.escape(n)}</li>" for n in report.notes)
     return (
         "<!doctype html><html><head><meta charset=\"utf-8\"><title>poker-loadtest report"
         "</title><style>body{font-family:sans-serif;margin:2em}pre{background:#f4f4f4;"
         "padding:1em}svg{display:block;margin:1em 0;border:1px solid #ddd}</style></head>"
         f"<body><h1>poker-loadtest report</h1><p>started {html.escape(report.started_at)}</p>"
-        f"<pre>{html.escape(summary_table(report))}</pre>{hist}{throughput}{p99}"
+        f"<pre>{html.escape(summary_table(report))}</pre>{hist}{throughput}{actions}{p99}"
         f"<h2>Settings</h2><pre>{settings}</pre><ul>{notes}</ul></body></html>\n"
     )
 

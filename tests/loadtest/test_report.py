@@ -148,7 +148,7 @@ def test_html_report_is_self_contained_with_svg_plots(tmp_path: Path) -> None:
     write_html(_report(), path)
     page = path.read_text()
     assert page.startswith("<!doctype html>")
-    assert page.count("<svg") == 3  # latency histogram, throughput, p99 over time
+    assert page.count("<svg") == 4  # latency histogram, hands/s, actions/s, p99 over time
     assert "latency histogram" in page and "Throughput over time" in page
     assert "<script" not in page and "src=" not in page and "href=" not in page
     assert "<polyline" in page and "<rect" in page
