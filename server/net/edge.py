@@ -1,9 +1,11 @@
 """The WebSocket edge: one `Connection` per socket, the frame loop, the outbox and its writer.
 
 Rule of this module: nothing on the table side ever awaits a socket. Tables call
-`Connection.send(frame)`, which only appends to a bounded outbox (`Config.outbox_size`
-frames); one writer task per connection drains it to the socket. When the outbox is full the
-connection is a slow consumer and is cut at once:
+`Connection.send(frame)`, which never blocks: it writes the frame to the socket at once when
+nothing is waiting and the socket takes data (the fan-out fast path, as websockets'
+`broadcast()` writes), and otherwise appends it to a bounded outbox (`Config.outbox_size`
+frames) that one writer task per connection drains to the socket, awaiting flow control.
+When the outbox is full the connection is a slow consumer and is cut at once:
 
 * close code **1013** (try again later) with reason `slow consumer`, sent if the socket can
   still take it; if the closing handshake does not finish within `SLOW_CLOSE_TIMEOUT`
@@ -38,6 +40,7 @@ from typing import Any
 from websockets.asyncio.server import ServerConnection
 from websockets.exceptions import ConnectionClosed
 from websockets.frames import CloseCode
+from websockets.protocol import State
 
 from protocol import JSON_CODEC, MSGPACK_CODEC, codec_for
 from protocol.codec import JsonCodec, MsgpackCodec
@@ -106,6 +109,17 @@ def _frame_kind(frame: str | bytes) -> str | None:
     return None
 
 
+_last_text: tuple[str, bytes] = ("", b"")
+
+
+def _utf8(text: str) -> bytes:
+    """`text` as UTF-8, encoded once for a run of sends of the same frame (a fan-out)."""
+    global _last_text
+    if _last_text[0] is not text:
+        _last_text = (text, text.encode())
+    return _last_text[1]
+
+
 class Connection:
     """One WebSocket client: the `Sink` a table sends to, plus the edge's per-client state.
 
@@ -135,6 +149,7 @@ class Connection:
         self.chats = TokenBucket(rate=config.chat_rate, burst=config.chat_burst, clock=clock)
         self.flood = FloodGuard(clock=clock)
         self.closing = False
+        self._writing = False
         self._metrics = metrics
         self._spawn = spawn
         self._clock = clock
@@ -145,21 +160,45 @@ class Connection:
 
     # --- the Sink ----------------------------------------------------------------------
     def send(self, frame: str | bytes) -> None:
-        """Queue one encoded frame; cut the connection (1013) if its outbox is full."""
+        """Write or queue one encoded frame; cut the connection (1013) if its outbox is full.
+
+        Fast path (fan-out): when nothing is queued or being written and the socket takes
+        data (websockets' flow control is not paused), the frame goes to the socket at once
+        through websockets' protocol object, as websockets' own `broadcast()` does: no task
+        switch per frame. Otherwise it joins the outbox, behind the frames before it, for the
+        writer task, which waits on flow control; frames keep their order either way."""
         if self.closing:
             return
-        try:
-            self.outbox.put_nowait(frame)
-        except asyncio.QueueFull:
-            self._metrics.slow_consumer_disconnects_total += 1
-            log.info("event=slow_consumer conn=%d player=%s outbox=%d",
-                     self.conn_id, self.player_id, self.outbox.maxsize)
-            self.close_soon(CLOSE_SLOW_CONSUMER, "slow consumer", abort_after=SLOW_CLOSE_TIMEOUT)
-            return
+        if self._writing or not self.outbox.empty() or not self._write_now(frame):
+            try:
+                self.outbox.put_nowait(frame)
+            except asyncio.QueueFull:
+                self._metrics.slow_consumer_disconnects_total += 1
+                log.info("event=slow_consumer conn=%d player=%s outbox=%d",
+                         self.conn_id, self.player_id, self.outbox.maxsize)
+                self.close_soon(CLOSE_SLOW_CONSUMER, "slow consumer",
+                                abort_after=SLOW_CLOSE_TIMEOUT)
+                return
         self._metrics.messages_out_total += 1
         kind = _frame_kind(frame)
         if kind is not None:
             self._observe(kind, frame)
+
+    def _write_now(self, frame: str | bytes) -> bool:
+        """Write `frame` to the socket now if it may be (see `send`); False: queue it."""
+        ws = self.ws
+        if ws.paused or ws.protocol.state is not State.OPEN or ws.send_in_progress is not None:
+            return False
+        try:
+            if isinstance(frame, str):
+                ws.protocol.send_text(_utf8(frame))
+            else:
+                ws.protocol.send_binary(frame)
+            ws.send_data()
+        except Exception as exc:  # the socket is going away: drop, as a closed writer does
+            log.debug("event=write_failed conn=%d error=%r", self.conn_id, exc)
+            self.closing = True
+        return True
 
     def reply(self, message: dict[str, Any]) -> None:
         """Encode and send one answer built by `protocol.messages` (edge answers)."""
@@ -223,9 +262,11 @@ class Connection:
         try:
             while True:
                 frame = await outbox.get()
+                self._writing = True  # `send` queues behind this frame until it is written
                 try:
                     await ws.send(frame)
                 finally:
+                    self._writing = False
                     outbox.task_done()
         except ConnectionClosed:
             self.closing = True  # gone: later sends are dropped, not counted as slow

@@ -24,8 +24,10 @@ when there are two):
 
 A round: K events to N spectators; timed from the first trigger to the last of the N·K
 deliveries. Printed: deliveries per second (best of `--rounds`, rounds of ours and raw
-interleaved so background load falls on both alike), server CPU per delivery (user+system
-time of the server process over the round, from /proc), and ours/raw.
+interleaved so background load falls on both alike) and its ratio ours/raw; server CPU per
+delivery (user+system time of the server process over the round, from /proc; the lowest of
+the rounds) and its ratio raw/ours, the steadier figure on a shared machine (CPU time taken by
+other processes does not count in it).
 """
 
 from __future__ import annotations
@@ -50,6 +52,9 @@ from tests.benchmarks.rawws import RawClient, open_clients, raise_nofile
 
 WINDOW = 8
 """Events in flight per round (the controller sends one more per event it receives)."""
+
+WATCH_BATCH = 500
+"""Spectators that send `watch` at once (the table's inbox holds `Config.inbox_size`)."""
 
 ROUND_TIMEOUT = 60.0
 """Seconds one round may take before the benchmark gives up (a lost frame, a cut client)."""
@@ -165,6 +170,7 @@ class Tally:
         self.target = 0
         self.done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         self.snapshots = 0
+        self.errors: list[bytes] = []
         self.ready_target = 0
         self.ready: asyncio.Future[None] = asyncio.get_running_loop().create_future()
 
@@ -184,10 +190,12 @@ class Tally:
                 self.count += 1
                 if self.count == self.target:
                     self.done.set_result(None)
-            else:  # a snapshot (ours) or the greeting (raw)
-                self.snapshots += 1
+            elif payload.startswith(SNAPSHOT_PREFIX) or payload == RAW_HELLO:
+                self.snapshots += 1  # this spectator watches (ours) or is greeted (raw)
                 if self.snapshots == self.ready_target:
                     self.ready.set_result(None)
+            elif payload.startswith(b'{"type":"error"') and len(self.errors) < 5:
+                self.errors.append(payload[:200])
         return on_message
 
 
@@ -256,16 +264,27 @@ class Target:
         for client in self.spectators:
             client.close()
         await asyncio.gather(*(c.closed for c in self.spectators))
-        ready = self.tally.expect_ready(n)
+        if self.watch is None:  # raw: each spectator is greeted once it is registered
+            ready = self.tally.expect_ready(n)
+            self.spectators = await open_clients("127.0.0.1", self.child.port, n,
+                                                 self.tally.spectator, timeout=120)
+            await self._ready(ready, n)
+            return
         self.spectators = await open_clients("127.0.0.1", self.child.port, n,
                                              self.tally.spectator, timeout=120)
-        if self.watch is not None:
-            for client in self.spectators:
+        for start in range(0, n, WATCH_BATCH):  # within the actor's inbox (`inbox_size`)
+            batch = self.spectators[start:start + WATCH_BATCH]
+            ready = self.tally.expect_ready(len(batch))
+            for client in batch:
                 client.send_text(self.watch)
+            await self._ready(ready, len(batch))
+
+    async def _ready(self, ready: asyncio.Future[None], n: int) -> None:
         try:
             await asyncio.wait_for(ready, 60)
         except TimeoutError:
-            raise SystemExit(f"{self.child.name}: only {self.tally.snapshots}/{n} ready") from None
+            raise SystemExit(f"{self.child.name}: only {self.tally.snapshots}/{n} spectators "
+                             f"ready; errors: {self.tally.errors}") from None
 
     async def round(self, k: int) -> tuple[float, float]:
         """K events to every spectator: (deliveries per second, server CPU s per delivery)."""
@@ -274,7 +293,13 @@ class Target:
         cpu0 = self.child.cpu_seconds()
         t0 = time.perf_counter()
         done = self.controller.start(k)
-        await asyncio.wait_for(asyncio.gather(done, self.tally.done), ROUND_TIMEOUT)
+        try:
+            await asyncio.wait_for(asyncio.gather(done, self.tally.done), ROUND_TIMEOUT)
+        except TimeoutError:
+            ctrl = self.controller
+            raise SystemExit(f"{self.child.name}: round of {k} events to {n} spectators timed "
+                             f"out: {self.tally.count}/{n * k} deliveries, controller sent "
+                             f"{ctrl.sent}, received {ctrl.received}") from None
         elapsed = time.perf_counter() - t0
         cpu = self.child.cpu_seconds() - cpu0
         self.controller.counting = False
@@ -322,7 +347,7 @@ async def bench(sizes: list[int], rounds: int, cpus: tuple[int, int] | None) -> 
             print(f"frame: {len(frame)} bytes, text opcode; window {WINDOW} events; "
                   f"best of {rounds} rounds")
             print(f"{'spectators':>10} {'events':>6} {'ours deliv/s':>13} {'raw deliv/s':>12} "
-                  f"{'ratio':>6} {'ours CPU/deliv':>15} {'raw CPU/deliv':>14}")
+                  f"{'ratio':>6} {'ours CPU/deliv':>15} {'raw CPU/deliv':>14} {'CPU ratio':>9}")
             for n in sizes:
                 k = EVENTS.get(n, max(20, min(3000, 200_000 // n)))
                 await ours.set_spectators(n)
@@ -338,7 +363,8 @@ async def bench(sizes: list[int], rounds: int, cpus: tuple[int, int] | None) -> 
                                       min(cpu, old[1]) if old else cpu)
                 (o_rate, o_cpu), (r_rate, r_cpu) = best["ours"], best["raw"]
                 print(f"{n:>10,} {k:>6} {o_rate:>13,.0f} {r_rate:>12,.0f} "
-                      f"{o_rate / r_rate:>6.2f} {o_cpu * 1e6:>12.2f} µs {r_cpu * 1e6:>11.2f} µs",
+                      f"{o_rate / r_rate:>6.2f} {o_cpu * 1e6:>12.2f} µs {r_cpu * 1e6:>11.2f} µs "
+                      f"{r_cpu / o_cpu:>9.2f}",
                       flush=True)
             for target in (ours, raw):
                 assert target.controller.client is not None

@@ -1,0 +1,58 @@
+"""`Connection.send`: the direct write (fan-out fast path) and the outbox keep every frame in
+order, and a socket under flow control gets its frames through the outbox and the writer."""
+
+from __future__ import annotations
+
+import asyncio
+
+from protocol import JSON_CODEC, SUBPROTOCOL_JSON, SUBPROTOCOL_MSGPACK
+from server.net.edge import Connection
+from tests.net.conftest import TIMEOUT, Live, open_client
+
+
+def _server_side(live: Live) -> Connection:
+    """The server's `Connection` of the one client connected (a frame exchange proves the
+    handler registered it)."""
+    (conn,) = live.app.edge.connections.values()
+    return conn
+
+
+def _frame(i: int) -> str:
+    return str(JSON_CODEC.encode({"type": "chat", "table": "t", "seq": i, "text": f"m{i}"},
+                                 check=False))
+
+
+async def test_frames_keep_their_order_across_flow_control(live: Live) -> None:
+    client = await open_client(live, SUBPROTOCOL_JSON)
+    await client.request("ping", t=1)  # the handler runs: its Connection is registered
+    conn = _server_side(live)
+
+    for i in range(3):  # socket takes data: written at once, nothing queued
+        conn.send(_frame(i))
+    assert conn.outbox.empty()
+
+    conn.ws.pause_writing()  # the transport's flow control says: buffer full
+    for i in range(3, 8):
+        conn.send(_frame(i))
+    assert conn.outbox.qsize() == 5, "under flow control frames go to the outbox"
+    conn.ws.resume_writing()
+    conn.send(_frame(8))  # frames wait in the outbox: queued behind them
+    await asyncio.wait_for(conn.outbox.join(), TIMEOUT)
+    conn.send(_frame(9))  # idle again: written at once
+    assert conn.outbox.empty()
+
+    seqs = [(await client.receive())["seq"] for _ in range(10)]
+    assert seqs == list(range(10))
+    await client.ws.close()
+
+
+async def test_binary_frames_take_the_direct_path_too(live: Live) -> None:
+    client = await open_client(live, SUBPROTOCOL_MSGPACK)
+    await client.request("ping", t=1)
+    conn = _server_side(live)
+    for i in range(5):
+        conn.send(conn.codec.encode({"type": "chat", "table": "t", "seq": i, "text": "x"},
+                                    check=False))
+    assert conn.outbox.empty()
+    assert [(await client.receive())["seq"] for _ in range(5)] == list(range(5))
+    await client.ws.close()
