@@ -2,9 +2,12 @@
 
 Rule of this module: one connection, used only by one worker thread; every call (reads too)
 is a job on that thread, awaited from the event loop, so nothing blocks the loop and no two
-writes interleave. Each :class:`~server.ledger.store.Batch` is one ``BEGIN IMMEDIATE`` ...
-``COMMIT`` transaction (``synchronous=FULL``: a committed batch survives a SIGKILL or a power
-cut), so a batch is all or nothing and the balance check and the change happen together.
+writes interleave. Writes are group-committed: the batches queued while the thread is busy are
+applied in one ``BEGIN IMMEDIATE`` ... ``COMMIT`` transaction, each inside its own
+``SAVEPOINT`` (a refused batch rolls back alone, so each batch is still all or nothing, with
+its balance check and its change together), and every caller is answered only after the
+``COMMIT`` (``synchronous=FULL``: a committed batch survives a SIGKILL or a power cut). One
+fsync then serves many tables at once.
 One process at a time: ``open`` takes an exclusive lock on ``<db>.lock`` (released by the OS
 when the process dies), because a second server on the same file would void the first one's
 running hands at its start-up; use the Redis store for several processes.
@@ -18,6 +21,7 @@ import fcntl
 import json
 import os
 import sqlite3
+import threading
 from collections.abc import Callable
 from pathlib import Path
 from typing import TypeVar
@@ -50,6 +54,9 @@ class SqliteStore:
         self._pool = concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="ledger-db")
         self._db: sqlite3.Connection | None = None
         self._lock_fd: int | None = None
+        self._pending: list[_Pending] = []  # batches waiting for the next group commit
+        self._pending_lock = threading.Lock()
+        self._flush_queued = False
 
     async def _run(self, fn: Callable[[sqlite3.Connection], T]) -> T:
         def job() -> T:
@@ -89,7 +96,38 @@ class SqliteStore:
     # ------------------------------------------------------------------ writes
     async def apply(self, batch: Batch) -> Outcome:
         batch.validate()
-        return await self._run(lambda db: _apply(db, batch))
+        loop = asyncio.get_running_loop()
+        future: asyncio.Future[Outcome] = loop.create_future()
+        with self._pending_lock:
+            self._pending.append((batch, future, loop))
+            queue_flush, self._flush_queued = not self._flush_queued, True
+        if queue_flush:
+            self._pool.submit(self._flush)
+        return await future
+
+    def _flush(self) -> None:
+        """Worker thread: apply every pending batch in one transaction (see the module
+        docstring), then answer each caller on its loop."""
+        with self._pending_lock:
+            items, self._pending = self._pending, []
+            self._flush_queued = False
+        db = self._db
+        results: list[Outcome | BaseException] = []
+        try:
+            assert db is not None, "SqliteStore.open() first"
+            db.execute("BEGIN IMMEDIATE")
+            try:
+                for batch, _, _ in items:
+                    results.append(_apply_savepoint(db, batch))
+                db.execute("COMMIT")
+            except BaseException:
+                if db.in_transaction:
+                    db.execute("ROLLBACK")
+                raise
+        except Exception as exc:  # nothing of this group was committed: every caller fails
+            results = [exc] * len(items)
+        for (_, future, loop), result in zip(items, results, strict=True):
+            loop.call_soon_threadsafe(_resolve, future, result)
 
     async def setting(self, name: str, default: str) -> str:
         def get(db: sqlite3.Connection) -> str:
@@ -143,17 +181,31 @@ class SqliteStore:
         return await self._run(get)
 
 
-def _apply(db: sqlite3.Connection, batch: Batch) -> Outcome:
-    db.execute("BEGIN IMMEDIATE")
-    try:
-        outcome = _apply_in(db, batch)
-    except BaseException:
-        db.execute("ROLLBACK")
-        raise
-    if outcome is Outcome.APPLIED:
-        db.execute("COMMIT")
+_Pending = tuple[Batch, "asyncio.Future[Outcome]", asyncio.AbstractEventLoop]
+
+
+def _resolve(future: asyncio.Future[Outcome], result: Outcome | BaseException) -> None:
+    if future.done():  # the caller was cancelled meanwhile
+        return
+    if isinstance(result, BaseException):
+        future.set_exception(result)
     else:
-        db.execute("ROLLBACK")
+        future.set_result(result)
+
+
+def _apply_savepoint(db: sqlite3.Connection, batch: Batch) -> Outcome | BaseException:
+    """One batch inside the group's transaction: kept when applied, else rolled back alone
+    (a refusal, or an error, which is returned for its caller only)."""
+    db.execute("SAVEPOINT batch")
+    try:
+        outcome: Outcome | BaseException = _apply_in(db, batch)
+    except sqlite3.Error as exc:
+        outcome = exc
+    if outcome is Outcome.APPLIED:
+        db.execute("RELEASE batch")
+    else:
+        db.execute("ROLLBACK TO batch")
+        db.execute("RELEASE batch")
     return outcome
 
 

@@ -8,9 +8,9 @@ For each store, for ``--seconds`` each:
 
 * ``transfer``: one-transfer batches (a buy-in: player → table), awaited one after another;
 * ``transfer xC``: the same with C coroutines at once (C tables buying in together);
-* ``hand``: six-player hand results (``hand_started`` + ``hand_result`` of 6 transfers with
-  rake: two batches per hand), awaited one after another, reported as hands/s and
-  transfers/s.
+* ``hand``: six-player hand results (``hand_started`` + ``hand_result`` of 7 transfers with
+  rake: two batches per hand), awaited one after another at one table, reported as hands/s
+  and transfers/s; ``hand xC``: C tables playing at once.
 
 SQLite runs in a temporary directory with the server's settings (WAL, ``synchronous=FULL``:
 every commit is fsynced). Redis is a ``redis-server`` of the benchmark's own with append-only
@@ -68,29 +68,48 @@ async def bench_store(name: str, store: Store, seconds: float, concurrency: int)
 
         seq = await rate(seconds, one)
         conc = await rate(seconds, one, concurrency)
-        hands = itertools.count()
         stacks = {p: 1000 for p in PLAYERS}
-        for p in PLAYERS:
-            await ledger.buy_in(p, "h", 1000, reason="buy_in")
         end = {p: 900 for p in PLAYERS[1:]} | {PLAYERS[0]: 1490}
         entries = hand_entries(stacks, end, rake=10)
         back = hand_entries(end, stacks | {PLAYERS[0]: 990}, rake=0)
+        tables_in_use = itertools.count()
 
-        async def hand() -> int:
-            n = next(hands)
-            current, result = (stacks, entries) if n % 2 == 0 else (end, back)
-            await ledger.hand_started("h", f"h.{n}", current)
-            await ledger.hand_result("h", f"h.{n}", result)
-            if n % 2 == 1:  # keep the stacks bounded: refill the 10 raked chips
-                await ledger.buy_in(PLAYERS[0], "h", 10, reason="rebuy")
-            return 1
+        def table_loop() -> Callable[[], Awaitable[int]]:
+            """Hands at one table of its own, one after another (as a table plays them)."""
+            table = f"h{next(tables_in_use)}"
+            hands = itertools.count()
+            seated = False
 
-        hand_rate = await rate(seconds, hand)
+            async def hand() -> int:
+                nonlocal seated
+                if not seated:
+                    for p in PLAYERS:
+                        await ledger.buy_in(p, table, 1000, reason="buy_in")
+                    seated = True
+                n = next(hands)
+                current, result = (stacks, entries) if n % 2 == 0 else (end, back)
+                await ledger.hand_started(table, f"{table}.{n}", current)
+                await ledger.hand_result(table, f"{table}.{n}", result)
+                if n % 2 == 1:  # keep the stacks bounded: refill the 10 raked chips
+                    await ledger.buy_in(PLAYERS[0], table, 10, reason="rebuy")
+                return 1
+            return hand
+
+        hand_rate = await rate(seconds, table_loop())
+        loops = [table_loop() for _ in range(concurrency)]
+        picks = itertools.count()
+
+        async def any_table() -> int:
+            return await loops[next(picks) % concurrency]()
+
+        hands_conc = await rate(seconds, any_table, concurrency)
         assert await ledger.total() == 0
         print(f"{name:7s} transfer            {seq:10,.0f} transfers/s")
         print(f"{name:7s} transfer x{concurrency:<3d}        {conc:10,.0f} transfers/s")
         print(f"{name:7s} 6-player hand       {hand_rate:10,.0f} hands/s "
               f"({hand_rate * len(entries):,.0f} transfers/s in hand batches)")
+        print(f"{name:7s} 6-player hand x{concurrency:<3d}  {hands_conc:10,.0f} hands/s "
+              f"({hands_conc * len(entries):,.0f} transfers/s in hand batches)")
     finally:
         await store.close()
 
