@@ -28,6 +28,10 @@ let bannerTimer = null;
 
 function dispatch(msg) {
   store.state = reduce(store.state, msg);
+  if (msg.type === "hand_ended" && $("#history-panel").open && store.state.table &&
+      msg.table === store.state.table.id) {
+    loadHistory(msg.table);
+  }
   if (msg.type === "welcome") {
     try { sessionStorage.setItem(TOKEN_KEY, msg.token); } catch { /* private mode */ }
   }
@@ -92,11 +96,18 @@ async function openTable(id) {
   loadHistory(id);
 }
 
-async function loadHistory(id) {
+async function loadHistory(id, tries = 0) {
   if (!store.state.me || !id) return;
   const answer = await socket.request("history", { table: id, limit: 10 });
   serverHistory = answer.type === "ok" && Array.isArray(answer.hands) ? answer.hands : null;
   render();
+  // The server stores a hand just after announcing its end: ask again for one we just played.
+  const t = store.state.table;
+  const last = t && t.id === id && t.history[0] ? t.history[0].hand : null;
+  if (serverHistory && last && t.you != null && tries < 8 &&
+      !serverHistory.some((h) => h.hand === last)) {
+    setTimeout(() => loadHistory(id, tries + 1), 250);
+  }
 }
 
 async function loadHand(el) {

@@ -88,7 +88,9 @@ class Player:
     async def shot(self, name: str) -> None:
         SCREENSHOTS.mkdir(parents=True, exist_ok=True)
         await self.page.evaluate("() => window.scrollTo(0, 0)")
-        await self.page.screenshot(path=str(SCREENSHOTS / f"{name}.png"), animations="disabled")
+        phone = (self.page.viewport_size or DESKTOP)["width"] < 600
+        await self.page.screenshot(path=str(SCREENSHOTS / f"{name}.png"), animations="disabled",
+                                   full_page=phone)
 
 
 OpenPlayer = Callable[..., Awaitable[Player]]

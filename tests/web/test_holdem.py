@@ -77,8 +77,6 @@ async def test_two_players_play_a_holdem_hand_to_showdown_and_a_spectator_sees_n
 
     await alice.act("call")
     assert await assert_no_hole_card(spectator) == 4
-    await bob.page.click("#sitout-btn")  # no second hand: the table stays as this one ends
-    await expect(bob.page.locator("#sitout-btn")).to_have_text("I'm back")
     await bob.act("check")
     await expect(alice.page.locator(".board [data-card]")).to_have_count(3)
     assert await assert_no_hole_card(spectator) == 4
@@ -88,10 +86,13 @@ async def test_two_players_play_a_holdem_hand_to_showdown_and_a_spectator_sees_n
     await expect(alice.page.locator("#amount")).to_have_attribute("min", "100")
     await expect(alice.page.locator("#actions .quick")).not_to_have_count(0)
     await alice.shot("holdem-desktop")
-    await bob.shot("holdem-phone")
     await alice.act("bet", 200)
     await expect(bob.page.locator("[data-bet-seat='0'] .amount")).to_have_text("200")
     assert await assert_no_hole_card(spectator) == 4
+    await expect(bob.page.locator("#actions [data-act='call']")).to_contain_text("Call 200")
+    await bob.shot("holdem-phone")
+    await bob.page.click("#sitout-btn")  # no second hand: the table stays as this one ends
+    await expect(bob.page.locator("#sitout-btn")).to_have_text("I'm back")
     await bob.act("call")
     assert await assert_no_hole_card(spectator) == 4
     # Turn and river: checked around, by keyboard on Alice's side.
@@ -120,6 +121,14 @@ async def test_two_players_play_a_holdem_hand_to_showdown_and_a_spectator_sees_n
     assert 'data-card="Kc"' not in html and 'data-card="Kd"' not in html
     assert await spectator.page.evaluate("() => window.__marker") == "kept"
     assert spectator.page.url == marker
+    # The spectator joins the chat with a name; the players read it.
+    await spectator.page.fill("#chat-hello-name", "Carol")
+    await spectator.page.click("#chat-hello button")
+    await spectator.page.fill("#chat-input", "nice hand <b>Alice</b>")
+    await spectator.page.press("#chat-input", "Enter")
+    for player in (alice, bob):
+        line = player.page.locator("#chat-lines li.spectator")
+        await expect(line).to_have_text("Carol nice hand <b>Alice</b>")  # text, never markup
     # The hand is in the histories, to open and read: the server's (Alice's own copy, as
     # text) and the one this browser saw.
     await alice.page.click("#history-panel summary")
