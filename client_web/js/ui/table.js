@@ -65,8 +65,8 @@ function seatHTML(t, i, opts) {
     ? `<span class="dealer-button" title="dealer button" aria-label="dealer button">D</span>` : "";
   const bet = s.bet ? `<div class="bet" data-bet-seat="${i}" style="${betStyle}">` +
     `<span class="chip-stack" aria-hidden="true"></span><span class="amount">${chips(s.bet)}</span></div>` : "";
-  return `<div class="${classes.join(" ")}" data-seat="${i}" style="${style}" ` +
-    `aria-label="Seat ${i + 1}: ${esc(s.name)}${isMe ? " (you)" : ""}">` +
+  return `<div class="${classes.join(" ")}" data-seat="${i}" style="${style}" role="group" ` +
+    `aria-label="Seat ${i + 1}: ${esc(s.name)}${isMe ? " (you)" : ""}${turn ? ", to act" : ""}">` +
     `<div class="cards">${seatCards(t, s, isMe)}</div>` +
     `<div class="plate">${button}<div class="name">${esc(s.name)}${isMe ? " <span class=\"you\">(you)</span>" : ""}</div>` +
     `<div class="stack" data-stack="${s.stack}">${chips(s.stack)}</div>` +
