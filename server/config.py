@@ -47,6 +47,12 @@ class Config:
     start it voids the unfinished hands and cashes out the table chips of this name only.
     Every process sharing one Redis store needs its own (stable across its restarts)."""
 
+    ledger_fsync: bool = True
+    """Embedded store: fsync every ledger commit (SQLite `synchronous=FULL`), so a committed
+    hand survives even a power cut. False (`synchronous=NORMAL` in WAL mode) still survives a
+    killed server process, but a power cut may lose the last commits; commits are then several
+    times faster on disks with slow fsync."""
+
     static_dir: Path = DEFAULT_STATIC_DIR
     """Directory of the browser client served over plain HTTP (`GET /` is its index.html)."""
 

@@ -88,7 +88,7 @@ def build_store(config: Config) -> Store:
     """The ledger's store: Redis with `--redis URL`, else SQLite `ledger.db` in the data dir."""
     if config.redis_url is not None:
         return RedisStore(config.redis_url)
-    return SqliteStore(config.data_dir / "ledger.db")
+    return SqliteStore(config.data_dir / "ledger.db", fsync=config.ledger_fsync)
 
 
 async def start_ledger(app: App) -> None:
@@ -209,6 +209,13 @@ def build_parser() -> argparse.ArgumentParser:
         f"(default {defaults.node})",
     )
     parser.add_argument(
+        "--no-ledger-fsync",
+        dest="ledger_fsync",
+        action="store_false",
+        help="embedded store: do not fsync every ledger commit (survives a killed process, "
+        "not a power cut)",
+    )
+    parser.add_argument(
         "--data-dir",
         type=Path,
         default=defaults.data_dir,
@@ -226,6 +233,7 @@ def config_from_args(args: argparse.Namespace) -> Config:
         redis_url=args.redis,
         data_dir=args.data_dir,
         node=args.node,
+        ledger_fsync=args.ledger_fsync,
         shutdown_deadline=args.shutdown_deadline,
         request_rate=args.request_rate,
         request_burst=args.request_burst,

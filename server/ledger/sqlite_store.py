@@ -6,8 +6,9 @@ writes interleave. Writes are group-committed: the batches queued while the thre
 applied in one ``BEGIN IMMEDIATE`` ... ``COMMIT`` transaction, each inside its own
 ``SAVEPOINT`` (a refused batch rolls back alone, so each batch is still all or nothing, with
 its balance check and its change together), and every caller is answered only after the
-``COMMIT`` (``synchronous=FULL``: a committed batch survives a SIGKILL or a power cut). One
-fsync then serves many tables at once.
+``COMMIT`` (``synchronous=FULL``: a committed batch survives a SIGKILL or a power cut; with
+``fsync=False``, ``NORMAL``: it survives a SIGKILL, a power cut may lose the last commits).
+One fsync then serves many tables at once.
 One process at a time: ``open`` takes an exclusive lock on ``<db>.lock`` (released by the OS
 when the process dies), because a second server on the same file would void the first one's
 running hands at its start-up; use the Redis store for several processes.
@@ -49,8 +50,9 @@ CREATE TABLE IF NOT EXISTS settings (name TEXT PRIMARY KEY, value TEXT NOT NULL)
 class SqliteStore:
     """See the module docstring. ``SqliteStore(path)``; ``await store.open()``."""
 
-    def __init__(self, path: Path | str) -> None:
+    def __init__(self, path: Path | str, *, fsync: bool = True) -> None:
         self.path = Path(path)
+        self.fsync = fsync
         self._pool = concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="ledger-db")
         self._db: sqlite3.Connection | None = None
         self._lock_fd: int | None = None
@@ -76,7 +78,7 @@ class SqliteStore:
             self._lock_fd = fd
             db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
             db.execute("PRAGMA journal_mode=WAL")
-            db.execute("PRAGMA synchronous=FULL")
+            db.execute(f"PRAGMA synchronous={'FULL' if self.fsync else 'NORMAL'}")
             db.execute("PRAGMA busy_timeout=10000")
             db.executescript(SCHEMA)
             self._db = db

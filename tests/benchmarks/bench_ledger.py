@@ -13,9 +13,10 @@ For each store, for ``--seconds`` each:
   and transfers/s; ``hand xC``: C tables playing at once.
 
 SQLite runs in a temporary directory with the server's settings (WAL, ``synchronous=FULL``:
-every commit is fsynced). Redis is a ``redis-server`` of the benchmark's own with append-only
-persistence and ``appendfsync always`` (as the tests run it); skipped when it is not
-installed. Wall-clock rates, single process.
+every commit is fsynced), then as ``sqlite-nofsync`` (``--no-ledger-fsync``: ``NORMAL``).
+Redis is a ``redis-server`` of the benchmark's own with append-only persistence and
+``appendfsync always`` (as the tests run it); skipped when it is not installed. Wall-clock
+rates, single process.
 """
 
 from __future__ import annotations
@@ -104,11 +105,11 @@ async def bench_store(name: str, store: Store, seconds: float, concurrency: int)
 
         hands_conc = await rate(seconds, any_table, concurrency)
         assert await ledger.total() == 0
-        print(f"{name:7s} transfer            {seq:10,.0f} transfers/s")
-        print(f"{name:7s} transfer x{concurrency:<3d}        {conc:10,.0f} transfers/s")
-        print(f"{name:7s} 6-player hand       {hand_rate:10,.0f} hands/s "
+        print(f"{name:14s} transfer            {seq:10,.0f} transfers/s")
+        print(f"{name:14s} transfer x{concurrency:<3d}        {conc:10,.0f} transfers/s")
+        print(f"{name:14s} 6-player hand       {hand_rate:10,.0f} hands/s "
               f"({hand_rate * len(entries):,.0f} transfers/s in hand batches)")
-        print(f"{name:7s} 6-player hand x{concurrency:<3d}  {hands_conc:10,.0f} hands/s "
+        print(f"{name:14s} 6-player hand x{concurrency:<3d}  {hands_conc:10,.0f} hands/s "
               f"({hands_conc * len(entries):,.0f} transfers/s in hand batches)")
     finally:
         await store.close()
@@ -117,6 +118,8 @@ async def bench_store(name: str, store: Store, seconds: float, concurrency: int)
 async def main(seconds: float, concurrency: int) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         await bench_store("sqlite", SqliteStore(Path(tmp) / "ledger.db"), seconds, concurrency)
+        await bench_store("sqlite-nofsync", SqliteStore(Path(tmp) / "nofsync.db", fsync=False),
+                          seconds, concurrency)
         redis = RedisProcess(Path(tmp) / "redis")
         try:
             redis.start()

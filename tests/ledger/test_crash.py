@@ -172,12 +172,13 @@ async def check_journal(store: Store, alice: Client, bob: Client, void_hand: str
     assert any(r.startswith("cash_out restart") for r in reasons)
 
 
-async def test_sigkill_mid_hand_sqlite(tmp_path: Path) -> None:
+@pytest.mark.parametrize("fsync", [[], ["--no-ledger-fsync"]], ids=["fsync", "no-fsync"])
+async def test_sigkill_mid_hand_sqlite(tmp_path: Path, fsync: list[str]) -> None:
     data = tmp_path / "data"
-    server = start_server(data)
+    server = start_server(data, *fsync)
     try:
         alice, bob, hand = await play_then_die(server)
-        server = start_server(data)
+        server = start_server(data, *fsync)
         await after_restart(server, alice, bob)
     finally:
         if server.proc.poll() is None:
