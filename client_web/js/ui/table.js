@@ -94,7 +94,7 @@ function centerHTML(t) {
     parts.push(`<div class="board" aria-label="board">${cardsHTML(t.board, "board")}</div>`);
   }
   const pot = potTotal(t);
-  if (t.variant !== "caribbean") {
+  if (t.variant !== "caribbean" && (pot > 0 || !t.ended)) {
     parts.push(`<div class="pot" aria-label="pot">Pot <strong data-pot="${pot}">${chips(pot)}</strong></div>`);
   }
   if (t.announcements.length && t.ended) {
