@@ -208,13 +208,8 @@ function openSitPanel(seat) {
 async function sendAct(action, fields) {
   const t = store.state.table;
   if (!t) return;
-  let answer;
-  if (action === "sit_out") {
-    answer = await socket.request("sit_out", { table: t.id });
-  } else {
-    if (action === "draw") dispatch({ type: "local:discard", table: t.id, cards: fields.discard });
-    answer = await socket.request("act", { table: t.id, action, ...fields });
-  }
+  if (action === "draw") dispatch({ type: "local:discard", table: t.id, cards: fields.discard });
+  const answer = await socket.request("act", { table: t.id, action, ...fields });
   if (answer.type === "error") {
     $("#act-error").textContent = describe(answer);
     actionsKey = ""; // offer the buttons again

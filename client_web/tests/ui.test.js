@@ -44,8 +44,14 @@ test("the action bar offers exactly the options, only on one's own turn", () => 
   assert.equal(actionsHTML(table({ you: 1 })), "");
   const draw = actionsHTML(table({ seats: [{ seat: 0, cards: ["As", "Kd"], up: [] }], turn: { seat: 0, options: { draw: { max: 3 } } } }));
   assert.match(draw, /data-pick="As"/);
-  const csp = actionsHTML(table({ variant: "caribbean", turn: { seat: 0, options: { ante: { min: 100, max: 1000 }, jackpot: { wager: 100 } } } }));
+  const csp = actionsHTML(table({ variant: "caribbean", turn: { seat: 0, options: { sit_out: true, ante: { min: 100, max: 1000 }, jackpot: { wager: 100 } } } }));
   assert.match(csp, /id="jackpot-wager"/);
+  assert.match(csp, /data-act="fold"[^>]*>Skip this round/, "skipping a round is the ante-phase fold");
+  const short = actionsHTML(table({ variant: "caribbean", turn: { seat: 0, options: { sit_out: true } } }));
+  assert.match(short, /data-act="fold"/);
+  assert.doesNotMatch(short, /data-act="ante"/);
+  const decide = actionsHTML(table({ variant: "caribbean", turn: { seat: 0, options: { fold: true, play: 200 } } }));
+  assert.match(decide, /Play 200/);
 });
 
 test("the create form's request for every kind of table", () => {

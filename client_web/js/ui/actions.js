@@ -88,7 +88,11 @@ function caribbeanHTML(t, o) {
       `<input type="number" id="ante-amount" inputmode="numeric" min="${o.ante.min}" max="${o.ante.max}" step="1" value="${o.ante.min}">` +
       (jp ? `<label class="jp-toggle"><input type="checkbox" id="jackpot-wager"> Jackpot wager ${chips(jp.wager)}</label>` : "") +
       `</div><div class="buttons"><button type="button" class="act ante" data-act="ante" data-min="${o.ante.min}" data-max="${o.ante.max}" aria-keyshortcuts="a">Ante <kbd>A</kbd></button>` +
-      (o.sit_out ? `<button type="button" class="act" data-act="sit_out">Sit out this round</button>` : "") + `</div>`;
+      (o.sit_out ? `<button type="button" class="act" data-act="fold" aria-keyshortcuts="f">Skip this round <kbd>F</kbd></button>` : "") + `</div>`;
+  }
+  if (o.sit_out) {
+    return `<p class="hint">Your stack does not cover the minimum ante and the play bet.</p>` +
+      `<div class="buttons"><button type="button" class="act" data-act="fold">Skip this round</button></div>`;
   }
   if (o.play != null) {
     return `<div class="buttons"><button type="button" class="act fold" data-act="fold" aria-keyshortcuts="f">Fold <kbd>F</kbd></button>` +
@@ -109,7 +113,7 @@ export function actionsHTML(t) {
   return `<h2 class="your-turn">Your turn</h2>${body}`;
 }
 
-/** Wire the bar once: `send(action, fields)` sends an `act` (or sit_out). */
+/** Wire the bar once: `send(action, fields)` sends an `act`. */
 export function bindActions(root, send) {
   const setAmount = (value) => {
     const btn = $(".act.raise", root);
