@@ -23,7 +23,9 @@ when there are two):
   for work and no outbox grows past `WINDOW` frames.
 
 A round: K events to N spectators; timed from the first trigger to the last of the N·K
-deliveries. Printed: deliveries per second (best of `--rounds`, rounds of ours and raw
+deliveries (`BENCH_DEBUG=1` prints every round, with how busy the server and the clients
+were; `BENCH_PROFILE=/tmp/fan.prof` runs our server under cProfile). Printed: deliveries per
+second (best of `--rounds`, rounds of ours and raw
 interleaved so background load falls on both alike) and its ratio ours/raw; server CPU per
 delivery (user+system time of the server process over the round, from /proc; the lowest of
 the rounds) and its ratio raw/ours, the steadier figure on a shared machine (CPU time taken by
@@ -75,14 +77,24 @@ LISTENING = "listening "
 # ------------------------------------------------------------------------------------------
 
 
-def _serve_ours(data_dir: str) -> None:
+def _serve_ours(data_dir: str, queued_only: bool) -> None:
     from server.config import Config
     from server.main import configure_logging, run
+    from server.net.edge import Connection
+
+    if queued_only:  # A/B: every frame through the outbox and the writer task
+        Connection._write_now = lambda self, frame: False  # type: ignore[method-assign]
 
     config = Config(port=0, data_dir=Path(data_dir), ping_interval=0, ping_timeout=0,
                     request_rate=1e9, request_burst=1 << 30, chat_rate=1e9,
                     chat_burst=1 << 30)
     configure_logging(logging.WARNING)
+    profile = os.environ.get("BENCH_PROFILE")  # a path: cProfile the server into it
+    if profile:
+        import cProfile
+
+        cProfile.runctx("asyncio.run(run(config))", globals(), locals(), profile)
+        return
     asyncio.run(run(config))  # prints `poker-server listening on http://127.0.0.1:PORT/`
 
 
@@ -291,6 +303,7 @@ class Target:
         n = len(self.spectators)
         self.tally.reset(n * k)
         cpu0 = self.child.cpu_seconds()
+        mine0 = time.process_time()
         t0 = time.perf_counter()
         done = self.controller.start(k)
         try:
@@ -302,7 +315,11 @@ class Target:
                              f"{ctrl.sent}, received {ctrl.received}") from None
         elapsed = time.perf_counter() - t0
         cpu = self.child.cpu_seconds() - cpu0
+        mine = time.process_time() - mine0
         self.controller.counting = False
+        if os.environ.get("BENCH_DEBUG"):
+            print(f"  {self.child.name}: {n * k / elapsed:,.0f}/s server busy "
+                  f"{cpu / elapsed:.0%} clients busy {mine / elapsed:.0%}")
         return n * k / elapsed, cpu / (n * k)
 
 
@@ -334,9 +351,11 @@ async def set_up_ours(child: Child) -> tuple[Target, bytes]:
     return Target(child, ctrl, Tally(), watch, []), frame
 
 
-async def bench(sizes: list[int], rounds: int, cpus: tuple[int, int] | None) -> None:
+async def bench(sizes: list[int], rounds: int, cpus: tuple[int, int] | None,
+                queued_only: bool) -> None:
     with tempfile.TemporaryDirectory(prefix="bench_fanout_") as tmp:
-        ours_child = start_child("ours", ["--serve", "ours", "--data-dir", tmp],
+        ours_child = start_child("ours", ["--serve", "ours", "--data-dir", tmp,
+                                          *(["--queued-only"] if queued_only else [])],
                                  cpus[0] if cpus else None)
         raw_child = start_child("raw", ["--serve", "raw"], cpus[0] if cpus else None)
         try:
@@ -382,11 +401,14 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--sizes", default="1,100,1000,5000",
                         help="spectator counts, comma-separated (default 1,100,1000,5000)")
     parser.add_argument("--rounds", type=int, default=3, help="timed rounds per server")
+    parser.add_argument("--queued-only", action="store_true",
+                        help="A/B: turn off the edge's direct write (every frame through the "
+                        "outbox and the writer task, as before the fast path)")
     parser.add_argument("--serve", choices=("ours", "raw"), help=argparse.SUPPRESS)
     parser.add_argument("--data-dir", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.serve == "ours":
-        return _serve_ours(args.data_dir)
+        return _serve_ours(args.data_dir, args.queued_only)
     if args.serve == "raw":
         return _serve_raw()
     raise_nofile()
@@ -397,8 +419,12 @@ def main(argv: list[str] | None = None) -> None:
         print(f"servers on CPU {cpus[0]}, clients on CPU {cpus[1]}", flush=True)
     else:
         print("one CPU: servers and clients share it (figures are not comparable)")
+    load = ", ".join(f"{x:.1f}" for x in os.getloadavg())
+    print(f"load average before the run: {load} (other processes share these CPUs: the CPU "
+          "columns do not count their time, the deliveries/s columns do)", flush=True)
     started = time.perf_counter()
-    asyncio.run(bench([int(s) for s in args.sizes.split(",")], args.rounds, cpus))
+    asyncio.run(bench([int(s) for s in args.sizes.split(",")], args.rounds, cpus,
+                      args.queued_only))
     print(f"total {time.perf_counter() - started:.0f} s")
 
 
