@@ -12,7 +12,8 @@ when there are two):
   lifted (a chat per event is the trigger) and keepalive pings off. A controller connection
   says `hello`, creates a Hold'em table, sits and then chats; each `chat` request makes the
   actor publish one `chat` event to every watcher (`TableActor._publish` → `Connection.send`
-  → outbox → writer → socket).
+  → the socket at once, or the outbox and its writer task under flow control;
+  `--queued-only` forces the outbox path for an A/B comparison).
 * **raw**: a child process runs a plain `websockets.asyncio.server.serve` (no compression, no
   pings); every message a connection sends is passed to `broadcast()` over all connections.
   The controller sends the exact bytes of a `chat` frame captured from ours, so both servers
@@ -25,8 +26,8 @@ when there are two):
 A round: K events to N spectators; timed from the first trigger to the last of the N·K
 deliveries (`BENCH_DEBUG=1` prints every round, with how busy the server and the clients
 were; `BENCH_PROFILE=/tmp/fan.prof` runs our server under cProfile). Printed: deliveries per
-second (best of `--rounds`, rounds of ours and raw
-interleaved so background load falls on both alike) and its ratio ours/raw; server CPU per
+second (best of `--rounds`, rounds of ours and raw interleaved so background load falls on
+both alike) and its ratio ours/raw; server CPU per
 delivery (user+system time of the server process over the round, from /proc; the lowest of
 the rounds) and its ratio raw/ours, the steadier figure on a shared machine (CPU time taken by
 other processes does not count in it).
