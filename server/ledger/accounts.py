@@ -4,7 +4,8 @@ Rule of this module: a password is never stored, only its ``hashlib.scrypt`` dig
 fresh random salt per account (n=2**14, r=8, p=1: 16 MiB, tens of milliseconds, run off the
 event loop); digests are compared with ``hmac.compare_digest``. A name is unique among named
 accounts, compared case-insensitively after Unicode NFKC normalisation. Every new account
-(guest or named) gets ``starting`` chips from the ledger's ``bank`` exactly once. The token
+(guest or named) gets ``starting`` chips from the ledger's ``bank`` exactly once; a guest may
+not take a registered account's name (guest names need not be unique otherwise). The token
 secret is created once and kept in the store (setting ``token_secret``), so session tokens
 survive restarts and work on every process sharing the store.
 """
@@ -73,6 +74,10 @@ class Accounts:
         return bytes.fromhex(await self.store.setting("token_secret", secrets.token_hex(32)))
 
     async def guest(self, name: str) -> Account:
+        """A new guest account; ``name_taken`` when a named account has that name (a guest
+        may not pass for a registered player)."""
+        if await self.store.user(name_key(name)) is not None:
+            raise AccountError("name_taken")
         player_id = f"g_{secrets.token_hex(8)}"
         balance = await self.ledger.open_player(player_id, self.starting)
         return Account(player_id, name, True, balance)

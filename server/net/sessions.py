@@ -116,7 +116,10 @@ class Sessions:
         else:
             assert request.guest is not None  # Hello validates: exactly one of the two
             if self.accounts is not None:
-                return self._identity(await self.accounts.guest(request.guest))
+                try:
+                    return self._identity(await self.accounts.guest(request.guest))
+                except AccountError as exc:
+                    raise ProtocolError(exc.code) from None
             player_id, name, guest = f"g_{secrets.token_hex(8)}", request.guest, True
             token = self.issue(player_id, name)
         balance = self._wallet.ensure(player_id, self._starting)

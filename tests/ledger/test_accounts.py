@@ -49,6 +49,15 @@ async def test_name_taken_and_bad_credentials(accounts: Accounts) -> None:
         assert info.value.code == code
 
 
+async def test_a_guest_may_not_take_a_registered_name(accounts: Accounts) -> None:
+    await accounts.register("Frank", "frank-pass")
+    with pytest.raises(AccountError) as info:
+        await accounts.guest("FRANK")
+    assert info.value.code == "name_taken"
+    assert (await accounts.guest("Frankie")).guest  # any other name is fine
+    assert (await accounts.guest("Frankie")).guest  # guest names need not be unique
+
+
 async def test_concurrent_registrations_of_one_name(accounts: Accounts) -> None:
     results = await asyncio.gather(*(accounts.register("Dana", f"password-{i}")
                                      for i in range(5)), return_exceptions=True)
