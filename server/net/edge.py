@@ -186,8 +186,8 @@ class Connection:
 
     def _write_now(self, frame: str | bytes) -> bool:
         """Write `frame` to the socket now if it may be (see `send`); False: queue it."""
-        ws = self.ws
-        if ws.paused or ws.protocol.state is not State.OPEN or ws.send_in_progress is not None:
+        ws = self.ws  # (the edge never sends fragmented messages: none can be half sent)
+        if ws.paused or ws.protocol.state is not State.OPEN:
             return False
         try:
             if isinstance(frame, str):
