@@ -80,9 +80,9 @@ async def test_hands_rebuys_and_shutdown_keep_the_books(ledger: Ledger) -> None:
     # running hand is marked in the ledger, and its chips are still in the players' accounts
     stacks_before = {st.player_id: st.stack + st.topup for st in t.seats if st is not None}
     t.fault = RuntimeError("injected")  # ... and the actor crashes in the middle of it
-    seat = t.turn_seat
-    assert seat is not None
-    await h.send(t, sinks[t.hand_owner[seat]], "act", action="fold")
+    mover = t.turn_seat
+    assert mover is not None
+    await h.send(t, sinks[t.hand_owner[mover]], "act", action="fold")
     await t.idle()
     assert t.hand is None  # voided: every stack as before the hand
     assert {st.player_id: st.stack + st.topup for st in t.seats if st is not None} == \
