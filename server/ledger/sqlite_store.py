@@ -29,7 +29,7 @@ from typing import TypeVar
 
 from server.ledger.store import Batch, Entry, HandMark, Outcome, UserRecord, is_checked
 
-__all__ = ["SqliteStore"]
+__all__ = ["SqliteStore", "StoreInUse"]
 
 T = TypeVar("T")
 
@@ -45,6 +45,10 @@ CREATE TABLE IF NOT EXISTS users (key TEXT PRIMARY KEY, player_id TEXT NOT NULL,
     name TEXT NOT NULL, salt BLOB NOT NULL, digest BLOB NOT NULL, params TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS settings (name TEXT PRIMARY KEY, value TEXT NOT NULL);
 """
+
+
+class StoreInUse(OSError):
+    """Another process has this ledger file open (``poker-server`` then exits with 1)."""
 
 
 class SqliteStore:
@@ -74,7 +78,7 @@ class SqliteStore:
                 fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
             except BlockingIOError:
                 os.close(fd)
-                raise RuntimeError(f"{self.path} is in use by another process") from None
+                raise StoreInUse(f"{self.path} is in use by another process") from None
             self._lock_fd = fd
             db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
             db.execute("PRAGMA journal_mode=WAL")

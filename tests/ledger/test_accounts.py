@@ -11,7 +11,7 @@ import pytest
 from protocol import Hello, Login, ProtocolError, Register
 from server.ledger.accounts import AccountError, Accounts
 from server.ledger.journal import Ledger, player_account
-from server.ledger.sqlite_store import SqliteStore
+from server.ledger.sqlite_store import SqliteStore, StoreInUse
 from server.ledger.store import Store
 from server.ledger.wallet import LedgerWallet
 from server.net.sessions import Sessions
@@ -107,7 +107,7 @@ async def test_one_process_per_sqlite_file(tmp_path: Path) -> None:
     await first.open()
     second = SqliteStore(tmp_path / "ledger.db")
     try:
-        with pytest.raises(RuntimeError, match="in use"):
+        with pytest.raises(StoreInUse, match="in use"):
             await second.open()
     finally:
         await first.close()
