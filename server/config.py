@@ -47,6 +47,11 @@ class Config:
     start it voids the unfinished hands and cashes out the table chips of this name only.
     Every process sharing one Redis store needs its own (stable across its restarts)."""
 
+    node_lease: float = 5.0
+    """Seconds this process's claim on `node` in a shared (Redis) store lasts unless renewed
+    (every third of it). A restart after a crash waits until the dead process's claim runs
+    out; a second live process with the same `node` refuses to start."""
+
     ledger_fsync: bool = True
     """Embedded store: fsync every ledger commit (SQLite `synchronous=FULL`), so a committed
     hand survives even a power cut. False (`synchronous=NORMAL` in WAL mode) still survives a
@@ -145,6 +150,7 @@ class Config:
             "action_clock": self.action_clock,
             "shutdown_deadline": self.shutdown_deadline,
             "jackpot_lease": self.jackpot_lease,
+            "node_lease": self.node_lease,
         }
         for name, fvalue in positive_floats.items():
             if fvalue <= 0:

@@ -97,6 +97,7 @@ async def start_ledger(app: App) -> None:
     token secret. `run` calls it before listening."""
     ledger = app.wallet.ledger
     await ledger.store.open()
+    await ledger.claim_node(app.config.node_lease)
     recovery = await ledger.recover()
     log.info("event=ledger_started node=%s run=%s voided=%d cashed_out=%d", ledger.node,
              ledger.run, len(recovery.voided), len(recovery.cashed_out))
@@ -355,6 +356,7 @@ async def run(
         log.info("event=final_balances %s", balances_line(app.wallet))
         try:
             log.info("event=ledger_closed sum=%d", await app.wallet.ledger.total())
+            await app.wallet.ledger.release_node()
             await app.wallet.ledger.store.close()
         except Exception:
             log.exception("event=ledger_close_failed")

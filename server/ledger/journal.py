@@ -23,6 +23,7 @@ its player, because tables are not restored across restarts.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import secrets
 from collections.abc import Mapping, Sequence
@@ -30,8 +31,8 @@ from dataclasses import dataclass
 
 from server.ledger.store import Batch, HandMark, Outcome, Store, Transfer, is_checked
 
-__all__ = ["BANK", "HOUSE", "JACKPOT_POOL", "RAKE", "Ledger", "Recovery", "hand_entries",
-           "player_account"]
+__all__ = ["BANK", "HOUSE", "JACKPOT_POOL", "RAKE", "Ledger", "NodeInUse", "Recovery",
+           "hand_entries", "player_account"]
 
 log = logging.getLogger("server.ledger")
 
@@ -95,6 +96,10 @@ def hand_entries(start: Mapping[str, int], end: Mapping[str, int], *, rake: int 
     return out
 
 
+class NodeInUse(OSError):
+    """Another live process holds this node's lease (two processes with one ``--node``)."""
+
+
 @dataclass(frozen=True, slots=True)
 class Recovery:
     """What :meth:`Ledger.recover` did: hands voided, players cashed out, chips returned."""
@@ -112,6 +117,51 @@ class Ledger:
         self.store = store
         self.node = node
         self.run = run if run is not None else secrets.token_hex(4)
+        self._keeper: asyncio.Task[None] | None = None
+
+    # ------------------------------------------------------------------ the node
+    async def claim_node(self, seconds: float) -> None:
+        """Become the one live process of ``node`` before :meth:`recover` (whose clean-up
+        would otherwise take the chips of a live process's tables): take the store's lease
+        ``node:<node>``, waiting up to twice ``seconds`` for a dead run's lease to run out
+        (:class:`NodeInUse` after that), then keep renewing it every third of ``seconds`` in
+        a task this ledger owns until :meth:`release_node`."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + 2 * seconds + 1.0
+        name = f"node:{self.node}"
+        while (holder := await self.store.lease(name, self.run, seconds)) != self.run:
+            if loop.time() > deadline:
+                raise NodeInUse(f"node {self.node!r} is in use by run {holder} of another "
+                                "process (give each process its own --node)")
+            log.warning("event=node_lease_wait node=%s holder=%s", self.node, holder)
+            await asyncio.sleep(min(0.25, seconds / 4))  # polling another process's lease
+        self._keeper = loop.create_task(self._keep(name, seconds), name=f"lease:{name}")
+        self._keeper.add_done_callback(self._keeper_done)
+
+    async def _keep(self, name: str, seconds: float) -> None:
+        while True:
+            await asyncio.sleep(seconds / 3)
+            try:
+                holder = await self.store.lease(name, self.run, seconds)
+            except Exception as exc:  # the store is down: try again at the next beat
+                log.error("event=node_lease_renew_failed node=%s error=%r", self.node, exc)
+                continue
+            if holder != self.run:
+                log.critical("event=node_lease_lost node=%s holder=%s", self.node, holder)
+
+    def _keeper_done(self, task: asyncio.Task[None]) -> None:
+        if not task.cancelled() and task.exception() is not None:
+            log.error("event=node_lease_keeper_died node=%s error=%r", self.node,
+                      task.exception())
+
+    async def release_node(self) -> None:
+        """Stop renewing and give the node's lease up (a restart need not wait for it)."""
+        if self._keeper is not None:
+            self._keeper.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._keeper
+            self._keeper = None
+            await self.store.release(f"node:{self.node}", self.run)
 
     # ------------------------------------------------------------------ accounts
     def table_account(self, table: str, player_id: str) -> str:
@@ -222,8 +272,9 @@ class Ledger:
         return name
 
     async def recover(self) -> Recovery:
-        """At start-up, before any table: void this node's unfinished hands and cash every
-        table account of this node out to its player (see the module docstring)."""
+        """At start-up, before any table (and after :meth:`claim_node` when processes share
+        the store): void this node's unfinished hands and cash every table account of this
+        node out to its player (see the module docstring)."""
         voided = []
         mine = f"{self.node}:"
         for mark in await self.store.open_hands():

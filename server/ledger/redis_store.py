@@ -9,7 +9,8 @@ Durability is Redis's: run it with ``appendonly yes`` and ``appendfsync always``
 
 Keys (under ``prefix``, default ``ledger``): ``:bal`` hash account → balance; ``:journal``
 list of JSON rows (a row's ``seq`` is its position from 1); ``:keys`` hash idempotency key →
-batch; ``:batch`` counter; ``:open`` hash hand → JSON mark; ``:users`` hash; ``:settings`` hash.
+batch; ``:batch`` counter; ``:open`` hash hand → JSON mark; ``:users`` hash; ``:settings`` hash;
+``:lease:<name>`` a lease (``node:<node>``: which run of a server process owns that node).
 """
 
 from __future__ import annotations
@@ -60,6 +61,20 @@ if close_hand ~= '' then redis.call('HDEL', open, close_hand) end
 return 'applied'
 """.replace("CHECKED", _CHECKED)
 
+LEASE = """
+local current = redis.call('GET', KEYS[1])
+if current == false or current == ARGV[1] then
+  redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
+  return ARGV[1]
+end
+return current
+"""
+
+RELEASE = """
+if redis.call('GET', KEYS[1]) == ARGV[1] then redis.call('DEL', KEYS[1]) end
+return 0
+"""
+
 SETTING = """
 redis.call('HSETNX', KEYS[1], ARGV[1], ARGV[2])
 return redis.call('HGET', KEYS[1], ARGV[1])
@@ -90,6 +105,8 @@ class RedisStore:
             self._redis = await Redis.connect(self._url, poolsize=8)
         self._apply = self.redis.script(APPLY)
         self._setting = self.redis.script(SETTING)
+        self._lease = self.redis.script(LEASE)
+        self._release = self.redis.script(RELEASE)
         await self.redis.call("PING")
 
     async def close(self) -> None:
@@ -149,6 +166,13 @@ class RedisStore:
                            "salt": user.salt.hex(), "digest": user.digest.hex(),
                            "params": user.params})
         return int(await self.redis.call("HSETNX", self._k("users"), key, data)) == 1
+
+    async def lease(self, name: str, holder: str, seconds: float) -> str:
+        millis = max(1, int(seconds * 1000))
+        return str(await self._lease(keys=[self._k(f"lease:{name}")], args=[holder, millis]))
+
+    async def release(self, name: str, holder: str) -> None:
+        await self._release(keys=[self._k(f"lease:{name}")], args=[holder])
 
     async def user(self, key: str) -> UserRecord | None:
         data = await self.redis.call("HGET", self._k("users"), key)

@@ -150,6 +150,14 @@ class SqliteStore:
             return cur.rowcount == 1
         return await self._run(add)
 
+    async def lease(self, name: str, holder: str, seconds: float) -> str:
+        """Granted: the file lock taken by :meth:`open` already makes this process the only
+        one on this ledger."""
+        return holder
+
+    async def release(self, name: str, holder: str) -> None:
+        """Nothing to release (the file lock goes with :meth:`close`)."""
+
     # ------------------------------------------------------------------ reads
     async def user(self, key: str) -> UserRecord | None:
         def get(db: sqlite3.Connection) -> UserRecord | None:

@@ -149,4 +149,13 @@ class Store(Protocol):
         """Create the named user ``key`` (the normalised name); False when it exists."""
         ...
 
+    async def lease(self, name: str, holder: str, seconds: float) -> str:
+        """Take or renew the lease ``name`` for ``holder`` for ``seconds``; returns who holds
+        it now (``holder`` on success). A store that only one process can open grants it."""
+        ...
+
+    async def release(self, name: str, holder: str) -> None:
+        """End ``holder``'s lease ``name`` (nothing if someone else holds it)."""
+        ...
+
     async def user(self, key: str) -> UserRecord | None: ...

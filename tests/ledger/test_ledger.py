@@ -5,6 +5,7 @@ checks the invariant (sum over all accounts is zero) after every test."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 
 import pytest
 
@@ -14,6 +15,7 @@ from server.ledger.journal import (
     JACKPOT_POOL,
     RAKE,
     Ledger,
+    NodeInUse,
     hand_entries,
     player_account,
 )
@@ -193,3 +195,27 @@ async def test_a_lost_reply_is_retried_and_applied_once(store: Store) -> None:
     ledger.store = unkeyed  # type: ignore[assignment]
     with pytest.raises(ConnectionError):  # no key: not retried (it might double)
         await ledger.apply([Transfer("bank", "house", 1, "test")])
+
+
+async def test_one_live_process_per_node(store_kind: str, store: Store) -> None:
+    first = Ledger(store, node="n1", run="first")
+    await first.claim_node(0.3)
+    second = Ledger(store, node="n1", run="second")
+    try:
+        if store_kind == "redis":
+            with pytest.raises(NodeInUse):  # the first one is alive and renewing
+                await second.claim_node(0.3)
+            keeper = first._keeper
+            assert keeper is not None
+            keeper.cancel()  # the first one dies without giving its lease up ...
+            with contextlib.suppress(asyncio.CancelledError):
+                await keeper
+            first._keeper = None
+        await asyncio.wait_for(second.claim_node(0.3), 5)  # ... and the next run gets it
+        await second.release_node()
+        third = Ledger(store, node="n1", run="third")
+        await asyncio.wait_for(third.claim_node(60), 5)  # released: no wait at all
+        await third.release_node()
+    finally:
+        await first.release_node()
+        await second.release_node()

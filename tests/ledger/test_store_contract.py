@@ -113,3 +113,16 @@ async def test_users_unique(store: Store) -> None:
     assert not await store.add_user("alice", UserRecord("u_2", "ALICE", b"s", b"d"))
     assert await store.user("alice") == rec
     assert await store.user("bob") is None
+
+
+async def test_lease(store_kind: str, store: Store) -> None:
+    assert await store.lease("node:a", "r1", 5) == "r1"
+    assert await store.lease("node:a", "r1", 5) == "r1"  # renewed
+    if store_kind == "sqlite":  # one process per file (its lock): the lease is always granted
+        assert await store.lease("node:a", "r2", 5) == "r2"
+        return
+    assert await store.lease("node:a", "r2", 5) == "r1"
+    await store.release("node:a", "r2")  # not the holder: nothing happens
+    assert await store.lease("node:a", "r2", 5) == "r1"
+    await store.release("node:a", "r1")
+    assert await store.lease("node:a", "r2", 5) == "r2"
