@@ -19,6 +19,7 @@ from server.ledger.journal import (
     hand_entries,
     player_account,
 )
+from server.ledger.redis_store import RedisStore
 from server.ledger.store import Batch, Outcome, Store, Transfer
 
 
@@ -219,3 +220,29 @@ async def test_one_live_process_per_node(store_kind: str, store: Store) -> None:
     finally:
         await first.release_node()
         await second.release_node()
+
+
+async def test_two_processes_share_one_balance(store_kind: str, store: Store,
+                                               request: pytest.FixtureRequest) -> None:
+    """Two server processes (nodes) on one Redis, each with its own connection, buying in for
+    the same player at once: never more than the balance. (SQLite: one process per file, so
+    the two nodes share the store object.)"""
+    other: Store = store
+    if store_kind == "redis":
+        other = RedisStore(request.getfixturevalue("redis_server").url)
+        await other.open()
+    try:
+        one, two = Ledger(store, node="n1"), Ledger(other, node="n2")
+        await one.open_player("p", 1000)
+        results = await asyncio.gather(*(ledger.buy_in("p", f"t{i}", 150, reason="buy_in")
+                                         for i in range(10) for ledger in (one, two)))
+        assert results.count(True) == 6  # 900 of 1000
+        assert await two.balance(player_account("p")) == 100
+        first = await one.recover()  # each node cleans up only its own tables
+        assert sum(first.cashed_out.values()) == 150 * results[0::2].count(True)
+        second = await two.recover()
+        assert sum(second.cashed_out.values()) == 150 * results[1::2].count(True)
+        assert await one.balance(player_account("p")) == 1000
+    finally:
+        if other is not store:
+            await other.close()
