@@ -150,6 +150,8 @@ class Connection:
         self.flood = FloodGuard(clock=clock)
         self.closing = False
         self._writing = False
+        self._batch: list[str | bytes] | None = None  # frames of this turn (see `send`)
+        self._loop = asyncio.get_running_loop()
         self._metrics = metrics
         self._spawn = spawn
         self._clock = clock
@@ -162,39 +164,77 @@ class Connection:
     def send(self, frame: str | bytes) -> None:
         """Write or queue one encoded frame; cut the connection (1013) if its outbox is full.
 
-        Fast path (fan-out): when nothing is queued or being written and the socket takes
-        data (websockets' flow control is not paused), the frame goes to the socket at once
-        through websockets' protocol object, as websockets' own `broadcast()` does: no task
-        switch per frame. Otherwise it joins the outbox, behind the frames before it, for the
-        writer task, which waits on flow control; frames keep their order either way."""
+        Fast path (fan-out): when nothing is queued or being written, the frame joins this
+        connection's *batch*: every frame sent to it in the same event-loop turn (one actor
+        step sends about ten to each player) is written by `_flush_batch`, scheduled once with
+        `call_soon`, as ONE transport write of the concatenated WebSocket frames (one
+        `send()` system call instead of one per frame), through websockets' protocol object
+        as its own `broadcast()` does: no task switch per frame. When the socket does not
+        take data then (websockets' flow control is paused), the batch joins the outbox, in
+        order, for the writer task, which waits on flow control. Otherwise (frames already
+        queued or being written) the frame joins the outbox behind them. Frames keep their
+        order either way."""
         if self.closing:
             return
-        if self._writing or not self.outbox.empty() or not self._write_now(frame):
-            try:
-                self.outbox.put_nowait(frame)
-            except asyncio.QueueFull:
-                self._metrics.slow_consumer_disconnects_total += 1
-                log.info("event=slow_consumer conn=%d player=%s outbox=%d",
-                         self.conn_id, self.player_id, self.outbox.maxsize)
-                self.close_soon(CLOSE_SLOW_CONSUMER, "slow consumer",
-                                abort_after=SLOW_CLOSE_TIMEOUT)
+        batch = self._batch
+        if batch is not None:
+            batch.append(frame)
+        elif self._writing or not self.outbox.empty():
+            if not self._queue(frame):
                 return
+        else:
+            self._batch = [frame]
+            self._loop.call_soon(self._flush_batch)
         self._metrics.messages_out_total += 1
         kind = _frame_kind(frame)
         if kind is not None:
             self._observe(kind, frame)
 
-    def _write_now(self, frame: str | bytes) -> bool:
-        """Write `frame` to the socket now if it may be (see `send`); False: queue it."""
+    def _queue(self, frame: str | bytes) -> bool:
+        """Put `frame` on the outbox; False (and the connection cut) when it is full."""
+        try:
+            self.outbox.put_nowait(frame)
+        except asyncio.QueueFull:
+            self._metrics.slow_consumer_disconnects_total += 1
+            log.info("event=slow_consumer conn=%d player=%s outbox=%d",
+                     self.conn_id, self.player_id, self.outbox.maxsize)
+            self.close_soon(CLOSE_SLOW_CONSUMER, "slow consumer",
+                            abort_after=SLOW_CLOSE_TIMEOUT)
+            return False
+        return True
+
+    def _flush_batch(self) -> None:
+        """Write the frames batched by `send` (see there) in one transport write, or queue
+        them on the outbox when the socket does not take data now."""
+        batch, self._batch = self._batch, None
+        if not batch or self.closing:
+            return
+        if not self._writing and self.outbox.empty() and self._write_now(batch):
+            return
+        for frame in batch:
+            if not self._queue(frame):
+                return
+
+    def _write_now(self, frames: list[str | bytes]) -> bool:
+        """Write `frames` to the socket now, in one write, if it may be (see `send`);
+        False: queue them."""
         ws = self.ws  # (the edge never sends fragmented messages: none can be half sent)
         if ws.paused or ws.protocol.state is not State.OPEN:
             return False
         try:
-            if isinstance(frame, str):
-                ws.protocol.send_text(_utf8(frame))
-            else:
-                ws.protocol.send_binary(frame)
-            ws.send_data()
+            protocol = ws.protocol
+            for frame in frames:
+                if isinstance(frame, str):
+                    protocol.send_text(_utf8(frame))
+                else:
+                    protocol.send_binary(frame)
+            chunks = protocol.data_to_send()
+            if all(chunks):
+                ws.transport.write(b"".join(chunks) if len(chunks) > 1 else chunks[0])
+            else:  # an end of stream among them (never while OPEN): websockets' own path
+                for chunk in chunks:
+                    protocol.writes.append(chunk)
+                ws.send_data()
         except Exception as exc:  # the socket is going away: drop, as a closed writer does
             log.debug("event=write_failed conn=%d error=%r", self.conn_id, exc)
             self.closing = True
@@ -239,6 +279,7 @@ class Connection:
         """Stop sending and close the socket with `code` in the background (idempotent)."""
         if self.closing:
             return
+        self._flush_batch()  # frames sent before the close go out before it
         self.closing = True
         self._spawn(self._close(code, reason, abort_after), f"close-{self.conn_id}")
 
@@ -253,6 +294,7 @@ class Connection:
 
     async def flush(self, timeout: float) -> None:
         """Wait (at most `timeout` seconds) until the writer has written every queued frame."""
+        self._flush_batch()
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(self.outbox.join(), timeout)
 

@@ -1,5 +1,6 @@
-"""`Connection.send`: the direct write (fan-out fast path) and the outbox keep every frame in
-order, and a socket under flow control gets its frames through the outbox and the writer."""
+"""`Connection.send`: the direct write (fan-out fast path: the frames of one event-loop turn
+in one transport write) and the outbox keep every frame in order, and a socket under flow
+control gets its frames through the outbox and the writer."""
 
 from __future__ import annotations
 
@@ -27,18 +28,25 @@ async def test_frames_keep_their_order_across_flow_control(live: Live) -> None:
     await client.request("ping", t=1)  # the handler runs: its Connection is registered
     conn = _server_side(live)
 
-    for i in range(3):  # socket takes data: written at once, nothing queued
+    writes: list[bytes] = []
+    transport_write = conn.ws.transport.write
+    conn.ws.transport.write = lambda data: (writes.append(data), transport_write(data))[1]
+    for i in range(3):  # socket takes data: batched, then written in one write
         conn.send(_frame(i))
+    await asyncio.sleep(0)  # the end of the turn: the batch is written
     assert conn.outbox.empty()
+    assert len(writes) == 1, "the frames of one turn go out in one transport write"
 
     conn.ws.pause_writing()  # the transport's flow control says: buffer full
     for i in range(3, 8):
         conn.send(_frame(i))
+    await asyncio.sleep(0)
     assert conn.outbox.qsize() == 5, "under flow control frames go to the outbox"
     conn.ws.resume_writing()
     conn.send(_frame(8))  # frames wait in the outbox: queued behind them
     await asyncio.wait_for(conn.outbox.join(), TIMEOUT)
     conn.send(_frame(9))  # idle again: written at once
+    await asyncio.sleep(0)
     assert conn.outbox.empty()
 
     seqs = [(await client.receive())["seq"] for _ in range(10)]
@@ -53,6 +61,7 @@ async def test_binary_frames_take_the_direct_path_too(live: Live) -> None:
     for i in range(5):
         conn.send(conn.codec.encode({"type": "chat", "table": "t", "seq": i, "text": "x"},
                                     check=False))
+    await asyncio.sleep(0)
     assert conn.outbox.empty()
     assert [(await client.receive())["seq"] for _ in range(5)] == list(range(5))
     await client.ws.close()
