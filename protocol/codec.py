@@ -74,9 +74,11 @@ class Codec(Protocol):
         ...
 
     def decode(
-        self, frame: str | bytes, *, max_bytes: int = MAX_FRAME_BYTES, max_depth: int = MAX_DEPTH
+        self, frame: str | bytes, *, max_bytes: int = MAX_FRAME_BYTES, max_depth: int = MAX_DEPTH,
+        trusted: bool = False,
     ) -> Message:
-        """One frame to one message, or :class:`ProtocolError`."""
+        """One frame to one message, or :class:`ProtocolError` (``trusted``: see
+        :func:`check_message`)."""
         ...
 
 
@@ -167,18 +169,23 @@ def _check_encodable(obj: Any, max_depth: int) -> None:
         raise ProtocolError("malformed", f"cannot encode a {type(value).__name__}")
 
 
-def check_message(obj: Any, *, max_depth: int = MAX_DEPTH) -> Message:
+def check_message(obj: Any, *, max_depth: int = MAX_DEPTH, trusted: bool = False) -> Message:
     """Check an already-decoded object: the data model plus a non-empty string ``type``.
+
+    ``trusted=True`` checks only that it is an object with a non-empty string ``type``, not
+    every value in it: for frames from a peer known to encode only clean messages (a load
+    tester or bot reading the server's frames). A server never decodes a client's frame so.
 
     Returns ``obj``; raises ``malformed`` (with ``rid`` set when readable).
     """
     if type(obj) is not dict:
         raise ProtocolError("malformed", "a message must be an object")
-    try:
-        _check_tree(obj, max_depth)
-    except ProtocolError as exc:
-        exc.rid = _peek_rid(obj)
-        raise
+    if not trusted:
+        try:
+            _check_tree(obj, max_depth)
+        except ProtocolError as exc:
+            exc.rid = _peek_rid(obj)
+            raise
     kind = obj.get("type")
     if type(kind) is not str or not kind:
         if "type" in obj:
@@ -210,13 +217,15 @@ class JsonCodec:
             raise ProtocolError("malformed", f"cannot encode: {exc}") from None
 
     def decode(
-        self, frame: str | bytes, *, max_bytes: int = MAX_FRAME_BYTES, max_depth: int = MAX_DEPTH
+        self, frame: str | bytes, *, max_bytes: int = MAX_FRAME_BYTES, max_depth: int = MAX_DEPTH,
+        trusted: bool = False,
     ) -> Message:
         """The message in a text frame.
 
         Raises :class:`ProtocolError`: ``malformed`` for a binary frame, text that is not
         UTF-8 (lone surrogates), invalid JSON, or anything outside the data model;
-        ``oversized`` when the frame's UTF-8 encoding exceeds ``max_bytes``.
+        ``oversized`` when the frame's UTF-8 encoding exceeds ``max_bytes``. ``trusted``
+        skips the walk over every value (see :func:`check_message`).
         """
         if not isinstance(frame, str):
             raise ProtocolError("malformed", "binary frame on a JSON connection")
@@ -232,7 +241,7 @@ class JsonCodec:
             obj = orjson.loads(data)
         except orjson.JSONDecodeError as exc:
             raise ProtocolError("malformed", f"invalid JSON: {exc.msg}") from None
-        return check_message(obj, max_depth=max_depth)
+        return check_message(obj, max_depth=max_depth, trusted=trusted)
 
 
 def _refuse_ext(code: int, data: bytes) -> Any:
@@ -262,7 +271,8 @@ class MsgpackCodec:
         return data
 
     def decode(
-        self, frame: str | bytes, *, max_bytes: int = MAX_FRAME_BYTES, max_depth: int = MAX_DEPTH
+        self, frame: str | bytes, *, max_bytes: int = MAX_FRAME_BYTES, max_depth: int = MAX_DEPTH,
+        trusted: bool = False,
     ) -> Message:
         """The message in a binary frame.
 
@@ -270,7 +280,8 @@ class MsgpackCodec:
         trailing bytes, invalid UTF-8 in a string, non-string map keys, ``bin`` or
         extension values, or anything else outside the data model; ``oversized`` when the
         frame exceeds ``max_bytes``.  Unpacking runs with every length bounded by the frame
-        size (the role of ``max_buffer_size`` in a streaming unpacker).
+        size (the role of ``max_buffer_size`` in a streaming unpacker). ``trusted`` skips
+        the walk over every value (see :func:`check_message`).
         """
         if not isinstance(frame, bytes | bytearray | memoryview):
             raise ProtocolError("malformed", "text frame on a MessagePack connection")
@@ -298,7 +309,7 @@ class MsgpackCodec:
             raise ProtocolError("malformed", "trailing bytes after the message") from None
         except Exception as exc:  # FormatError, StackError, ValueError, TypeError ...
             raise ProtocolError("malformed", f"invalid MessagePack: {exc}") from None
-        return check_message(obj, max_depth=max_depth)
+        return check_message(obj, max_depth=max_depth, trusted=trusted)
 
 
 JSON_CODEC: Final = JsonCodec()

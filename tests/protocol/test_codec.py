@@ -250,3 +250,16 @@ def test_seat_map_round_trip() -> None:
 @pytest.mark.parametrize("bad", [{"x": 1}, {"-1": 1}, {"1.0": 1}, {"\u0663": 1}, [1], "1"])
 def test_parse_seat_map_refuses_non_seats(bad: Any) -> None:
     assert _code(parse_seat_map, bad) == "bad_field"
+
+
+@pytest.mark.parametrize("codec", [JSON_CODEC, MSGPACK_CODEC])
+def test_trusted_decode_skips_only_the_value_walk(codec: Any) -> None:
+    """``trusted=True`` (a bot reading the server's frames) still needs an object with a
+    ``type``; the default (every frame a server reads) refuses a value outside the model."""
+    big = {"type": "x", "n": [2**53]}  # beyond MAX_SAFE_INT
+    frame = codec.encode(big, check=False)
+    with pytest.raises(ProtocolError):
+        codec.decode(frame)
+    assert codec.decode(frame, trusted=True) == big
+    with pytest.raises(ProtocolError):
+        codec.decode(codec.encode({"rid": 1}, check=False), trusted=True)
