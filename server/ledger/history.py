@@ -47,12 +47,24 @@ def _plain(value: Any) -> Any:
     return value
 
 
+_EVENT_FIELDS: dict[type, tuple[str, tuple[str, ...]]] = {}
+
+
 def event_to_dict(event: Any) -> dict[str, Any]:
     """An engine event (a frozen dataclass) as plain data: ``{"e": class name, ...}``."""
-    out: dict[str, Any] = {"e": type(event).__name__}
-    for f in dataclasses.fields(event):
-        out[f.name] = _plain(getattr(event, f.name))
+    kind = type(event)
+    shape = _EVENT_FIELDS.get(kind)
+    if shape is None:  # once per event class
+        shape = _EVENT_FIELDS[kind] = (kind.__name__,
+                                       tuple(f.name for f in dataclasses.fields(event)))
+    out: dict[str, Any] = {"e": shape[0]}
+    for name in shape[1]:
+        value = getattr(event, name)
+        out[name] = value if type(value) in _SCALARS else _plain(value)
     return out
+
+
+_SCALARS = frozenset({int, str, bool, float, type(None)})
 
 
 @dataclass(slots=True, kw_only=True)

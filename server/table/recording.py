@@ -38,6 +38,7 @@ class HandRecorder:
         self.own: dict[int, dict[str, int]] = {}  # seat -> card -> position (every card seen)
         self._held: dict[int, dict[str, int]] = {}  # seat -> its current own cards
         self._dealer: dict[str, int] = {}
+        self._opened: dict[tuple[str, int], dict[str, Any]] = {}  # each opening built once
 
     def feed(self, events: Sequence[Any]) -> None:
         for e in events:
@@ -77,9 +78,17 @@ class HandRecorder:
                     self.public[c] = self._dealer[c]
 
     def opening(self, card: str, position: int) -> dict[str, Any]:
-        if 0 <= position < len(self.tree.deck) and self.tree.deck[position] == card:
-            return self.tree.opening(position).to_wire()
-        return {"card": card, "position": position, "salt": None, "proof": []}
+        """The card's opening, built once per hand (the public copy, every player's copy
+        and the record share it; nobody mutates it: messages copy it)."""
+        key = (card, position)
+        found = self._opened.get(key)
+        if found is None:
+            if 0 <= position < len(self.tree.deck) and self.tree.deck[position] == card:
+                found = self.tree.opening(position).to_wire()
+            else:
+                found = {"card": card, "position": position, "salt": None, "proof": []}
+            self._opened[key] = found
+        return found
 
     def _openings(self, cards: dict[str, int]) -> list[dict[str, Any]]:
         return [self.opening(c, p) for c, p in sorted(cards.items(), key=lambda x: x[1])]
