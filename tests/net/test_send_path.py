@@ -65,3 +65,17 @@ async def test_binary_frames_take_the_direct_path_too(live: Live) -> None:
     assert conn.outbox.empty()
     assert [(await client.receive())["seq"] for _ in range(5)] == list(range(5))
     await client.ws.close()
+
+
+def test_wire_bytes_are_websockets_own_frames() -> None:
+    """The fan-out's prebuilt frame bytes equal websockets' serialisation (RFC 6455 5.2:
+    7-bit, 16-bit and 64-bit lengths; a server never masks)."""
+    from websockets.frames import Frame, Opcode
+
+    from server.net.edge import _wire
+
+    for n in (0, 10, 125, 126, 200, 65535, 65536, 70000):
+        text, data = "x" * n, b"y" * n
+        assert _wire(text) == Frame(Opcode.TEXT, text.encode()).serialize(mask=False,
+                                                                          extensions=[])
+        assert _wire(data) == Frame(Opcode.BINARY, data).serialize(mask=False, extensions=[])
