@@ -328,7 +328,15 @@ class JackpotService:
         try:
             if self.credit is not None:
                 await self.credit(p)
-            await self.coord.credited(p.key)
+            while True:  # credited: close the record (a lost reply must not leave it open)
+                try:
+                    await self.coord.credited(p.key)
+                    break
+                except Exception as exc:
+                    if self.closed:
+                        raise
+                    log.warning("event=jackpot_retry error=%r", str(exc))
+                    await asyncio.sleep(self.retry)
             self.payouts.append(p)
             self.waiting.discard(p.key)
             self._paid.set()

@@ -4,7 +4,8 @@ Caribbean tables each playing ``rounds`` rounds with random lengths (so reports 
 order) and forced qualifying hands every ``FORCED`` rounds on every table of every process
 (claims at close times).  Payouts are credited to an idempotent test ledger in Redis.
 
-Prints JSON lines: ``{"claims": ...}`` per hand with claims, ``{"progress": n}``,
+Prints JSON lines: ``{"claims": ...}`` per hand with claims, ``{"paid": key}`` per credit,
+``{"progress": n}``,
 ``{"registered": hand}`` (``--doomed``: register one hand, then wait to be SIGKILLed) and
 finally ``{"done": ..., "contributed": n, "waits": [...]}``.
 """
@@ -60,6 +61,7 @@ async def main(a: argparse.Namespace) -> None:
         await credit_script(keys=["test:ledger", "test:attempts", "test:credited"],
                             args=[p.key, p.amount])
         waits.append((p.key, reported[p.key], time.time()))
+        out({"paid": p.key})
 
     svc = JackpotService(coord, owner=f"p{a.proc}", credit=credit, meter=Meter(interval=0))
     await svc.start()
@@ -97,7 +99,14 @@ async def main(a: argparse.Namespace) -> None:
                 out({"progress": done})
 
     await asyncio.gather(*(table(ti) for ti in range(a.tables)))
-    await svc.all_paid(timeout=60)
+    try:
+        await svc.all_paid(timeout=30)
+    except TimeoutError:  # diagnostics for a failing run
+        head = await coord.redis.call("ZRANGE", f"{coord.prefix}:pending", 0, 3, "WITHSCORES")
+        sys.stderr.write(f"STUCK waiting={sorted(svc.waiting)[:5]} ops={len(svc._ops)} "
+                         f"open={sorted(svc.open)[:5]} head={head} "
+                         f"due={[p.key for p in await coord.due()][:5]}\n")
+        raise
     out({"done": done, "contributed": contributed, "waits": waits,
          "credited": len(svc.payouts)})
     await svc.close()

@@ -23,8 +23,8 @@ from tests.redis_helpers import RedisProcess
 S = CaribbeanSettings(reset_amount=10_000)
 
 
-class Crash(Exception):
-    pass
+class Crash(BaseException):
+    """The process dies (nothing in it catches this)."""
 
 
 async def test_csp12_crash_between_credit_and_record_close_pays_once(

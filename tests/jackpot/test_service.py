@@ -21,7 +21,7 @@ async def test_csp10_a_round_that_never_settles_blocks_no_longer_than_a_lease() 
     credited: list[str] = []
 
     async def credit(p: object) -> None:
-        credited.append(getattr(p, "key"))
+        credited.append(p.key)  # type: ignore[attr-defined]
 
     svc = JackpotService(coord, owner="me", credit=credit)
     await svc.start()
