@@ -23,6 +23,7 @@ from tests.redis_helpers import RedisProcess
 ROOT = Path(__file__).resolve().parents[2]
 LEASE = 1.5
 WORKERS, TABLES, ROUNDS = 3, 4, 250  # 3,000 rounds
+DELAY = 0.03  # a round lasts 0..30 ms: the run outlasts the lease and the restart
 
 
 class Worker:
@@ -46,7 +47,8 @@ async def spawn(url: str, proc: int, *extra: str) -> Worker:
     p = await asyncio.create_subprocess_exec(
         sys.executable, "-m", "tests.jackpot.mp_worker", "--url", url, "--proc", str(proc),
         "--tables", str(TABLES), "--rounds", str(ROUNDS), "--seed", str(proc * 7919),
-        "--lease", str(LEASE), *extra, cwd=ROOT, stdout=asyncio.subprocess.PIPE,
+        "--lease", str(LEASE), "--delay", str(DELAY), *extra, cwd=ROOT,
+        stdout=asyncio.subprocess.PIPE,
         env={**os.environ, "PYTHONPATH": str(ROOT)})
     return Worker(p)
 
@@ -88,7 +90,8 @@ async def test_csp10_csp12_three_processes_thousands_of_rounds_restart_and_sigki
     # every claim so far waits behind the killed process's hand (registered first): the first
     # credit anywhere means its lease ran out; only then is Redis restarted
     await until(workers, lambda: any("paid" in m for w in workers for m in w.lines))
-    await until(workers, lambda: all(w.progress >= 6 * step for w in workers))
+    await until(workers, lambda: all(w.progress >= 7 * step for w in workers))
+    assert not any("done" in m for w in workers for m in w.lines)  # mid-run
     down = time.time()
     await asyncio.to_thread(redis_server.restart)
     up = time.time()
