@@ -22,13 +22,14 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
-import json
 import sqlite3
 from collections.abc import Iterable, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
+
+import orjson
 
 __all__ = [
     "HandRecord", "HandSummary", "HistoryStore", "MemoryHistory", "SqliteHistory", "RedisHistory",
@@ -100,7 +101,9 @@ class HandRecord:
         return {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
 
     def to_json(self) -> str:
-        return json.dumps(self.to_dict(), separators=(",", ":"), sort_keys=True)
+        """Compact JSON, keys sorted (orjson: a tenth of the stdlib's time, same data)."""
+        return orjson.dumps(self.to_dict(),
+                            option=orjson.OPT_SORT_KEYS | orjson.OPT_NON_STR_KEYS).decode()
 
     @classmethod
     def from_dict(cls, obj: Mapping[str, Any]) -> HandRecord:
@@ -112,7 +115,7 @@ class HandRecord:
 
     @classmethod
     def from_json(cls, text: str) -> HandRecord:
-        return cls.from_dict(json.loads(text))
+        return cls.from_dict(orjson.loads(text))
 
     def seat_of(self, player_id: str) -> int | None:
         for seat, info in self.players.items():

@@ -110,6 +110,17 @@ def _frame_kind(frame: str | bytes) -> str | None:
     return None
 
 
+_last_kind: tuple[object, str | None] = (object(), None)
+
+
+def _kind_of(frame: str | bytes) -> str | None:
+    """`_frame_kind(frame)`, found once for a run of sends of the same frame (a fan-out)."""
+    global _last_kind
+    if _last_kind[0] is not frame:
+        _last_kind = (frame, _frame_kind(frame))
+    return _last_kind[1]
+
+
 _last_wire: tuple[object, bytes] = (object(), b"")
 
 
@@ -217,7 +228,7 @@ class Connection:
             self._wires = None if self.ws.protocol.extensions else [_wire(frame)]
             self._loop.call_soon(self._flush_batch)
         self._metrics.messages_out_total += 1
-        kind = _frame_kind(frame)
+        kind = _kind_of(frame)
         if kind is not None:
             self._observe(kind, frame)
 
