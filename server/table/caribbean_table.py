@@ -4,6 +4,8 @@ round handed to the jackpot service when it is dealt and when it ends."""
 
 from __future__ import annotations
 
+import dataclasses
+import secrets
 from typing import Any
 
 from protocol import messages as m
@@ -14,6 +16,18 @@ from server.rules.caribbean import JackpotWagered
 from server.rules.errors import IllegalAction
 from server.table.projection import Draft
 from server.table.state import TableState, _builder, log
+
+# Hand ids (``t1.7``) start again in every server process and after every restart, but the
+# jackpot's keys (its global order, the contributions, the payouts' ledger idempotency keys)
+# live in Redis and in the ledger across processes and restarts; so they carry a scope unique
+# to this process run (CSP-12: each wager added once, each payout made once, and never one
+# round's key mistaken for another's).
+RUN_SCOPE = secrets.token_hex(6)
+
+
+def jackpot_round(hand_id: str, node: str) -> str:
+    """The globally unique jackpot id of the round ``hand_id`` of this process run."""
+    return f"{hand_id}@{node}.{RUN_SCOPE}"
 
 
 class CaribbeanMixin(TableState):
@@ -57,12 +71,14 @@ class CaribbeanMixin(TableState):
         rnd = self.round
         if rnd is None or self.jackpot is None or self.spec.caribbean is None:
             return stacks
-        claims = [Claim(c.round_id, c.seat, self.hand_owner[c.seat], c.hand, c.eligible_at)
+        scoped = jackpot_round(rnd.round_id, self.config.node)
+        claims = [Claim(scoped, c.seat, self.hand_owner[c.seat], c.hand, c.eligible_at)
                   for c in rnd.jackpot_claims()]
+        contributions = [dataclasses.replace(c, round_id=scoped) for c in rnd.contributions()]
         try:
-            self.jackpot.hand_settled(rnd.round_id, table=self.table_id,
+            self.jackpot.hand_settled(scoped, table=self.table_id,
                                       settings=self.spec.caribbean,
-                                      contributions=rnd.contributions(), claims=claims)
+                                      contributions=contributions, claims=claims)
         except Exception:  # the jackpot must never stop the table
             log.exception("event=jackpot_report_failed table=%s hand=%s", self.table_id,
                           rnd.round_id)
@@ -76,7 +92,8 @@ class CaribbeanMixin(TableState):
                 isinstance(e, JackpotWagered) for e in rnd.events):
             return
         try:
-            self.jackpot.hand_eligible(rnd.round_id, max_seconds=self.config.action_clock
+            self.jackpot.hand_eligible(jackpot_round(rnd.round_id, self.config.node),
+                                       max_seconds=self.config.action_clock
                                        + self.config.jackpot_lease)
         except Exception:
             log.exception("event=jackpot_register_failed table=%s hand=%s", self.table_id,

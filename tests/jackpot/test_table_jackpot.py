@@ -4,7 +4,10 @@ once; the lobby shows the pool."""
 
 from __future__ import annotations
 
+import pytest
+
 from server.rules.cards import make_deck
+from server.table.caribbean_table import jackpot_round
 from tests.table.helpers import Harness
 from tests.table.test_table_behaviour import CFG
 
@@ -40,12 +43,13 @@ async def test_csp10_table_dealt_first_is_paid_first_even_when_it_settles_last()
     assert tb.round is not None and tb.round.phase == "decisions"  # dealt: ticket 2
     assert (await h.send(tb, bob, "act", action="play"))["type"] == "ok"
     await jp.drain()
-    assert jp.waiting == {f"{tb.table_id}.1:0"} and jp.payouts == []  # bob waits for alice
+    key_a = f"{jackpot_round(f'{ta.table_id}.1', ta.config.node)}:0"
+    key_b = f"{jackpot_round(f'{tb.table_id}.1', tb.config.node)}:0"
+    assert jp.waiting == {key_b} and jp.payouts == []  # bob waits for alice
     assert h.wallet.balance("bob") == 100_000 - 1000
     assert (await h.send(ta, alice, "act", action="play"))["type"] == "ok"
     await jp.drain()
-    assert [(p.key, p.player) for p in jp.payouts] == [(f"{ta.table_id}.1:0", "alice"),
-                                                       (f"{tb.table_id}.1:0", "bob")]
+    assert [(p.key, p.player) for p in jp.payouts] == [(key_a, "alice"), (key_b, "bob")]
     # the royal flush takes the larger of the reset amount and the whole pool; the pool is
     # then reseeded to $10,000 and the flush gets its fixed $50
     assert [p.amount for p in jp.payouts] == [1_000_000, 5_000]
@@ -55,3 +59,17 @@ async def test_csp10_table_dealt_first_is_paid_first_even_when_it_settles_last()
     assert ta.seats[0] is not None and ta.seats[0].stack > 1000  # the wager came back
     lobby = h.registry.tables("caribbean")
     assert {t["jackpot"]["pool"] for t in lobby} == {jp.pool} == {1_000_000}
+
+
+def test_csp12_jackpot_ids_never_repeat_across_process_runs_or_nodes(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """CSP-12: table hand ids (``t1.1``) start again in every process and after a restart;
+    the jackpot's keys (global order, contributions, ledger payout keys) must not, or a later
+    round's wager or payout would be taken for an earlier one's and dropped."""
+    import server.table.caribbean_table as ct
+
+    first_run = ct.jackpot_round("t1.1", "a")
+    assert first_run.startswith("t1.1@a.")
+    assert ct.jackpot_round("t1.1", "b") != first_run  # another process, same hand id
+    monkeypatch.setattr(ct, "RUN_SCOPE", "restarted")
+    assert ct.jackpot_round("t1.1", "a") != first_run  # the same node after a restart
