@@ -23,6 +23,7 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import sqlite3
+import threading
 from collections.abc import Iterable, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -275,12 +276,19 @@ CREATE TABLE IF NOT EXISTS hand_players (
 class SqliteHistory:
     """Records in an SQLite file (WAL). One worker thread owns the connection and runs every
     statement, in order, so the event loop never blocks on the disk and writes never race.
-    A saved record is committed before :meth:`save` returns."""
+    A saved record is committed before :meth:`save` returns. Saves are group-committed (as
+    the ledger's batches): the records queued while the thread is busy are written in one
+    ``BEGIN IMMEDIATE`` ... ``COMMIT``, each in its own ``SAVEPOINT`` (a refused record rolls
+    back alone), and every caller is answered after the ``COMMIT``: one thread job and one
+    commit for many tables' hands."""
 
     def __init__(self, path: Path | str) -> None:
         self.path = Path(path)
         self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="history-sqlite")
         self._conn: sqlite3.Connection | None = None
+        self._pending: list[_PendingSave] = []  # records waiting for the next group commit
+        self._pending_lock = threading.Lock()
+        self._flush_queued = False
         self._pool.submit(self._open).result()
 
     @classmethod
@@ -306,22 +314,59 @@ class SqliteHistory:
         return self._conn
 
     def _save(self, hand: str, table: str, text: str, players: list[str]) -> None:
+        """Worker thread, inside the group's transaction: one record, all or nothing."""
         db = self._db()
-        db.execute("BEGIN IMMEDIATE")
+        db.execute("SAVEPOINT rec")
         try:
             cur = db.execute("INSERT INTO hands (hand, table_id, record) VALUES (?, ?, ?)",
                              (hand, table, text))
             seq = cur.lastrowid
             db.executemany("INSERT OR IGNORE INTO hand_players (player, seq) VALUES (?, ?)",
                            [(p, seq) for p in players])
-            db.execute("COMMIT")
         except BaseException:
-            db.execute("ROLLBACK")
+            db.execute("ROLLBACK TO rec")
+            db.execute("RELEASE rec")
             raise
+        db.execute("RELEASE rec")
+
+    def _flush(self) -> None:
+        """Worker thread: write every pending record in one transaction (see the class
+        docstring), then answer each caller on its loop."""
+        with self._pending_lock:
+            items, self._pending = self._pending, []
+            self._flush_queued = False
+        results: list[BaseException | None] = []
+        try:
+            db = self._db()
+            db.execute("BEGIN IMMEDIATE")
+            try:
+                for args, _, _ in items:
+                    try:
+                        self._save(*args)
+                        results.append(None)
+                    except Exception as exc:  # this record alone is not saved
+                        results.append(exc)
+                db.execute("COMMIT")
+            except BaseException:
+                if db.in_transaction:
+                    db.execute("ROLLBACK")
+                raise
+        except Exception as exc:  # nothing of this group was committed: every caller fails
+            results = [exc] * len(items)
+        for (_, future, loop), result in zip(items, results, strict=True):
+            loop.call_soon_threadsafe(_resolve_save, future, result)
 
     async def save(self, record: HandRecord) -> None:
         players = sorted({str(p["player"]) for p in record.players.values()})
-        await self._run(self._save, record.hand, record.table, record.to_json(), players)
+        loop = asyncio.get_running_loop()
+        future: asyncio.Future[None] = loop.create_future()
+        args = (record.hand, record.table, record.to_json(), players)
+        with self._pending_lock:
+            self._pending.append((args, future, loop))
+            queue_flush, self._flush_queued = not self._flush_queued, True
+        if queue_flush:
+            self._pool.submit(self._flush)
+        await future
 
     def _get(self, hand: str, player: str | None) -> str | None:
         if player is None:
@@ -369,6 +414,19 @@ class SqliteHistory:
     async def close(self) -> None:
         await self._run(self._close)
         self._pool.shutdown(wait=True)
+
+
+_PendingSave = tuple[tuple[str, str, str, list[str]], "asyncio.Future[None]",
+                     asyncio.AbstractEventLoop]
+
+
+def _resolve_save(future: asyncio.Future[None], error: BaseException | None) -> None:
+    if future.done():  # the caller was cancelled meanwhile
+        return
+    if error is not None:
+        future.set_exception(error)
+    else:
+        future.set_result(None)
 
 
 _SAVE_LUA = """

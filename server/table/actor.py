@@ -344,7 +344,7 @@ class TableActor(SeatingMixin, TurnClockMixin, CaribbeanMixin, RecordingMixin):
             self.hand_owner[s]: stack for s, stack in self.start_stacks.items()})
         self._publish(Draft(_builder(m.hand_started, hand=self.hand_id, button=button,
                                      commitment=commitment)))
-        log.info("event=hand_started table=%s hand=%s players=%d", self.table_id,
+        log.debug("event=hand_started table=%s hand=%s players=%d", self.table_id,
                  self.hand_id, len(players))
         if self.spec.is_caribbean:
             assert self.spec.caribbean is not None
@@ -430,7 +430,7 @@ class TableActor(SeatingMixin, TurnClockMixin, CaribbeanMixin, RecordingMixin):
             self.last_hand, self.last_hand_id = self.hand, self.hand_id
             self.last_owner = dict(self.hand_owner)
         self.hands_played += 1
-        log.info("event=hand_ended table=%s hand=%s voided=%s", self.table_id, self.hand_id,
+        log.debug("event=hand_ended table=%s hand=%s voided=%s", self.table_id, self.hand_id,
                  voided)
         await self._after_hand()
 
@@ -565,10 +565,10 @@ class TableActor(SeatingMixin, TurnClockMixin, CaribbeanMixin, RecordingMixin):
         self.seq += 1
         public, private = draft.render(self.table_id, self.seq)
         self.events.append(_LogEntry(self.seq, public, private))
-        seated = {s.player_id for s in self.seats if s is not None}
+        delay = self.spec.spectator_delay
+        seated = {s.player_id for s in self.seats if s is not None} if delay > 0 else ()
         frames: dict[tuple[str | None, int], str | bytes] = {}
         delayed: list[Sink] = []
-        delay = self.spec.spectator_delay
         for sink in list(self.sinks.values()):
             pid = sink.player_id
             if pid is not None and pid in private:
