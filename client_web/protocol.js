@@ -30,8 +30,8 @@ export const POST_KINDS = Object.freeze(["blind", "ante", "bring_in", "over_blin
 export const HISTORY_FORMATS = Object.freeze(["json", "pokerstars", "phh"]);
 export const REQUEST_TYPES = Object.freeze(["hello", "login", "register", "ping", "tables", "create_table", "watch", "unwatch", "sit", "leave", "act", "chat", "sit_out", "sit_in", "show_hands", "resume", "history", "hand"]);
 export const ANSWER_TYPES = Object.freeze(["ok", "error", "pong"]);
-export const TABLE_EVENT_TYPES = Object.freeze(["snapshot", "seated", "left", "sat_out", "sat_in", "hand_started", "posted", "dealt", "drew", "board", "turn", "acted", "showdown", "mucked", "pot_awarded", "hand_ended", "chat", "dealer", "settled"]);
-export const EVENT_TYPES = Object.freeze(["snapshot", "seated", "left", "sat_out", "sat_in", "hand_started", "posted", "dealt", "drew", "board", "turn", "acted", "showdown", "mucked", "pot_awarded", "hand_ended", "chat", "dealer", "settled", "jackpot", "welcome"]);
+export const TABLE_EVENT_TYPES = Object.freeze(["snapshot", "seated", "left", "sat_out", "sat_in", "hand_started", "posted", "dealt", "drew", "board", "turn", "acted", "showdown", "mucked", "pot_awarded", "pots", "hand_ended", "chat", "dealer", "settled"]);
+export const EVENT_TYPES = Object.freeze(["snapshot", "seated", "left", "sat_out", "sat_in", "hand_started", "posted", "dealt", "drew", "board", "turn", "acted", "showdown", "mucked", "pot_awarded", "pots", "hand_ended", "chat", "dealer", "settled", "jackpot", "welcome"]);
 
 // Error code -> default human message.
 export const ERROR_CODES = Object.freeze({
@@ -123,6 +123,7 @@ export const MESSAGE_FIELDS = Object.freeze({
   "showdown": Object.freeze({"required": Object.freeze(["table", "seq", "seat", "cards", "hand"]), "optional": Object.freeze([])}),
   "mucked": Object.freeze({"required": Object.freeze(["table", "seq", "seat"]), "optional": Object.freeze([])}),
   "pot_awarded": Object.freeze({"required": Object.freeze(["table", "seq", "pot", "amount", "winners", "odd_chip"]), "optional": Object.freeze([])}),
+  "pots": Object.freeze({"required": Object.freeze(["table", "seq", "pots"]), "optional": Object.freeze([])}),
   "hand_ended": Object.freeze({"required": Object.freeze(["table", "seq", "hand", "stacks", "reveal"]), "optional": Object.freeze([])}),
   "chat": Object.freeze({"required": Object.freeze(["table", "seq", "text"]), "optional": Object.freeze(["seat", "name"])}),
   "dealer": Object.freeze({"required": Object.freeze(["table", "seq", "cards"]), "optional": Object.freeze(["hand", "qualifies"])}),

@@ -113,7 +113,7 @@ ANSWER_TYPES: Final = ("ok", "error", "pong")
 TABLE_EVENT_TYPES: Final = (
     "snapshot", "seated", "left", "sat_out", "sat_in",
     "hand_started", "posted", "dealt", "drew", "board", "turn", "acted",
-    "showdown", "mucked", "pot_awarded", "hand_ended", "chat",
+    "showdown", "mucked", "pot_awarded", "pots", "hand_ended", "chat",
     "dealer", "settled",
 )
 #: Every message type the server sends that is not an answer: the table events, plus

@@ -44,6 +44,7 @@ __all__ = [
     "pong",
     "posted",
     "pot_awarded",
+    "pots",
     "sat_in",
     "sat_out",
     "seated",
@@ -83,6 +84,7 @@ MESSAGE_FIELDS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "showdown": ((*_T, "seat", "cards", "hand"), ()),
     "mucked": ((*_T, "seat"), ()),
     "pot_awarded": ((*_T, "pot", "amount", "winners", "odd_chip"), ()),
+    "pots": ((*_T, "pots"), ()),
     "hand_ended": ((*_T, "hand", "stacks", "reveal"), ()),
     "chat": ((*_T, "text"), ("seat", "name")),
     "dealer": ((*_T, "cards"), ("hand", "qualifies")),
@@ -169,7 +171,7 @@ def _ev(kind: str, table: str, seq: int, fields: Msg) -> Msg:
 
 def snapshot(table: str, seq: int, *, variant: str, structure: str | None,
              stakes: Mapping[str, Any], seats: Sequence[Mapping[str, Any] | None],
-             board: Sequence[str], pots: Sequence[int], button: int | None,
+             board: Sequence[str], pots: Sequence[Mapping[str, Any]], button: int | None,
              turn: Mapping[str, Any] | None, hand: HandId | None, name: str | None = None,
              settings: Mapping[str, Any] | None = None, you: int | None = None) -> Msg:
     """``snapshot``: the whole table as this viewer may see it; ``seq`` is the table's
@@ -178,14 +180,17 @@ def snapshot(table: str, seq: int, *, variant: str, structure: str | None,
     ``seats``: one entry per seat, ``null`` when empty, else
     ``{seat, name, stack, bet, state, cards, up}`` (``cards``: own cards, or ``null`` per
     hidden card; ``up``: face-up cards; ``state`` e.g. ``active``, ``folded``, ``all_in``,
-    ``sitting_out``).  ``board``: community cards; ``pots``: amounts, main first;
+    ``sitting_out``).  ``board``: community cards; ``pots``: the pots as in ``pots``
+    (``{amount, eligible}``, main first) holding the chips of the rounds before the current
+    one (antes included); the current round's bets are the seats' ``bet``, so the middle
+    holds ``sum(pots) + sum(bet)``; empty between hands;
     ``button``: seat or null; ``turn``: null or ``{seat, deadline, options?}`` as in
     ``turn``; ``hand``: current hand id or null; ``you``: the viewer's seat, if seated.
     """
     msg = _ev("snapshot", table, seq, {
         "variant": variant, "structure": structure, "stakes": dict(stakes),
         "seats": [None if s is None else dict(s) for s in seats], "board": list(board),
-        "pots": list(pots), "button": button, "turn": None if turn is None else dict(turn),
+        "pots": _pot_list(pots), "button": button, "turn": None if turn is None else dict(turn),
         "hand": hand,
     })
     if name is not None:
@@ -292,6 +297,18 @@ def showdown(table: str, seq: int, *, seat: int, cards: Sequence[str], hand: str
 def mucked(table: str, seq: int, *, seat: int) -> Msg:
     """``mucked``: ``seat`` gave up its hand unseen at showdown."""
     return _ev("mucked", table, seq, {"seat": seat})
+
+
+def _pot_list(pots: Iterable[Mapping[str, Any]]) -> list[Msg]:
+    return [{"amount": int(p["amount"]), "eligible": [int(s) for s in p["eligible"]]}
+            for p in pots]
+
+
+def pots(table: str, seq: int, *, pots: Sequence[Mapping[str, Any]]) -> Msg:
+    """``pots``: a betting round closed; ``pots`` is the main pot (first) and each side
+    pot so far, each ``{amount, eligible}`` (``eligible``: the seats that can still win
+    it, ascending). The current round's bets are in them; an uncalled bet has gone back."""
+    return _ev("pots", table, seq, {"pots": _pot_list(pots)})
 
 
 def pot_awarded(table: str, seq: int, *, pot: int, amount: int, winners: Mapping[int, int],

@@ -9,7 +9,9 @@
 // Chips on the table: `seat.bet` is the seat's bet in the current round; `table.collected`
 // the chips already in the middle from earlier rounds (antes included); the pot shown is
 // their sum. Bets are gathered into the middle when a new round starts (board, a later
-// deal, the draw, the showdown).
+// deal, the draw, the showdown). `table.pots` is the server's pot breakdown
+// (`[{amount, eligible}]`, main pot first) from the snapshot and each `pots` event (sent when a
+// betting round closes); a pot already awarded is marked `awarded`.
 
 import { actedText, cardsText, chips, winText } from "./format.js";
 
@@ -42,16 +44,23 @@ function seatFrom(entry) {
   };
 }
 
+/** One pot of the wire: `{amount, eligible}`. */
+function potFrom(p) {
+  return { amount: Number(p && p.amount) || 0,
+    eligible: Array.isArray(p && p.eligible) ? p.eligible.map(Number) : [], awarded: false };
+}
+
 function tableFrom(msg, previous) {
   const seats = (msg.seats || []).map(seatFrom);
-  const bets = seats.reduce((sum, s) => sum + (s ? s.bet : 0), 0);
-  const pot = (msg.pots || []).reduce((a, b) => a + b, 0);
+  // the snapshot's pots hold the rounds before this one; this round's bets are the seats'
+  const pots = (Array.isArray(msg.pots) ? msg.pots : []).map(potFrom);
+  const pot = pots.reduce((a, p) => a + p.amount, 0);
   const keep = previous && previous.id === msg.table ? previous : null;
   return {
     id: msg.table, seq: msg.seq, name: msg.name || msg.table, variant: msg.variant,
     structure: msg.structure, stakes: msg.stakes || {}, settings: msg.settings || {},
     seatCount: seats.length, seats, board: [...(msg.board || [])],
-    collected: Math.max(0, pot - bets), button: msg.button ?? null,
+    collected: pot, pots, button: msg.button ?? null,
     turn: msg.turn ? { ...msg.turn } : null, hand: msg.hand ?? null,
     you: msg.you ?? null, dealer: null, settled: null,
     announcements: keep ? keep.announcements : [], winners: [], oddChip: null,
@@ -87,6 +96,7 @@ function handStarted(t, msg) {
   t.button = msg.button ?? null;
   t.board = [];
   t.collected = 0;
+  t.pots = [];
   t.dealer = null;
   t.settled = null;
   t.turn = null;
@@ -180,8 +190,17 @@ function acted(t, msg) {
   addLog(t, actedText(s.name, msg.action, msg.amount) + (msg.timeout ? " (time)" : ""));
 }
 
+/** A betting round closed: its bets are in the middle, which the server breaks down. */
+function potsEvent(t, msg) {
+  collect(t);
+  t.pots = (Array.isArray(msg.pots) ? msg.pots : []).map(potFrom);
+  t.collected = t.pots.reduce((a, p) => a + p.amount, 0);
+}
+
 function potAwarded(t, msg) {
   collect(t);
+  const won = t.pots && t.pots[msg.pot];
+  if (won) won.awarded = true;
   t.collected = Math.max(0, t.collected - msg.amount);
   const winners = Object.entries(msg.winners || {});
   for (const [seat, amount] of winners) {
@@ -236,6 +255,7 @@ function handEnded(t, msg) {
   }
   for (const s of t.seats) if (s) s.bet = 0;
   t.collected = 0;
+  t.pots = [];
   t.turn = null;
   t.ended = true;
   if (msg.voided) t.announcements.push("The hand was void; every bet was returned");
@@ -304,6 +324,7 @@ function tableEvent(state, t, msg) {
       }
       break;
     }
+    case "pots": potsEvent(t, msg); break;
     case "pot_awarded": potAwarded(t, msg); break;
     case "hand_ended": handEnded(t, msg); break;
     case "chat": {
@@ -386,6 +407,19 @@ export function reduce(state, msg) {
 export function potTotal(t) {
   if (!t) return 0;
   return t.collected + t.seats.reduce((a, s) => a + (s ? s.bet : 0), 0);
+}
+
+/** The pots to show in the middle, not yet awarded: `[{index, label, amount, eligible}]`
+ * ("Main pot", "Side pot 1", ...; pot 0 is the main pot). */
+export function shownPots(t) {
+  if (!t || !Array.isArray(t.pots)) return [];
+  const out = [];
+  t.pots.forEach((p, index) => {
+    if (p.awarded || p.amount <= 0) return;
+    out.push({ index, label: index === 0 ? "Main pot" : `Side pot ${index}`, amount: p.amount,
+      eligible: [...p.eligible] });
+  });
+  return out;
 }
 
 /** The highest bet of the round. */

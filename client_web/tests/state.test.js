@@ -2,7 +2,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { initialState, maxBet, potTotal, reduce } from "../js/state.js";
+import { initialState, maxBet, potTotal, reduce, shownPots } from "../js/state.js";
 
 const T = "t1";
 
@@ -159,4 +159,43 @@ test("chat lines name the seat or the spectator", () => {
   ]);
   assert.deepEqual(s.table.chat.map((c) => [c.name, c.text, c.seated]),
     [["Bob", "gl", true], ["Carol", "<b>hi</b>", false]]);
+});
+
+test("pots: the snapshot's breakdown is kept, each pots event replaces it and gathers the bets", () => {
+  const three = {
+    seats: [
+      { seat: 0, name: "Alice", stack: 0, bet: 0, state: "all_in", cards: [], up: [] },
+      { seat: 1, name: "Bob", stack: 3000, bet: 200, state: "active", cards: [], up: [] },
+      { seat: 2, name: "Carol", stack: 3000, bet: 200, state: "active", cards: [], up: [] },
+    ],
+    hand: "t1.4",
+    pots: [{ amount: 1500, eligible: [0, 1, 2] }, { amount: 400, eligible: [1, 2] }],
+  };
+  let s = reduce({ ...initialState(), opening: T }, snapshot(three));
+  assert.deepEqual(s.table.pots.map((p) => [p.amount, p.eligible]),
+    [[1500, [0, 1, 2]], [400, [1, 2]]]);
+  assert.equal(s.table.collected, 1900); // the pots of the closed rounds
+  assert.equal(potTotal(s.table), 2300); // plus this round's bets
+  assert.deepEqual(shownPots(s.table).map((p) => [p.label, p.amount]),
+    [["Main pot", 1500], ["Side pot 1", 400]]);
+
+  s = run([
+    { type: "acted", seat: 1, action: "raise", amount: 600, stack: 2600 },
+    { type: "acted", seat: 2, action: "call", amount: 600, stack: 2600 },
+    { type: "pots", pots: [{ amount: 1500, eligible: [0, 1, 2] }, { amount: 1600, eligible: [1, 2] }] },
+  ], s);
+  const t = s.table;
+  assert.deepEqual(t.seats.map((x) => x.bet), [0, 0, 0]);
+  assert.equal(t.collected, 3100);
+  assert.equal(potTotal(t), 3100);
+  assert.deepEqual(shownPots(t).map((p) => [p.index, p.amount, p.eligible]),
+    [[0, 1500, [0, 1, 2]], [1, 1600, [1, 2]]]);
+
+  s = run([{ type: "pot_awarded", pot: 1, amount: 1600, winners: { 2: 1600 }, odd_chip: null }], s);
+  assert.deepEqual(shownPots(s.table).map((p) => p.label), ["Main pot"]);
+  s = run([{ type: "hand_ended", hand: "t1.4", stacks: { 0: 1500, 1: 2600, 2: 4200 }, reveal: [] }], s);
+  assert.deepEqual(s.table.pots, []);
+  assert.deepEqual(shownPots(s.table), []);
+  s = run([{ type: "hand_started", hand: "t1.5", button: 0, commitment: "x" }], s);
+  assert.deepEqual(s.table.pots, []);
 });

@@ -70,3 +70,20 @@ test("a face-down card carries no value; names are escaped", () => {
   assert.match(cardHTML("Qh", "up"), /data-card="Qh".*queen of hearts/);
   assert.equal(esc('<img src=x onerror="a">'), "&lt;img src=x onerror=&quot;a&quot;&gt;");
 });
+
+test("the middle shows the main pot and each side pot, with who can win it", async () => {
+  const { feltHTML } = await import("../js/ui/table.js");
+  const { initialState, reduce } = await import("../js/state.js");
+  const seats = ["Alice", "Bob", "<Carol>"].map((name, seat) =>
+    ({ seat, name, stack: 1000, bet: 0, state: "active", cards: [], up: [] }));
+  const s = reduce({ ...initialState(), opening: "t1" }, {
+    type: "snapshot", table: "t1", seq: 5, variant: "holdem", structure: "no_limit",
+    stakes: { blinds: [50, 100] }, board: ["2c", "7h", "Td"], button: 0, turn: null,
+    hand: "t1.1", seats,
+    pots: [{ amount: 1200, eligible: [0, 1, 2] }, { amount: 800, eligible: [1, 2] }],
+  });
+  const html = feltHTML(s.table, {});
+  assert.match(html, /data-pot="2000"/);
+  assert.match(html, /data-pot-index="0"[^>]*>Main pot 1,200</);
+  assert.match(html, /data-pot-index="1"[^>]*data-eligible="1,2"[^>]*title="Can be won by Bob, &lt;Carol&gt;">Side pot 1: 800</);
+});

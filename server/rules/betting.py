@@ -18,7 +18,7 @@ from server.rules import errors
 from server.rules.evaluate import lowest_card, rank_showing
 from server.rules.events import Acted, BetReturned, Posted, StreetEnded
 from server.rules.options import Options
-from server.rules.pots import uncalled
+from server.rules.pots import build_pots, uncalled
 from server.rules.state import HandState
 from server.rules.structure import CAPPED, FIXED_LIMIT, raise_bounds
 from server.rules.variant import BLINDS, BRING_IN, BUTTON, SHOWING
@@ -176,7 +176,8 @@ class BettingMixin(HandState):
             self.last_round_first = self.round_first
         self.round_played = False
         if self.street >= 0 and not self.is_over:
-            self._emit(StreetEnded(self.street, self.pot_total))
+            pots = tuple((p.amount, p.eligible) for p in build_pots(self.contrib, self._live))
+            self._emit(StreetEnded(self.street, self.pot_total, pots))
 
     # -------------------------------------------------------------- options
     def _options(self, seat: int) -> Options:

@@ -107,10 +107,15 @@ class BetReturned:
 
 @dataclass(frozen=True, slots=True)
 class StreetEnded:
-    """A betting round closed; ``pot`` is everything in the middle now."""
+    """A betting round closed; ``pot`` is everything in the middle now.
+
+    ``pots`` is its breakdown: ``(amount, eligible seats)`` for the main pot
+    (first) and each side pot, after any uncalled bet went back (ALLIN-03).
+    """
 
     street: int
     pot: int
+    pots: tuple[tuple[int, tuple[int, ...]], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

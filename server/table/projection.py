@@ -162,7 +162,10 @@ class HandProjector:
                                   winners=dict(e.winners), odd_chip=e.odd_chip))]
         if isinstance(e, ev.HandEnded):
             return [self._ended(e.hand, e.stacks, voided=e.voided)]
-        # Caribbean events; Burned, Reshuffled, StreetEnded, RakeTaken, HandStarted (the
+        if isinstance(e, ev.StreetEnded):  # the pot breakdown, the same for every viewer
+            return [Draft(partial(m.pots, pots=[{"amount": a, "eligible": el}
+                                                for a, el in e.pots]))]
+        # Caribbean events; Burned, Reshuffled, RakeTaken, HandStarted (the
         # table sends its own hand_started) give nothing
         return self._caribbean(e)
 

@@ -13,6 +13,7 @@ from typing import Any
 from protocol import messages as m
 from protocol.requests import Chat, Leave, Resume, ShowHands, Sit
 from server.rules import events as ev
+from server.rules.pots import build_pots
 from server.table.api import Envelope, Sink
 from server.table.projection import Draft, Msg
 from server.table.state import SeatState, TableState, _builder, _Waiter
@@ -307,7 +308,12 @@ class SeatingMixin(TableState):
         elif self.round is not None and me is not None and self.round.options(me):
             turn = {"seat": me, "deadline": self.turn_wall, "options": self.round.options(me)}
         board = list(self.hand.board) if self.hand is not None else []
-        pots = [self.hand.pot_total] if self.hand is not None else []
+        pots: list[Msg] = []
+        if self.hand is not None:  # the rounds before this one: its bets are the seats' ``bet``
+            bets = self.hand.bets
+            before = {s: c - bets.get(s, 0) for s, c in self.hand.contrib.items()}
+            pots = [{"amount": p.amount, "eligible": p.eligible}
+                    for p in build_pots(before, self.hand.live)]
         return m.snapshot(self.table_id, self.seq, variant=self.spec.variant_name,
                           structure=self.spec.structure, stakes=self.spec.stakes_wire,
                           seats=seats, board=board, pots=pots, button=self.button, turn=turn,

@@ -15,6 +15,7 @@ from server.rules.events import (
     Posted,
     PotAwarded,
     Showdown,
+    StreetEnded,
     TurnStarted,
 )
 from server.rules.structure import FIXED_LIMIT, Stakes
@@ -220,3 +221,23 @@ def test_fill_deck_is_a_permutation() -> None:
     """GEN-01: the scripted decks are whole 52-card decks (the helper fills the rest)."""
     deck = fill_deck(["As", "_", "Kd"], Script(stacks={1: 1, 2: 1}, button=1).variant.card_set)
     assert len(deck) == 52 == len(set(deck)) and deck[0] == "As" and deck[2] == "Kd"
+
+
+def test_street_ended_carries_the_main_and_side_pots() -> None:
+    """Each closed round names its pots (amount, eligible seats), main pot first, as
+    :func:`server.rules.pots.build_pots` layers them (ALLIN-03)."""
+    result = run(Script(
+        stacks={1: 50, 2: 1000, 3: 1000}, button=3,
+        holes={1: "7c 2d", 2: "Ah Ad", 3: "Qs Qd"}, board="Kc 9s 4d Jd 3h",
+        actions=[(3, "call"), (1, "raise", 50), (2, "call"), (3, "call"),
+                 (2, "check"), (3, "check"), (2, "check"), (3, "check"),
+                 (2, "bet", 100), (3, "call")],
+    ))
+    ended = [e for e in result.events if isinstance(e, StreetEnded)]
+    assert [e.pots for e in ended] == [
+        ((150, (1, 2, 3)),),
+        ((150, (1, 2, 3)),),
+        ((150, (1, 2, 3)),),
+        ((150, (1, 2, 3)), (200, (2, 3))),
+    ]
+    assert all(sum(a for a, _ in e.pots) == e.pot for e in ended)

@@ -45,12 +45,15 @@ async def test_full_holdem_hand_events_and_stacks() -> None:
     kinds = [m["type"] for m in watcher.messages if "seq" in m and m["type"] != "snapshot"]
     assert kinds == [
         "seated", "seated", "hand_started", "posted", "posted",
-        "dealt", "dealt", "turn", "acted", "turn", "acted",
-        "board", "turn", "acted", "turn", "acted",
-        "board", "turn", "acted", "turn", "acted",
-        "board", "turn", "acted", "turn", "acted",
+        "dealt", "dealt", "turn", "acted", "turn", "acted", "pots",
+        "board", "turn", "acted", "turn", "acted", "pots",
+        "board", "turn", "acted", "turn", "acted", "pots",
+        "board", "turn", "acted", "turn", "acted", "pots",
         "showdown", "mucked", "pot_awarded", "hand_ended",
     ]
+    # the pot breakdown after each round, the same for every viewer (pot 0 = main)
+    assert [m["pots"] for m in watcher.of("pots")] == [[{"amount": 200, "eligible": [0, 1]}]] * 4
+    assert [m["pots"] for m in alice.of("pots")] == [m["pots"] for m in watcher.of("pots")]
     seqs = [m["seq"] for m in watcher.messages if "seq" in m and m["type"] != "snapshot"]
     assert seqs == list(range(1, len(seqs) + 1))
     # same seq for every viewer
@@ -66,3 +69,34 @@ async def test_full_holdem_hand_events_and_stacks() -> None:
     assert (await h.send(t, alice, "leave"))["type"] == "ok"
     assert h.wallet.balance("alice") == 100_100
     assert t.seats[0] is None
+
+
+async def test_snapshot_pots_are_the_running_breakdown() -> None:
+    """A snapshot's ``pots`` are ``{amount, eligible}`` objects (main first) of the rounds
+    already closed; the current round's bets are the seats' ``bet`` (never a one-seat "side
+    pot" of an unmatched bet); none between hands."""
+    h = Harness()
+    t = h.create(**HOLDEM, decks=[DECK])
+    alice, bob = h.player("alice"), h.player("bob")
+    early = FakeSink()
+    assert (await h.send(t, early, "watch"))["type"] == "ok"
+    assert early.of("snapshot")[-1]["pots"] == []
+    assert (await h.send(t, alice, "sit", seat=0, buy_in=5000))["type"] == "ok"
+    assert (await h.send(t, bob, "sit", seat=1, buy_in=5000))["type"] == "ok"
+    await h.advance(t, 2.0)
+    assert (await h.send(t, alice, "act", action="raise", amount=300))["type"] == "ok"
+    pre = FakeSink()
+    assert (await h.send(t, pre, "watch"))["type"] == "ok"
+    snap = pre.of("snapshot")[-1]
+    assert snap["pots"] == [] and [s["bet"] for s in snap["seats"][:2]] == [300, 100]
+    assert (await h.send(t, bob, "act", action="call"))["type"] == "ok"
+    assert (await h.send(t, alice, "act", action="bet", amount=500))["type"] == "ok"
+    late = FakeSink()
+    assert (await h.send(t, late, "watch"))["type"] == "ok"
+    snap = late.of("snapshot")[-1]
+    assert snap["pots"] == [{"amount": 600, "eligible": [0, 1]}]
+    assert [s["bet"] for s in snap["seats"][:2]] == [500, 0]
+    assert (await h.send(t, bob, "act", action="fold"))["type"] == "ok"
+    gone = FakeSink()
+    assert (await h.send(t, gone, "watch"))["type"] == "ok"
+    assert gone.of("snapshot")[-1]["pots"] == []

@@ -80,6 +80,9 @@ async def test_two_players_play_a_holdem_hand_to_showdown_and_a_spectator_sees_n
     await bob.act("check")
     await expect(alice.page.locator(".board [data-card]")).to_have_count(3)
     assert await assert_no_hole_card(spectator) == 4
+    # The pot breakdown after the round (a `pots` event), the same for a spectator.
+    await expect(spectator.page.locator(".pot-chip[data-pot-index='0']")).to_have_text(
+        "Main pot 200")
 
     # Flop: Alice bets 200 with the number input (the slider follows), Bob calls.
     await expect(alice.page.locator("#actions [data-act='bet']")).to_be_enabled()

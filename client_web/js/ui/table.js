@@ -3,7 +3,7 @@
 // Rendered from `state.table` only; the clock text is refreshed by `tickClocks`.
 
 import { chips, stakesText, STRUCTURE_NAMES, VARIANT_NAMES } from "../format.js";
-import { potTotal } from "../state.js";
+import { potTotal, shownPots } from "../state.js";
 import { cardHTML, cardsHTML } from "./cards.js";
 import { esc } from "./dom.js";
 
@@ -96,6 +96,18 @@ function centerHTML(t) {
   const pot = potTotal(t);
   if (t.variant !== "caribbean" && (pot > 0 || !t.ended)) {
     parts.push(`<div class="pot" aria-label="pot">Pot <strong data-pot="${pot}">${chips(pot)}</strong></div>`);
+  }
+  const pots = t.variant === "caribbean" ? [] : shownPots(t);
+  if (pots.length) {
+    const chipsHTML = pots.map((p) => {
+      const who = p.eligible.map((seat) => t.seats[seat] ? t.seats[seat].name : `Seat ${seat + 1}`);
+      const title = who.length ? `Can be won by ${who.join(", ")}` : "";
+      const text = p.index === 0 ? `${p.label} ${chips(p.amount)}` : `${p.label}: ${chips(p.amount)}`;
+      return `<span class="pot-chip${p.index === 0 ? " main" : " side"}" data-pot-index="${p.index}" ` +
+        `data-amount="${p.amount}" data-eligible="${p.eligible.join(",")}" title="${esc(title)}">` +
+        `${esc(text)}</span>`;
+    }).join("");
+    parts.push(`<div class="pots" aria-label="pots">${chipsHTML}</div>`);
   }
   if (t.announcements.length && t.ended) {
     parts.push(`<div class="winner-banner">${esc(t.announcements[0])}</div>`);
