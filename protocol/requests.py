@@ -101,6 +101,20 @@ def _plain(value: Any) -> Any:
     return value
 
 
+_FIELDS: dict[type, tuple[tuple[str, bool, Validator], ...]] = {}
+
+
+def _checked_fields(cls: type) -> tuple[tuple[str, bool, Validator], ...]:
+    """``(name, has a default, validator)`` of each field of request class ``cls``, found
+    once per class (``dataclasses.fields`` builds its tuple on every call: every frame)."""
+    found = _FIELDS.get(cls)
+    if found is None:
+        found = _FIELDS[cls] = tuple(
+            (f.name, f.default is not dataclasses.MISSING, f.metadata["v"])
+            for f in dataclasses.fields(cls))
+    return found
+
+
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Request:
     """Base of every request.  ``TYPE`` is the wire ``type``; ``rid`` the request id."""
@@ -109,15 +123,15 @@ class Request:
     rid: Rid = _v(v_rid, None)
 
     def __post_init__(self) -> None:
-        for f in dataclasses.fields(self):
-            value = getattr(self, f.name)
-            if value is None and f.default is not dataclasses.MISSING:
-                continue
+        for name, optional, validate in _checked_fields(type(self)):
+            value = getattr(self, name)
             if value is None:
-                raise ProtocolError("missing_field", f"`{f.name}` is required", field=f.name)
-            clean = f.metadata["v"](f.name, value)
+                if optional:
+                    continue
+                raise ProtocolError("missing_field", f"`{name}` is required", field=name)
+            clean = validate(name, value)
             if clean is not value:
-                object.__setattr__(self, f.name, clean)
+                object.__setattr__(self, name, clean)
         self._check()
 
     def _check(self) -> None:
