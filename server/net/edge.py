@@ -216,8 +216,9 @@ class Connection:
         batch = self._batch
         if batch is not None:
             batch.append(frame)
-            if self._wires is not None:
-                self._wires.append(_wire(frame))
+            wires = self._wires
+            if wires is not None:  # (`_wire`'s cache, looked up here: once per frame)
+                wires.append(_last_wire[1] if _last_wire[0] is frame else _wire(frame))
         elif self._writing or not self.outbox.empty():
             if not self._queue(frame):
                 return
@@ -228,7 +229,7 @@ class Connection:
             self._wires = None if self.ws.protocol.extensions else [_wire(frame)]
             self._loop.call_soon(self._flush_batch)
         self._metrics.messages_out_total += 1
-        kind = _kind_of(frame)
+        kind = _last_kind[1] if _last_kind[0] is frame else _kind_of(frame)
         if kind is not None:
             self._observe(kind, frame)
 

@@ -277,7 +277,8 @@ class TableActor(SeatingMixin, TurnClockMixin, CaribbeanMixin, RecordingMixin):
         st.timeouts = 0
         if self.round is None and self.in_bank and self.turn_seat == seat:
             st.bank = max(0.0, st.bank - (self.clock.now() - self.turn_deadline))
-        self._answer(env, m.ok(req.rid))
+        # (the rid was validated by the parser: nothing to check before encoding)
+        self._send(env.sink, env.sink.codec.encode(m.ok(req.rid), check=False))
         await self._apply(events)
     # ================================================================ hands
     def _kick(self) -> None:
