@@ -17,12 +17,26 @@ dead table elsewhere blocks it no longer than its lease plus one tick.
 Payouts go to the player's account through :func:`credit_payout`, with the claim key as the
 idempotency key, then the payout record is closed; records still due (a crash between claim
 and credit) are swept at start and on every tick, so each payout is credited exactly once.
+
+With a ``ledger`` (the server's :class:`~server.ledger.journal.Ledger`) and the table's ledger
+hand id, a settled round also rides on the table's hand-result batch
+(:meth:`~server.ledger.journal.Ledger.attach`): the house share of its wagers moves from
+``jackpot:pool`` to ``jackpot:house``, and (Redis) its report is written to the ledger's outbox
+in that same atomic batch and queued for the coordinator only once the batch is durable; the
+record is deleted once the coordinator booked the report, and records left by a crash are
+replayed at :meth:`JackpotService.start` (a report is idempotent per round key): every wager
+reaches the pool exactly once (CSP-12).  Reseeds and house shortfalls found in the pool's
+history are booked ``jackpot:house`` -> ``jackpot:pool`` (key ``jackpot:<kind>:<hand>:<pool>``)
+before the payouts they fund are credited, so the ledger's ``jackpot:pool`` follows the
+coordinator's pools.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
+import json
 import logging
 import time
 import uuid
@@ -34,7 +48,12 @@ from typing import Any
 from server.jackpot.base import Claim, Coordinator, Payout, PoolState
 from server.jackpot.memory import MemoryCoordinator
 from server.jackpot.meter import Meter, follow
-from server.rules.caribbean_payout import CaribbeanSettings, Contribution
+from server.rules.caribbean_payout import (
+    CaribbeanSettings,
+    Contribution,
+    JackpotSchedule,
+    PaySchedule,
+)
 
 __all__ = ["CreditFn", "JackpotService", "credit_payout"]
 
@@ -42,6 +61,12 @@ log = logging.getLogger("server.jackpot")
 
 BATCH = 200
 """Most registrations and reports sent in one script."""
+
+OUTBOX = "jackpot:report:"
+"""Prefix of the ledger outbox records of reports not yet booked by the coordinator."""
+
+POOL_EVENTS = ("reseed", "shortfall")
+"""History entries funded by the house (booked ``jackpot:house`` -> ``jackpot:pool``)."""
 
 CreditFn = Callable[[Payout], Awaitable[None]]
 
@@ -73,16 +98,43 @@ class _Op:
     kind: str  # "register" | "report"
     hand: str
     args: dict[str, Any]
+    outbox: str | None = None  # the ledger outbox record to delete once booked
+
+
+def encode_report(args: dict[str, Any]) -> str:
+    """A report's arguments as the text of its outbox record."""
+    return json.dumps({
+        "owner": args["owner"], "table": args["table"],
+        "settings": dataclasses.asdict(args["settings"]),
+        "contributions": [dataclasses.asdict(c) for c in args["contributions"]],
+        "claims": [dataclasses.asdict(c) for c in args["claims"]]})
+
+
+def decode_report(text: str) -> dict[str, Any]:
+    """The inverse of :func:`encode_report`."""
+    d = json.loads(text)
+    st = dict(d["settings"])
+    st["pays"] = PaySchedule(**st["pays"])
+    st["jackpot"] = JackpotSchedule(**st["jackpot"])
+    st["dealer_qualifier"] = tuple(st["dealer_qualifier"])
+    return {"owner": str(d["owner"]), "table": str(d["table"]),
+            "settings": CaribbeanSettings(**st),
+            "contributions": [Contribution(**c) for c in d["contributions"]],
+            "claims": [Claim(**c) for c in d["claims"]]}
 
 
 class JackpotService:
     """``coordinator``: the coordinator, or an async factory (connect at :meth:`start`).
     ``owner``: this process's id (payout records it credits).  ``credit``: how a payout
-    reaches the player (see :func:`credit_payout`)."""
+    reaches the player (see :func:`credit_payout`).  ``ledger``: the chip ledger (module
+    docstring), or None (no durable reports, no pool bookings)."""
 
     def __init__(self, coordinator: Coordinator | Callable[[], Awaitable[Coordinator]], *,
                  owner: str | None = None, credit: CreditFn | None = None,
-                 meter: Meter | None = None, retry: float = 0.2) -> None:
+                 meter: Meter | None = None, retry: float = 0.2,
+                 ledger: Any | None = None) -> None:
+        self.ledger = ledger
+        self._history_at = 0  # pool history read up to here (reseeds, shortfalls)
         self._factory: Callable[[], Awaitable[Coordinator]] | None = None
         self.coord: Coordinator | None = None
         if callable(coordinator) and not hasattr(coordinator, "register"):
@@ -126,6 +178,8 @@ class JackpotService:
             self.coord = await self._factory()
         st = await self.coord.state()
         self.meter.update(st)
+        await self._replay()
+        await self._book_pool_events()
         await self._sweep()
         meter_stream = getattr(self.coord, "meter", None)
         if meter_stream is not None and self.memory is None:
@@ -174,12 +228,32 @@ class JackpotService:
         self._push(_Op("register", hand, {"owner": self.owner}))
 
     def hand_settled(self, hand: str, *, table: str, settings: CaribbeanSettings,
-                     contributions: Sequence[Contribution], claims: Sequence[Claim]) -> None:
-        """The round ``hand`` is over: book its contributions and claims (exactly once)."""
+                     contributions: Sequence[Contribution], claims: Sequence[Claim],
+                     ledger_hand: str | None = None) -> None:
+        """The round ``hand`` is over: book its contributions and claims (exactly once).
+        ``ledger_hand``: the table's hand id in the ledger, whose coming hand-result batch
+        carries this round's house share and (Redis) its durable report (module
+        docstring); the table calls this before recording the hand's result."""
         self.waiting.update(c.key for c in claims)
         args: dict[str, Any] = {"owner": self.owner, "table": table, "settings": settings,
                 "contributions": list(contributions), "claims": list(claims)}
+        attach = getattr(self.ledger, "attach", None) if ledger_hand is not None else None
         mem = self.memory
+        if attach is not None:
+            from server.ledger.journal import JACKPOT_HOUSE, JACKPOT_POOL
+            from server.ledger.store import Transfer
+
+            house = sum(c.to_house for c in contributions)
+            share = [Transfer(JACKPOT_POOL, JACKPOT_HOUSE, house, f"jackpot_house_share {hand}")
+                     ] if house > 0 else []
+            assert ledger_hand is not None
+            if mem is None:
+                op = _Op("report", hand, args, outbox=OUTBOX + hand)
+                attach(table, ledger_hand, transfers=share,
+                       outbox=[(op.outbox, encode_report(args))],
+                       then=lambda: self._push(op))
+                return
+            attach(table, ledger_hand, transfers=share)
         if mem is not None:
             self.open.discard(hand)
             self._until.pop(hand, None)
@@ -238,6 +312,7 @@ class JackpotService:
             if op.kind == "report":
                 self.open.discard(op.hand)
                 self._until.pop(op.hand, None)
+        await self._outbox_done(ops)
         await self._settle(paid)
 
     async def _run(self, op: _Op) -> None:
@@ -248,7 +323,49 @@ class JackpotService:
         paid = await self.coord.report(op.hand, **op.args)
         self.open.discard(op.hand)
         self._until.pop(op.hand, None)
+        await self._outbox_done([op])
         await self._settle(paid)
+
+    async def _outbox_done(self, ops: Sequence[_Op]) -> None:
+        """Booked: delete their outbox records (one left by a failure here is replayed at
+        the next start, which changes nothing: reports are idempotent)."""
+        for op in ops:
+            if op.outbox is not None and self.ledger is not None:
+                try:
+                    await self.ledger.outbox_done(op.outbox)
+                except Exception as exc:
+                    log.warning("event=jackpot_outbox_delete_failed key=%s error=%r",
+                                op.outbox, exc)
+
+    async def _replay(self) -> None:
+        """Queue the reports a previous run made durable but did not see booked."""
+        if self.ledger is None or not hasattr(self.ledger, "outbox") or self.memory is not None:
+            return  # in-process: reports are booked at once and never written
+        for key, text in await self.ledger.outbox(OUTBOX):
+            hand = key[len(OUTBOX):]
+            args = decode_report(text)
+            args["owner"] = self.owner  # this process credits what a previous run left
+            self.waiting.update(c.key for c in args["claims"])
+            log.info("event=jackpot_report_replayed hand=%s", hand)
+            self._push(_Op("report", hand, args, outbox=key))
+
+    async def _book_pool_events(self) -> None:
+        """Book every reseed and house shortfall of the pool's history not read yet in the
+        ledger, ``jackpot:house`` -> ``jackpot:pool`` (idempotent per hand, pool and kind)."""
+        if self.ledger is None or not hasattr(self.ledger, "transfer") or self.coord is None:
+            return
+        from server.ledger.journal import JACKPOT_HOUSE, JACKPOT_POOL
+
+        while True:
+            entries = await self.coord.history(self._history_at, 1000)
+            for e in entries:
+                if e.kind in POOL_EVENTS and e.amount > 0:
+                    await self.ledger.transfer(
+                        JACKPOT_HOUSE, JACKPOT_POOL, e.amount, reason=f"jackpot_{e.kind}",
+                        key=f"jackpot:{e.kind}:{e.hand}:{e.pool}")
+            self._history_at += len(entries)
+            if len(entries) < 1000:
+                return
 
     async def _maintain(self) -> None:
         """Renew this process's open leases; advance the queue while anything of ours waits;
@@ -302,6 +419,8 @@ class JackpotService:
 
     async def _settle(self, paid: Sequence[Payout], *, done: bool = False) -> None:
         try:
+            if paid:  # the reseeds and shortfalls of these rounds before their payouts
+                await self._book_pool_events()
             for p in paid:
                 if p.owner == self.owner:
                     await self._credit_one(p)

@@ -26,8 +26,8 @@ import asyncio
 import contextlib
 import logging
 import secrets
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
 
 from server.ledger.store import Batch, HandMark, Outcome, Store, Transfer, is_checked
 
@@ -108,6 +108,15 @@ class Recovery:
     cashed_out: dict[str, int]
 
 
+@dataclass
+class _Attached:
+    """What another component adds to one hand's result batch (see :meth:`Ledger.attach`)."""
+
+    transfers: list[Transfer] = field(default_factory=list)
+    outbox: list[tuple[str, str]] = field(default_factory=list)
+    then: list[Callable[[], None]] = field(default_factory=list)
+
+
 class Ledger:
     """The chip ledger of one server process (``node``; see the module docstring)."""
 
@@ -118,6 +127,7 @@ class Ledger:
         self.node = node
         self.run = run if run is not None else secrets.token_hex(4)
         self._keeper: asyncio.Task[None] | None = None
+        self._attached: dict[tuple[str, str], _Attached] = {}
 
     # ------------------------------------------------------------------ the node
     async def claim_node(self, seconds: float) -> None:
@@ -243,21 +253,58 @@ class Ledger:
         await self._apply(Batch(open_hand=mark, note=f"hand_started {mark.hand}",
                                 key=f"start:{mark.hand}"))
 
+    def attach(self, table: str, hand_id: str, *, transfers: Sequence[Transfer] = (),
+               outbox: Sequence[tuple[str, str]] = (),
+               then: Callable[[], None] | None = None) -> None:
+        """Add to the coming :meth:`hand_result` batch of ``hand_id`` at ``table``: system
+        account ``transfers`` and ``outbox`` records (applied atomically with the hand, or
+        not at all), and ``then``, called once that batch is durable (a voided hand drops
+        all of it).  The jackpot uses this so that a round's report is durable exactly
+        when its wagers are (CSP-12)."""
+        a = self._attached.setdefault((table, hand_id), _Attached())
+        a.transfers.extend(transfers)
+        a.outbox.extend(outbox)
+        if then is not None:
+            a.then.append(then)
+
     async def hand_result(self, table: str, hand_id: str, entries: Sequence[Transfer]) -> None:
         """Apply a hand's ``entries`` (from :func:`hand_entries`; ``seat:<player>`` and
-        ``pot`` are this table's accounts) and end the hand, in one atomic batch."""
+        ``pot`` are this table's accounts) and what was attached to it (:meth:`attach`) and
+        end the hand, in one atomic batch."""
         ref = self._hand_ref(hand_id)
+        extra = self._attached.pop((table, hand_id), None) or _Attached()
         transfers = [Transfer(self._resolve(table, t.src), self._resolve(table, t.dst),
-                              t.amount, f"{t.reason} {ref}") for t in entries]
-        outcome = await self._apply(Batch(tuple(transfers), key=f"hand:{ref}",
-                                          note=f"hand_ended {ref}", close_hand=ref))
+                              t.amount, f"{t.reason} {ref}")
+                     for t in (*entries, *extra.transfers)]
+        try:
+            outcome = await self._apply(Batch(tuple(transfers), key=f"hand:{ref}",
+                                              note=f"hand_ended {ref}", close_hand=ref,
+                                              outbox=tuple(extra.outbox)))
+        except BaseException:
+            if extra.transfers or extra.outbox or extra.then:  # kept for a retry
+                self._attached[(table, hand_id)] = extra
+            raise
         if outcome is Outcome.INSUFFICIENT:
             raise RuntimeError(f"hand {ref}: the ledger refused its result (a table account "
                                "would go negative)")
+        for fn in extra.then:
+            try:
+                fn()
+            except Exception:
+                log.exception("event=hand_result_callback_failed hand=%s", ref)
+
+    async def outbox(self, prefix: str = "") -> list[tuple[str, str]]:
+        """The store's outbox records under ``prefix`` (see :meth:`attach`)."""
+        return await self.store.outbox_list(prefix)
+
+    async def outbox_done(self, key: str) -> None:
+        """The outbox record ``key`` has been acted on: remove it."""
+        await self.store.outbox_delete(key)
 
     async def hand_voided(self, table: str, hand_id: str, *, reason: str) -> None:
         """A table voided ``hand_id`` in this process (a bug caught, or a shutdown deadline):
         nothing of it was applied, so only its ``void`` record and the end of its mark."""
+        self._attached.pop((table, hand_id), None)
         ref = self._hand_ref(hand_id)
         await self._apply(Batch(key=f"void:{ref}", close_hand=ref,
                                 note=f"void {ref} ({reason[:120]})"))

@@ -9,7 +9,8 @@ Durability is Redis's: run it with ``appendonly yes`` and ``appendfsync always``
 
 Keys (under ``prefix``, default ``ledger``): ``:bal`` hash account → balance; ``:journal``
 list of JSON rows (a row's ``seq`` is its position from 1); ``:keys`` hash idempotency key →
-batch; ``:batch`` counter; ``:open`` hash hand → JSON mark; ``:users`` hash; ``:settings`` hash;
+batch; ``:batch`` counter; ``:open`` hash hand → JSON mark; ``:outbox`` hash key → text;
+``:users`` hash; ``:settings`` hash;
 ``:lease:<name>`` a lease (``node:<node>``: which run of a server process owns that node).
 """
 
@@ -26,15 +27,18 @@ __all__ = ["RedisStore"]
 _CHECKED = " or ".join(f"string.sub(a, 1, {len(p)}) == '{p}'" for p in NO_OVERDRAFT)
 
 APPLY = """
-local bal, journal, keys, bseq, open = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
+local bal, journal, keys, bseq, open, outbox = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5],
+  KEYS[6]
 local key, has_note, note = ARGV[1], ARGV[2], ARGV[3]
 local open_hand, open_data, close_hand = ARGV[4], ARGV[5], ARGV[6]
+local m = tonumber(ARGV[7])
+local base = 8 + 2 * m
 if key ~= '' and redis.call('HEXISTS', keys, key) == 1 then return 'duplicate' end
 local net, order = {}, {}
-local n = (#ARGV - 6) / 4
+local n = (#ARGV - base + 1) / 4
 for i = 0, n - 1 do
-  local src, dst = ARGV[7 + 4 * i], ARGV[8 + 4 * i]
-  local amount = tonumber(ARGV[9 + 4 * i])
+  local src, dst = ARGV[base + 4 * i], ARGV[base + 1 + 4 * i]
+  local amount = tonumber(ARGV[base + 2 + 4 * i])
   if net[src] == nil then net[src] = 0; table.insert(order, src) end
   if net[dst] == nil then net[dst] = 0; table.insert(order, dst) end
   net[src] = net[src] - amount
@@ -52,12 +56,13 @@ for _, a in ipairs(order) do
   if net[a] ~= 0 then redis.call('HINCRBY', bal, a, string.format('%d', net[a])) end
 end
 for i = 0, n - 1 do
-  redis.call('RPUSH', journal, cjson.encode({batch, ARGV[7 + 4 * i], ARGV[8 + 4 * i],
-    tonumber(ARGV[9 + 4 * i]), ARGV[10 + 4 * i]}))
+  redis.call('RPUSH', journal, cjson.encode({batch, ARGV[base + 4 * i],
+    ARGV[base + 1 + 4 * i], tonumber(ARGV[base + 2 + 4 * i]), ARGV[base + 3 + 4 * i]}))
 end
 if has_note == '1' then redis.call('RPUSH', journal, cjson.encode({batch, '', '', 0, note})) end
 if open_hand ~= '' then redis.call('HSET', open, open_hand, open_data) end
 if close_hand ~= '' then redis.call('HDEL', open, close_hand) end
+for i = 0, m - 1 do redis.call('HSET', outbox, ARGV[8 + 2 * i], ARGV[9 + 2 * i]) end
 return 'applied'
 """.replace("CHECKED", _CHECKED)
 
@@ -125,10 +130,13 @@ class RedisStore:
         else:
             args += ["", ""]
         args.append(batch.close_hand or "")
+        args.append(len(batch.outbox))
+        for k, v in batch.outbox:
+            args += [k, v]
         for t in batch.transfers:
             args += [t.src, t.dst, t.amount, t.reason]
         keys = [self._k("bal"), self._k("journal"), self._k("keys"), self._k("batch"),
-                self._k("open")]
+                self._k("open"), self._k("outbox")]
         reply = await self._apply(keys=keys, args=args)
         return Outcome(reply)
 
@@ -157,6 +165,19 @@ class RedisStore:
             marks.append(HandMark(str(hand), d["table"], {k: int(v) for k, v in
                                                           d["stacks"].items()}))
         return sorted(marks, key=lambda m: m.hand)
+
+    async def outbox_put(self, key: str, value: str) -> None:
+        if not 0 < len(key) <= 200:
+            raise ValueError("outbox key must be 1..200 characters")
+        await self.redis.call("HSET", self._k("outbox"), key, value)
+
+    async def outbox_list(self, prefix: str = "") -> list[tuple[str, str]]:
+        flat = await self.redis.call("HGETALL", self._k("outbox"))
+        pairs = zip(flat[::2], flat[1::2], strict=True)
+        return sorted((str(k), str(v)) for k, v in pairs if str(k).startswith(prefix))
+
+    async def outbox_delete(self, key: str) -> None:
+        await self.redis.call("HDEL", self._k("outbox"), key)
 
     async def setting(self, name: str, default: str) -> str:
         return str(await self._setting(keys=[self._k("settings")], args=[name, default]))

@@ -44,6 +44,7 @@ CREATE TABLE IF NOT EXISTS open_hands (hand TEXT PRIMARY KEY, tbl TEXT NOT NULL,
 CREATE TABLE IF NOT EXISTS users (key TEXT PRIMARY KEY, player_id TEXT NOT NULL,
     name TEXT NOT NULL, salt BLOB NOT NULL, digest BLOB NOT NULL, params TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS settings (name TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS outbox (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 """
 
 
@@ -134,6 +135,24 @@ class SqliteStore:
             results = [exc] * len(items)
         for (_, future, loop), result in zip(items, results, strict=True):
             loop.call_soon_threadsafe(_resolve, future, result)
+
+    async def outbox_put(self, key: str, value: str) -> None:
+        """A batch of its own (group-committed, durable like any batch)."""
+        outcome = await self.apply(Batch(outbox=((key, value),)))
+        if outcome is not Outcome.APPLIED:
+            raise RuntimeError(f"outbox record {key!r} not written: {outcome}")
+
+    async def outbox_list(self, prefix: str = "") -> list[tuple[str, str]]:
+        def get(db: sqlite3.Connection) -> list[tuple[str, str]]:
+            rows = db.execute("SELECT key, value FROM outbox WHERE substr(key, 1, ?) = ? "
+                              "ORDER BY key", (len(prefix), prefix)).fetchall()
+            return [(str(k), str(v)) for k, v in rows]
+        return await self._run(get)
+
+    async def outbox_delete(self, key: str) -> None:
+        def delete(db: sqlite3.Connection) -> None:
+            db.execute("DELETE FROM outbox WHERE key=?", (key,))
+        await self._run(delete)
 
     async def setting(self, name: str, default: str) -> str:
         def get(db: sqlite3.Connection) -> str:
@@ -252,4 +271,6 @@ def _apply_in(db: sqlite3.Connection, batch: Batch) -> Outcome:
                    (mark.hand, mark.table, json.dumps(mark.stacks)))
     if batch.close_hand is not None:
         db.execute("DELETE FROM open_hands WHERE hand=?", (batch.close_hand,))
+    if batch.outbox:
+        db.executemany("INSERT OR REPLACE INTO outbox VALUES (?, ?)", list(batch.outbox))
     return Outcome.APPLIED

@@ -1,7 +1,8 @@
 """The one interface every ledger store implements, and the values that cross it.
 
 Rule of this module: a store knows accounts (name → integer balance), journal entries, batches,
-idempotency keys, open-hand marks, named users and a few settings; it knows nothing of poker.
+idempotency keys, open-hand marks, an outbox (key → text: work that must survive a crash until
+it is done elsewhere), named users and a few settings; it knows nothing of poker.
 Every change is one :class:`Batch`, applied by :meth:`Store.apply` atomically: all of it or
 nothing, its journal entries and its hand mark together, and at most once per idempotency key.
 An account whose name starts with one of :data:`NO_OVERDRAFT` (players' balances and the
@@ -62,19 +63,24 @@ class HandMark:
 class Batch:
     """One atomic change. ``transfers`` in order; ``key``: idempotency key (applied once);
     ``note``: a journal record without chips (``void ...``); ``open_hand``: record a hand
-    as running; ``close_hand``: the hand id whose mark this batch removes."""
+    as running; ``close_hand``: the hand id whose mark this batch removes; ``outbox``:
+    ``(key, text)`` records written (replaced) in the outbox with the batch."""
 
     transfers: Sequence[Transfer] = ()
     key: str | None = None
     note: str | None = None
     open_hand: HandMark | None = None
     close_hand: str | None = None
+    outbox: Sequence[tuple[str, str]] = ()
 
     def validate(self) -> None:
         for t in self.transfers:
             check_transfer(t)
         if self.key is not None and not 0 < len(self.key) <= 200:
             raise ValueError("idempotency key must be 1..200 characters")
+        for k, _ in self.outbox:
+            if not 0 < len(k) <= 200:
+                raise ValueError("outbox key must be 1..200 characters")
 
 
 @dataclass(frozen=True, slots=True)
@@ -138,6 +144,18 @@ class Store(Protocol):
 
     async def open_hands(self) -> list[HandMark]:
         """Hands recorded as started and not yet ended."""
+        ...
+
+    async def outbox_put(self, key: str, value: str) -> None:
+        """Write (or replace) the outbox record ``key``, durably."""
+        ...
+
+    async def outbox_list(self, prefix: str = "") -> list[tuple[str, str]]:
+        """The outbox records whose key starts with ``prefix``, ``(key, value)``, by key."""
+        ...
+
+    async def outbox_delete(self, key: str) -> None:
+        """Remove the outbox record ``key`` (nothing if there is none)."""
         ...
 
     async def setting(self, name: str, default: str) -> str:

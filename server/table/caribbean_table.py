@@ -78,7 +78,8 @@ class CaribbeanMixin(TableState):
         try:
             self.jackpot.hand_settled(scoped, table=self.table_id,
                                       settings=self.spec.caribbean,
-                                      contributions=contributions, claims=claims)
+                                      contributions=contributions, claims=claims,
+                                      ledger_hand=rnd.round_id)
         except Exception:  # the jackpot must never stop the table
             log.exception("event=jackpot_report_failed table=%s hand=%s", self.table_id,
                           rnd.round_id)

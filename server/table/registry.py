@@ -67,6 +67,8 @@ class TableRegistry:
             lease=config.jackpot_lease)
         if self.jackpot.credit is None:
             self.jackpot.credit = self._credit_jackpot
+        if self.jackpot.ledger is None:  # durable reports, house share, reseeds (CSP-12)
+            self.jackpot.ledger = getattr(wallet, "ledger", None)
         self.jackpot.meter.interval = config.jackpot_meter_interval
         self.jackpot.meter.listeners.append(self._on_jackpot)
         self.jackpot_listener: Callable[[dict[str, Any]], None] | None = None

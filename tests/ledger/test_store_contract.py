@@ -126,3 +126,36 @@ async def test_lease(store_kind: str, store: Store) -> None:
     assert await store.lease("node:a", "r2", 5) == "r1"
     await store.release("node:a", "r1")
     assert await store.lease("node:a", "r2", 5) == "r2"
+
+
+async def test_outbox_put_list_delete(store: Store) -> None:
+    """CSP-12: the outbox keeps records (durable work) until deleted; listed by prefix."""
+    assert await store.outbox_list() == []
+    await store.outbox_put("jackpot:report:b", "two")
+    await store.outbox_put("jackpot:report:a", "one")
+    await store.outbox_put("other:x", "three")
+    await store.outbox_put("jackpot:report:a", "one again")  # replaced
+    assert await store.outbox_list("jackpot:report:") == [
+        ("jackpot:report:a", "one again"), ("jackpot:report:b", "two")]
+    assert len(await store.outbox_list()) == 3
+    await store.outbox_delete("jackpot:report:a")
+    await store.outbox_delete("jackpot:report:nothing")
+    assert await store.outbox_list("jackpot:") == [("jackpot:report:b", "two")]
+
+
+async def test_outbox_record_rides_on_its_batch(store: Store) -> None:
+    """CSP-12: a batch's outbox records are written with it, all or nothing: an applied
+    batch writes them, a refused one or a duplicate key does not."""
+    await store.apply(Batch([Transfer("bank", "table:t:a", 50, "x")]))
+    assert await store.apply(Batch([Transfer("table:t:a", "jackpot:pool", 60, "w")],
+                                   key="h1", outbox=[("jackpot:report:r1", "no")])) \
+        is Outcome.INSUFFICIENT
+    assert await store.outbox_list() == []
+    assert await store.apply(Batch([Transfer("table:t:a", "jackpot:pool", 10, "w")],
+                                   key="h1", outbox=[("jackpot:report:r1", "yes")])) \
+        is Outcome.APPLIED
+    assert await store.apply(Batch([Transfer("table:t:a", "jackpot:pool", 10, "w")],
+                                   key="h1", outbox=[("jackpot:report:r2", "dup")])) \
+        is Outcome.DUPLICATE
+    assert await store.outbox_list() == [("jackpot:report:r1", "yes")]
+    assert await store.balance("jackpot:pool") == 10
