@@ -556,10 +556,13 @@ class TableActor(SeatingMixin, TurnClockMixin, CaribbeanMixin, RecordingMixin):
         try:
             sink.send(frame)
         except Exception as exc:
-            log.warning("event=sink_failed table=%s conn=%s error=%r", self.table_id,
-                        sink.conn_id, exc)
-            self.sinks.pop(sink.conn_id, None)  # no more frames to it, at once
-            self.detach(sink)  # and forget it as a seat's connection, in the actor task
+            self._sink_failed(sink, exc)
+
+    def _sink_failed(self, sink: Sink, exc: Exception) -> None:
+        log.warning("event=sink_failed table=%s conn=%s error=%r", self.table_id,
+                    sink.conn_id, exc)
+        self.sinks.pop(sink.conn_id, None)  # no more frames to it, at once
+        self.detach(sink)  # and forget it as a seat's connection, in the actor task
 
     def _publish(self, draft: Draft) -> None:
         """Give ``draft`` the next ``seq``, log it, project once per audience and send."""
@@ -568,25 +571,32 @@ class TableActor(SeatingMixin, TurnClockMixin, CaribbeanMixin, RecordingMixin):
         self.events.append(_LogEntry(self.seq, public, private))
         delay = self.spec.spectator_delay
         seated = {s.player_id for s in self.seats if s is not None} if delay > 0 else ()
-        frames: dict[tuple[str | None, int], str | bytes] = {}
-        delayed: list[Sink] = []
+        # public frames by codec; private frames by (player, codec) (a player's private form
+        # is theirs alone: encoded once per codec of their own connections)
+        frames: dict[int, str | bytes] = {}
+        own_frames: dict[tuple[str, int], str | bytes] = {}
+        delayed = False
         for sink in list(self.sinks.values()):
             pid = sink.player_id
+            codec = sink.codec
             if pid is not None and pid in private:
-                key: str | None = pid
-                msg: Msg | None = private[pid]
+                okey = (pid, id(codec))
+                frame = own_frames.get(okey)
+                if frame is None:
+                    frame = own_frames[okey] = codec.encode(private[pid], check=False)
             else:
                 if delay > 0 and pid not in seated:
-                    delayed.append(sink)
+                    delayed = True
                     continue
-                key, msg = None, public
-            if msg is None:
-                continue
-            fkey = (key, id(sink.codec))
-            frame = frames.get(fkey)
-            if frame is None:
-                frame = frames[fkey] = sink.codec.encode(msg, check=False)
-            self._send(sink, frame)
+                if public is None:
+                    continue
+                frame = frames.get(id(codec))
+                if frame is None:
+                    frame = frames[id(codec)] = codec.encode(public, check=False)
+            try:  # (`_send`, inline: once per sink per event)
+                sink.send(frame)
+            except Exception as exc:
+                self._sink_failed(sink, exc)
         if delayed and public is not None:
             self.clock.call_later(delay, lambda: self._send_delayed(public))
 

@@ -44,7 +44,10 @@ class Draft:
 
     def render(self, table: str, seq: int) -> tuple[Msg | None, dict[str, Msg]]:
         pub = self.public(table, seq) if self.public is not None else None
-        return pub, {pid: b(table, seq) for pid, b in self.private.items()}
+        private = self.private
+        if not private:
+            return pub, {}
+        return pub, {pid: b(table, seq) for pid, b in private.items()}
 
 
 def _with(builder: Builder, extra: Msg) -> Builder:
