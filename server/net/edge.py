@@ -156,6 +156,23 @@ def _utf8(text: str) -> bytes:
     return _last_text[1]
 
 
+# connections with a batch to flush, per event loop, in the order their batches began: one
+# `call_soon` per loop turn flushes them all (`_flush_pending`), not one per connection
+_pending: dict[asyncio.AbstractEventLoop, list[Connection]] = {}
+
+
+def _flush_pending(loop: asyncio.AbstractEventLoop) -> None:
+    """Flush the batch of every connection that began one since the last call (see `send`)."""
+    for conn in _pending.pop(loop, ()):
+        try:
+            conn._flush_batch()
+        except Exception as exc:  # as a callback of its own would: reported, the others go on
+            loop.call_exception_handler({
+                "message": "Exception in callback Connection._flush_batch()",
+                "exception": exc,
+            })
+
+
 class Connection:
     """One WebSocket client: the `Sink` a table sends to, plus the edge's per-client state.
 
@@ -203,8 +220,9 @@ class Connection:
 
         Fast path (fan-out): when nothing is queued or being written, the frame joins this
         connection's *batch*: every frame sent to it in the same event-loop turn (one actor
-        step sends about ten to each player) is written by `_flush_batch`, scheduled once with
-        `call_soon`, as ONE transport write of the concatenated WebSocket frames (one
+        step sends about ten to each player) is written by `_flush_batch`, called (by
+        `_flush_pending`, one `call_soon` per loop turn for every connection with a batch) once
+        per batch, as ONE transport write of the concatenated WebSocket frames (one
         `send()` system call instead of one per frame), through websockets' protocol object
         as its own `broadcast()` does: no task switch per frame. When the socket does not
         take data then (websockets' flow control is paused), the batch joins the outbox, in
@@ -227,7 +245,13 @@ class Connection:
             # without extensions (no compression) the bytes on the wire are the same for
             # every connection: built once per fan-out (`_wire`), not by websockets per frame
             self._wires = None if self.ws.protocol.extensions else [_wire(frame)]
-            self._loop.call_soon(self._flush_batch)
+            loop = self._loop
+            pending = _pending.get(loop)
+            if pending is None:
+                _pending[loop] = [self]
+                loop.call_soon(_flush_pending, loop)
+            else:
+                pending.append(self)
         self._metrics.messages_out_total += 1
         kind = _last_kind[1] if _last_kind[0] is frame else _kind_of(frame)
         if kind is not None:
