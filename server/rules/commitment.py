@@ -61,7 +61,8 @@ def leaf_hash(position: int, card: str, salt: bytes) -> bytes:
         raise ValueError(f"bad card {card!r}")
     if not MIN_SALT <= len(salt) <= MAX_SALT:
         raise ValueError(f"a salt has {MIN_SALT}..{MAX_SALT} bytes")
-    return _h(_LEAF + position.to_bytes(2, "big") + raw + bytes([len(salt)]) + salt)
+    return hashlib.sha256(
+        _LEAF + position.to_bytes(2, "big") + raw + bytes([len(salt)]) + salt).digest()
 
 
 def node_hash(left: bytes, right: bytes) -> bytes:
@@ -70,6 +71,17 @@ def node_hash(left: bytes, right: bytes) -> bytes:
 
 def empty_hash(position: int) -> bytes:
     return _h(_EMPTY + position.to_bytes(2, "big"))
+
+
+_EMPTY_HASHES: dict[int, bytes] = {}
+
+
+def _empty_hash(position: int) -> bytes:
+    """`empty_hash(position)`, computed once per position (the padding of every deck)."""
+    found = _EMPTY_HASHES.get(position)
+    if found is None:
+        found = _EMPTY_HASHES[position] = empty_hash(position)
+    return found
 
 
 @dataclass(frozen=True, slots=True)
@@ -114,10 +126,12 @@ class DeckCommitment:
             depth += 1
         self.depth = depth
         level = [leaf_hash(p, c, s) for p, (c, s) in enumerate(zip(deck, salts, strict=True))]
-        level += [empty_hash(p) for p in range(len(deck), 1 << depth)]
+        level += [_empty_hash(p) for p in range(len(deck), 1 << depth)]
         self.levels: list[list[bytes]] = [level]
+        sha256 = hashlib.sha256  # (`node_hash`, inline: ~60 nodes a hand)
         while len(level) > 1:
-            level = [node_hash(level[i], level[i + 1]) for i in range(0, len(level), 2)]
+            level = [sha256(_NODE + level[i] + level[i + 1]).digest()
+                     for i in range(0, len(level), 2)]
             self.levels.append(level)
         self.root = level[0]
 
