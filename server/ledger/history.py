@@ -23,7 +23,6 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import sqlite3
-import threading
 from collections.abc import Iterable, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -31,6 +30,8 @@ from pathlib import Path
 from typing import Any, Protocol
 
 import orjson
+
+from server.ledger.groupcommit import GroupCommit
 
 __all__ = [
     "HandRecord", "HandSummary", "HistoryStore", "MemoryHistory", "SqliteHistory", "RedisHistory",
@@ -286,9 +287,8 @@ class SqliteHistory:
         self.path = Path(path)
         self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="history-sqlite")
         self._conn: sqlite3.Connection | None = None
-        self._pending: list[_PendingSave] = []  # records waiting for the next group commit
-        self._pending_lock = threading.Lock()
-        self._flush_queued = False
+        self._group: GroupCommit[tuple[str, str, str, list[str]], None] = GroupCommit(
+            self._pool, self._db, self._save_one)
         self._pool.submit(self._open).result()
 
     @classmethod
@@ -329,44 +329,18 @@ class SqliteHistory:
             raise
         db.execute("RELEASE rec")
 
-    def _flush(self) -> None:
-        """Worker thread: write every pending record in one transaction (see the class
-        docstring), then answer each caller on its loop."""
-        with self._pending_lock:
-            items, self._pending = self._pending, []
-            self._flush_queued = False
-        results: list[BaseException | None] = []
+    def _save_one(self, db: sqlite3.Connection,
+                  args: tuple[str, str, str, list[str]]) -> BaseException | None:
+        """Worker thread, inside the group's transaction: one record, or its refusal."""
         try:
-            db = self._db()
-            db.execute("BEGIN IMMEDIATE")
-            try:
-                for args, _, _ in items:
-                    try:
-                        self._save(*args)
-                        results.append(None)
-                    except Exception as exc:  # this record alone is not saved
-                        results.append(exc)
-                db.execute("COMMIT")
-            except BaseException:
-                if db.in_transaction:
-                    db.execute("ROLLBACK")
-                raise
-        except Exception as exc:  # nothing of this group was committed: every caller fails
-            results = [exc] * len(items)
-        for (_, future, loop), result in zip(items, results, strict=True):
-            loop.call_soon_threadsafe(_resolve_save, future, result)
+            self._save(*args)
+        except Exception as exc:  # this record alone is not saved
+            return exc
+        return None
 
     async def save(self, record: HandRecord) -> None:
         players = sorted({str(p["player"]) for p in record.players.values()})
-        loop = asyncio.get_running_loop()
-        future: asyncio.Future[None] = loop.create_future()
-        args = (record.hand, record.table, record.to_json(), players)
-        with self._pending_lock:
-            self._pending.append((args, future, loop))
-            queue_flush, self._flush_queued = not self._flush_queued, True
-        if queue_flush:
-            self._pool.submit(self._flush)
-        await future
+        await self._group.submit((record.hand, record.table, record.to_json(), players))
 
     def _get(self, hand: str, player: str | None) -> str | None:
         if player is None:
@@ -414,19 +388,6 @@ class SqliteHistory:
     async def close(self) -> None:
         await self._run(self._close)
         self._pool.shutdown(wait=True)
-
-
-_PendingSave = tuple[tuple[str, str, str, list[str]], "asyncio.Future[None]",
-                     asyncio.AbstractEventLoop]
-
-
-def _resolve_save(future: asyncio.Future[None], error: BaseException | None) -> None:
-    if future.done():  # the caller was cancelled meanwhile
-        return
-    if error is not None:
-        future.set_exception(error)
-    else:
-        future.set_result(None)
 
 
 _SAVE_LUA = """

@@ -22,11 +22,11 @@ import fcntl
 import json
 import os
 import sqlite3
-import threading
 from collections.abc import Callable
 from pathlib import Path
 from typing import TypeVar
 
+from server.ledger.groupcommit import GroupCommit
 from server.ledger.store import Batch, Entry, HandMark, Outcome, UserRecord, is_checked
 
 __all__ = ["SqliteStore", "StoreInUse"]
@@ -61,9 +61,12 @@ class SqliteStore:
         self._pool = concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="ledger-db")
         self._db: sqlite3.Connection | None = None
         self._lock_fd: int | None = None
-        self._pending: list[_Pending] = []  # batches waiting for the next group commit
-        self._pending_lock = threading.Lock()
-        self._flush_queued = False
+        self._group: GroupCommit[Batch, Outcome] = GroupCommit(
+            self._pool, self._conn, _apply_savepoint)
+
+    def _conn(self) -> sqlite3.Connection:
+        assert self._db is not None, "SqliteStore.open() first"
+        return self._db
 
     async def _run(self, fn: Callable[[sqlite3.Connection], T]) -> T:
         def job() -> T:
@@ -103,38 +106,7 @@ class SqliteStore:
     # ------------------------------------------------------------------ writes
     async def apply(self, batch: Batch) -> Outcome:
         batch.validate()
-        loop = asyncio.get_running_loop()
-        future: asyncio.Future[Outcome] = loop.create_future()
-        with self._pending_lock:
-            self._pending.append((batch, future, loop))
-            queue_flush, self._flush_queued = not self._flush_queued, True
-        if queue_flush:
-            self._pool.submit(self._flush)
-        return await future
-
-    def _flush(self) -> None:
-        """Worker thread: apply every pending batch in one transaction (see the module
-        docstring), then answer each caller on its loop."""
-        with self._pending_lock:
-            items, self._pending = self._pending, []
-            self._flush_queued = False
-        db = self._db
-        results: list[Outcome | BaseException] = []
-        try:
-            assert db is not None, "SqliteStore.open() first"
-            db.execute("BEGIN IMMEDIATE")
-            try:
-                for batch, _, _ in items:
-                    results.append(_apply_savepoint(db, batch))
-                db.execute("COMMIT")
-            except BaseException:
-                if db.in_transaction:
-                    db.execute("ROLLBACK")
-                raise
-        except Exception as exc:  # nothing of this group was committed: every caller fails
-            results = [exc] * len(items)
-        for (_, future, loop), result in zip(items, results, strict=True):
-            loop.call_soon_threadsafe(_resolve, future, result)
+        return await self._group.submit(batch)  # group-committed (see the module docstring)
 
     async def outbox_put(self, key: str, value: str) -> None:
         """A batch of its own (group-committed, durable like any batch)."""
@@ -212,18 +184,6 @@ class SqliteStore:
             rows = db.execute("SELECT hand, tbl, stacks FROM open_hands ORDER BY hand").fetchall()
             return [HandMark(h, t, json.loads(s)) for h, t, s in rows]
         return await self._run(get)
-
-
-_Pending = tuple[Batch, "asyncio.Future[Outcome]", asyncio.AbstractEventLoop]
-
-
-def _resolve(future: asyncio.Future[Outcome], result: Outcome | BaseException) -> None:
-    if future.done():  # the caller was cancelled meanwhile
-        return
-    if isinstance(result, BaseException):
-        future.set_exception(result)
-    else:
-        future.set_result(result)
 
 
 def _apply_savepoint(db: sqlite3.Connection, batch: Batch) -> Outcome | BaseException:
