@@ -98,10 +98,27 @@ def check_deck(deck: Sequence[str], card_set: Iterable[str]) -> None:
 
 
 def shuffled(card_set: Sequence[str]) -> list[str]:
-    """A uniformly shuffled copy of ``card_set`` (Fisher-Yates over ``secrets``; GEN-03)."""
+    """A uniformly shuffled copy of ``card_set`` (Fisher-Yates over ``secrets``; GEN-03).
+
+    The random bytes come from ``secrets.token_bytes`` in one call per deck (not one system
+    call per card). Each swap index is drawn by rejection sampling on 16-bit words, so it is
+    exactly uniform over ``0..i``: a word at or above the largest multiple of ``i + 1`` below
+    65,536 is thrown away and the next one taken (more bytes are drawn if ever needed)."""
     deck = list(card_set)
-    for i in range(len(deck) - 1, 0, -1):
-        j = secrets.randbelow(i + 1)
+    n = len(deck)
+    pool = secrets.token_bytes(2 * n + 16)
+    k = 0
+    for i in range(n - 1, 0, -1):
+        span = i + 1
+        limit = 65536 - 65536 % span
+        while True:
+            if k + 2 > len(pool):
+                pool += secrets.token_bytes(2 * n)
+            word = pool[k] << 8 | pool[k + 1]
+            k += 2
+            if word < limit:
+                break
+        j = word % span
         deck[i], deck[j] = deck[j], deck[i]
     return deck
 

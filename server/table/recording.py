@@ -27,6 +27,11 @@ __all__ = ["HandRecorder", "RecordingMixin", "SALT_BYTES"]
 SALT_BYTES = 16
 
 
+def _split(blob: bytes, size: int) -> list[bytes]:
+    """``blob`` cut into consecutive ``size``-byte pieces (one salt per card, drawn at once)."""
+    return [blob[i:i + size] for i in range(0, len(blob), size)]
+
+
 class HandRecorder:
     """One hand's commitment tree and record under construction."""
 
@@ -128,7 +133,7 @@ class RecordingMixin(TableState):
                       seed: bytes) -> str:
         """Commit to ``deck`` (fresh salts) and open the hand's record; returns the root."""
         assert self.hand_id is not None
-        tree = DeckCommitment(deck, [self.rng(SALT_BYTES) for _ in deck])
+        tree = DeckCommitment(deck, _split(self.rng(SALT_BYTES * len(deck)), SALT_BYTES))
         players: dict[str, dict[str, Any]] = {}
         for seat, stack in sorted(self.start_stacks.items()):
             st = self.seats[seat]

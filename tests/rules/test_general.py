@@ -94,15 +94,15 @@ def test_gen_03_engine_takes_the_deck_as_input_server_shuffles_with_secrets(
     shuffle draws from ``secrets``; no rules module imports ``random``.  (That a fixed deck
     is accepted only in test mode is the server layer's check.)"""
     calls: list[int] = []
-    real = secrets.randbelow
+    real = secrets.token_bytes
 
-    def spy(n: int) -> int:
+    def spy(n: int) -> bytes:
         calls.append(n)
         return real(n)
 
-    monkeypatch.setattr(cards.secrets, "randbelow", spy)
+    monkeypatch.setattr(cards.secrets, "token_bytes", spy)
     deck = shuffled(HOLDEM.card_set)
-    assert sorted(deck) == sorted(HOLDEM.card_set) and len(calls) == 51
+    assert sorted(deck) == sorted(HOLDEM.card_set) and calls and sum(calls) >= 2 * 51
     rules_dir = pathlib.Path(cards.__file__).parent
     for path in rules_dir.glob("*.py"):
         tree = ast.parse(path.read_text())
@@ -114,6 +114,35 @@ def test_gen_03_engine_takes_the_deck_as_input_server_shuffles_with_secrets(
     hand = Hand(HOLDEM, NL, {1: 100, 2: 100}, button=2, deck=fixed)
     dealt = {e.seat: e.cards for e in hand.start() if isinstance(e, Dealt)}
     assert dealt == {1: ("2c", "4c"), 2: ("3c", "5c")}
+
+
+def test_gen_03_shuffle_rejects_biased_words_and_is_uniform(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """GEN-03: each swap index is exactly uniform: a 16-bit word at or above the largest
+    multiple of the span is thrown away (0xFFFF for span 3), and over a fixed random byte
+    stream the six orders of a three-card deck come out equally often (chi-square)."""
+    import random
+
+    stream = iter([0xFF, 0xFF, 0x00, 0x05, 0x00, 0x01] + [0] * 64)
+    monkeypatch.setattr(cards.secrets, "token_bytes",
+                        lambda n: bytes(next(stream) for _ in range(n)))
+    # i=2, span 3: 0xFFFF rejected, then 5 % 3 = 2 (no swap); i=1, span 2: 1 % 2 = 1
+    assert shuffled(["a", "b", "c"]) == ["a", "b", "c"]
+    stream = iter([0x00, 0x04, 0x00, 0x00] + [0] * 64)
+    # i=2: 4 % 3 = 1 (swap 2,1: a c b); i=1: 0 (swap 1,0: c a b)
+    assert shuffled(["a", "b", "c"]) == ["c", "a", "b"]
+
+    rnd = random.Random(20261129)
+    monkeypatch.setattr(cards.secrets, "token_bytes", rnd.randbytes)
+    counts: dict[tuple[str, ...], int] = {}
+    n = 60_000
+    for _ in range(n):
+        order = tuple(shuffled(["a", "b", "c"]))
+        counts[order] = counts.get(order, 0) + 1
+    assert len(counts) == 6
+    expected = n / 6
+    chi2 = sum((c - expected) ** 2 / expected for c in counts.values())
+    assert chi2 < 20.5  # 5 degrees of freedom: p = 0.001
 
 
 def test_gen_04_players_sit_in_any_free_seat_of_the_table() -> None:
