@@ -128,6 +128,7 @@ def build_app(config: Config) -> App:
                     history=history)
     edge.handle_frame = router.handle_frame
     registry.jackpot_listener = edge.broadcast
+    registry.hand_listener = metrics.hand_finished
     http = HttpEndpoints(static_dir=config.static_dir, metrics=metrics.render)
     jackpot = registry.jackpot
     http.jackpot_history = lambda start, count: _jackpot_history(jackpot, start, count)

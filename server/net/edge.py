@@ -86,27 +86,23 @@ def _msgpack_prefix(kind: str) -> bytes:
     return b"\xa4type" + bytes([0xA0 | len(body)]) + body
 
 
-_JSON_OK, _JSON_ERROR, _JSON_HAND_ENDED = map(_json_prefix, ("ok", "error", "hand_ended"))
-_MP_OK, _MP_ERROR, _MP_HAND_ENDED = map(_msgpack_prefix, ("ok", "error", "hand_ended"))
+_JSON_OK, _JSON_ERROR = map(_json_prefix, ("ok", "error"))
+_MP_OK, _MP_ERROR = map(_msgpack_prefix, ("ok", "error"))
 
 
 def _frame_kind(frame: str | bytes) -> str | None:
-    """`ok`, `error`, `hand_ended` or None (anything else), from the frame's first bytes."""
+    """`ok`, `error` or None (anything else), from the frame's first bytes."""
     if isinstance(frame, str):
         if frame.startswith(_JSON_OK):
             return "ok"
         if frame.startswith(_JSON_ERROR):
             return "error"
-        if frame.startswith(_JSON_HAND_ENDED):
-            return "hand_ended"
         return None
     if frame[:1] and (frame[0] & 0xF0) == 0x80:  # fixmap header
         if frame.startswith(_MP_OK, 1):
             return "ok"
         if frame.startswith(_MP_ERROR, 1):
             return "error"
-        if frame.startswith(_MP_HAND_ENDED, 1):
-            return "hand_ended"
     return None
 
 
@@ -324,11 +320,6 @@ class Connection:
             self._pending_acts.popitem(last=False)
 
     def _observe(self, kind: str, frame: str | bytes) -> None:
-        if kind == "hand_ended":
-            message = self._decode_own(frame)
-            if message is not None:
-                self._metrics.hand_seen(message.get("table"), message.get("hand"))
-            return
         if kind == "error" or self._pending_acts:
             message = self._decode_own(frame)
             if message is None:

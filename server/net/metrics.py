@@ -7,7 +7,7 @@ at scrape time from callables (live connections, live tables), so they are never
 Exposed series (all prefixed `poker_`):
   connections                      gauge    open WebSocket connections
   tables                           gauge    live tables
-  hands_total                      counter  hands finished (`hand_ended` events produced)
+  hands_total                      counter  hands finished (every table's `hand_ended`)
   messages_in_total                counter  frames received from clients
   messages_out_total               counter  frames queued to clients
   errors_total{code="..."}         counter  error answers sent by the edge, by code
@@ -23,9 +23,7 @@ Exposed series (all prefixed `poker_`):
 from __future__ import annotations
 
 import bisect
-from collections import OrderedDict
 from collections.abc import Callable
-from typing import Any
 
 LATENCY_BUCKETS: tuple[float, ...] = (
     0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5,
@@ -93,7 +91,6 @@ class Metrics:
         self.slow_consumer_disconnects_total = 0
         self.flood_disconnects_total = 0
         self.action_latency = Histogram()
-        self._hands_seen: OrderedDict[tuple[Any, Any], None] = OrderedDict()
 
     # --- hooks -----------------------------------------------------------------------------
     def error(self, code: str) -> None:
@@ -102,18 +99,6 @@ class Metrics:
 
     def hand_finished(self) -> None:
         """Count one finished hand."""
-        self.hands_total += 1
-
-    def hand_seen(self, table: Any, hand: Any) -> None:
-        """A `hand_ended` frame of (`table`, `hand`) was queued to some connection: count the
-        hand once, however many viewers got it (the edge's tap; tables with no connection
-        left at the hand's end are not counted)."""
-        key = (table, hand)
-        if key in self._hands_seen:
-            return
-        self._hands_seen[key] = None
-        if len(self._hands_seen) > 4096:
-            self._hands_seen.popitem(last=False)
         self.hands_total += 1
 
     def observe_action_latency(self, seconds: float) -> None:

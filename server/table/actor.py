@@ -101,6 +101,7 @@ class TableActor(SeatingMixin, TurnClockMixin, CaribbeanMixin, RecordingMixin):
                  shuffle: Callable[[Sequence[str]], list[str]],
                  jackpot: JackpotService | None = None,
                  on_jackpot: Callable[[Msg], None] | None = None,
+                 on_hand_end: Callable[[], None] | None = None,
                  history: HistoryStore | None = None) -> None:
         import asyncio
 
@@ -113,6 +114,7 @@ class TableActor(SeatingMixin, TurnClockMixin, CaribbeanMixin, RecordingMixin):
         self.shuffle = shuffle
         self.jackpot = jackpot
         self.on_jackpot = on_jackpot
+        self.on_hand_end = on_hand_end
         self.seats: list[SeatState | None] = [None] * spec.seats
         self.sinks: dict[int, Sink] = {}
         self.snapshot_pending: set[int] = set()
@@ -431,6 +433,8 @@ class TableActor(SeatingMixin, TurnClockMixin, CaribbeanMixin, RecordingMixin):
             self.last_hand, self.last_hand_id = self.hand, self.hand_id
             self.last_owner = dict(self.hand_owner)
         self.hands_played += 1
+        if self.on_hand_end is not None:
+            self.on_hand_end()
         log.debug("event=hand_ended table=%s hand=%s voided=%s", self.table_id, self.hand_id,
                  voided)
         await self._after_hand()

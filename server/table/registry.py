@@ -72,6 +72,7 @@ class TableRegistry:
         self.jackpot.meter.interval = config.jackpot_meter_interval
         self.jackpot.meter.listeners.append(self._on_jackpot)
         self.jackpot_listener: Callable[[dict[str, Any]], None] | None = None
+        self.hand_listener: Callable[[], None] | None = None  # each hand's end (metrics)
         self.accepting = True
         self._actors: dict[str, TableActor] = {}
         self._tasks: dict[str, asyncio.Task[None]] = {}
@@ -89,7 +90,8 @@ class TableRegistry:
         actor = TableActor(table_id, tspec, config=self.config, wallet=self.wallet,
                            clock=self.clock, rng=self.rng, shuffle=self.shuffle,
                            jackpot=self.jackpot if tspec.is_caribbean else None,
-                           on_jackpot=self._on_jackpot, history=self.history)
+                           on_jackpot=self._on_jackpot, on_hand_end=self._on_hand_end,
+                           history=self.history)
         self._actors[table_id] = actor
         self._spawn(actor)
         log.info("event=table_created table=%s variant=%s owner=%s", table_id,
@@ -113,6 +115,10 @@ class TableRegistry:
 
     async def _credit_jackpot(self, payout: Payout) -> None:
         await credit_payout(self.wallet, payout)
+
+    def _on_hand_end(self) -> None:
+        if self.hand_listener is not None:
+            self.hand_listener()
 
     def _on_jackpot(self, msg: dict[str, Any]) -> None:
         if self.jackpot_listener is not None:

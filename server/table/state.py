@@ -97,6 +97,7 @@ class TableState:
     shuffle: Callable[[Sequence[str]], list[str]]
     jackpot: JackpotService | None
     on_jackpot: Callable[[Msg], None] | None
+    on_hand_end: Callable[[], None] | None
     seats: list[SeatState | None]
     sinks: dict[int, Sink]
     snapshot_pending: set[int]  # delayed spectators whose snapshot is still on its way
