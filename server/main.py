@@ -38,7 +38,7 @@ from server.ledger.redis_store import RedisStore
 from server.ledger.sqlite_store import SqliteStore
 from server.ledger.store import Store
 from server.ledger.wallet import LedgerWallet, Wallet
-from server.net.edge import Edge, ws_max_size
+from server.net.edge import Edge, EdgeConnection, ws_max_size
 from server.net.http import WS_PATH, HttpEndpoints
 from server.net.metrics import Metrics
 from server.net.router import Router
@@ -126,7 +126,7 @@ def build_app(config: Config) -> App:
                         accounts=Accounts(ledger, starting_balance=config.starting_balance))
     router = Router(config=config, registry=registry, sessions=sessions, metrics=metrics,
                     history=history)
-    edge.handle_frame = router.handle_frame
+    edge.handle_now = router.handle_now
     registry.jackpot_listener = edge.broadcast
     registry.hand_listener = metrics.hand_finished
     http = HttpEndpoints(static_dir=config.static_dir, metrics=metrics.render)
@@ -329,6 +329,7 @@ async def run(
         app.edge.handle,
         config.host,
         config.port,
+        create_connection=EdgeConnection,
         process_request=app.http.process_request,
         subprotocols=SUBPROTOCOLS,
         select_subprotocol=select_subprotocol,

@@ -1,7 +1,8 @@
 """From a frame to its answer: decode, parse, rate limit, then dispatch.
 
 Rule of this module: every frame gets exactly one answer unless the connection is closed
-for it, and no frame can raise out of `Router.handle_frame`.
+for it, and no frame can raise out of `Router.handle_now` (nor out of the coroutine it returns
+for a request that must wait).
 
 Order per frame: one token from the connection's request bucket is spent first (so garbage
 costs the sender too); the frame is decoded with `max_bytes=Config.max_frame_bytes` and
@@ -24,7 +25,7 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Coroutine
 from typing import Any
 
 from protocol import (
@@ -88,7 +89,7 @@ def _peek_rid(message: dict[str, Any]) -> str | int | None:
 
 class Router:
     """Answers frames for the edge. Build one per process and set
-    `edge.handle_frame = router.handle_frame`."""
+    `edge.handle_now = router.handle_now`."""
 
     def __init__(
         self,
@@ -108,8 +109,18 @@ class Router:
         self._wall = wall
 
     async def handle_frame(self, conn: Connection, frame: str | bytes) -> None:
-        """Answer one frame from `conn`. Never raises (an unexpected failure is logged and
-        answered `internal_error`; the connection goes on)."""
+        """Answer one frame from `conn` (`handle_now`, then what it left to await)."""
+        rest = self.handle_now(conn, frame)
+        if rest is not None:
+            await rest
+
+    def handle_now(self, conn: Connection,
+                   frame: str | bytes) -> Coroutine[Any, Any, None] | None:
+        """Answer one frame from `conn` as far as that needs no waiting: every request but
+        `hello`, `login`, `register`, `history` and `hand`, for which it returns the
+        coroutine that finishes the answer (the edge awaits it before handling the
+        connection's next frame). Never raises, nor does that coroutine (an unexpected
+        failure is logged and answered `internal_error`; the connection goes on)."""
         rid: Any = None
         try:
             allowed = conn.requests.take()
@@ -118,18 +129,30 @@ class Router:
             except ProtocolError as exc:
                 if not allowed:
                     self._refuse(conn, exc.rid)
-                    return
+                    return None
                 conn.reply(exc.to_message())
-                return
+                return None
             rid = _peek_rid(message)
             if not allowed:
                 self._refuse(conn, rid)
-                return
+                return None
             request = parse_request(message)
             if isinstance(request, Chat) and not conn.chats.take():
                 self._refuse(conn, rid)
-                return
-            await self.route(conn, request)
+                return None
+            return self.route_now(conn, request)
+        except ProtocolError as exc:
+            conn.reply(exc.to_message())
+        except Exception:
+            log.exception("event=handler_error conn=%d player=%s", conn.conn_id, conn.player_id)
+            conn.reply(messages.error(rid, "internal_error"))
+        return None
+
+    async def _finish(self, conn: Connection, rid: Any,
+                      answer: Coroutine[Any, Any, None]) -> None:
+        """Await the rest of an answer (`route_now`), with `handle_now`'s error handling."""
+        try:
+            await answer
         except ProtocolError as exc:
             conn.reply(exc.to_message())
         except Exception:
@@ -166,8 +189,10 @@ class Router:
             conn.reply(messages.ok(request.rid, hand=copy.hand, format=request.format,
                                    text=export(copy, request.format)))
 
-    async def route(self, conn: Connection, request: Request) -> None:
-        """Dispatch one valid request (raises `ProtocolError` for a refusal)."""
+    def route_now(self, conn: Connection,
+                  request: Request) -> Coroutine[Any, Any, None] | None:
+        """Dispatch one valid request (raises `ProtocolError` for a refusal); returns the
+        coroutine that finishes a request that must wait (identity and history)."""
         rid = request.rid
         if conn.player_id is None and not isinstance(request, ANONYMOUS):
             raise ProtocolError("unauthorized", rid=rid)
@@ -178,9 +203,9 @@ class Router:
                 raise ProtocolError("unknown_table", f"no table {table_id[:64]!r}", rid=rid)
             if isinstance(request, Act):
                 conn.act_received(rid)
-            await actor.submit(Envelope(request, conn))
+            actor.submit_nowait(Envelope(request, conn))
         elif isinstance(request, Hello | Login | Register):
-            await self._hello(conn, request)
+            return self._finish(conn, rid, self._hello(conn, request))
         elif isinstance(request, Ping):
             conn.reply(messages.pong(rid, time=self._wall(), t=request.t))
         elif isinstance(request, Tables):
@@ -195,12 +220,13 @@ class Router:
                      table_id, conn.player_id, request.variant)
             conn.reply(messages.ok(rid, table=table_id))
         elif isinstance(request, History) and self.history is not None:
-            await self._history(conn, request)
+            return self._finish(conn, rid, self._history(conn, request))
         elif isinstance(request, Hand) and self.history is not None:
-            await self._hand(conn, request)
-        else:  # login, register; history and hand without a history store
+            return self._finish(conn, rid, self._hand(conn, request))
+        else:  # history and hand without a history store
             raise ProtocolError("unsupported", f"`{request.TYPE}` is not available yet",
                                 rid=rid)
+        return None
 
     async def _hello(self, conn: Connection, request: Hello | Login | Register) -> None:
         if conn.player_id is not None:

@@ -155,6 +155,10 @@ class TableActor(SeatingMixin, TurnClockMixin, CaribbeanMixin, RecordingMixin):
 
     # ================================================================ public API
     async def submit(self, env: Envelope) -> None:
+        """``submit_nowait`` as a coroutine (tests, and callers already in one)."""
+        self.submit_nowait(env)
+
+    def submit_nowait(self, env: Envelope) -> None:
         """Queue a request; answers ``server_busy``/``table_closed`` at once when refused."""
         if self.stopped:
             self._answer(env, m.error(env.request.rid, "table_closed"))

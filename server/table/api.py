@@ -16,7 +16,7 @@ How the edge uses it::
     # table requests (watch, unwatch, sit, leave, sit_out, sit_in, act, chat, show_hands,
     # resume) go to the table's actor, which answers them itself through the sink:
     actor = registry.get(request.table)       # None -> answer `error unknown_table`
-    await actor.submit(Envelope(request, sink))
+    actor.submit_nowait(Envelope(request, sink))  # (or `await actor.submit(...)`)
     # when the connection closes:
     registry.detach(sink)                     # every table forgets this sink (seat kept)
     # on SIGTERM:
@@ -102,10 +102,14 @@ class TableActorAPI(Protocol):
 
     table_id: str
 
-    async def submit(self, env: Envelope) -> None:
+    def submit_nowait(self, env: Envelope) -> None:
         """Queue a table request on the bounded inbox (``Config.inbox_size``). Never blocks:
         when the inbox is full the request is answered at once with ``error server_busy``; when
         the table is closing, with ``error table_closed``."""
+        ...
+
+    async def submit(self, env: Envelope) -> None:
+        """``submit_nowait``, as a coroutine."""
         ...
 
     def detach(self, sink: Sink) -> None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import http.client
 from pathlib import Path
+from typing import Any
 
 import msgpack
 import orjson
@@ -14,7 +15,7 @@ from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
 from protocol import SUBPROTOCOL_JSON, SUBPROTOCOL_MSGPACK
-from server.net.edge import ws_max_size
+from server.net.edge import INBOUND_HIGH_WATER, MAX_FRAGMENTS, READ_CHUNK_BYTES, ws_max_size
 from tests.net.conftest import ENCODINGS, TIMEOUT, Live, LiveFactory, open_client
 
 
@@ -230,6 +231,23 @@ async def test_oversized_frame_gets_oversized_and_connection_stays(
     assert (await client.request("ping"))["type"] == "pong"
 
 
+async def test_reads_are_capped_and_a_frame_longer_than_one_read_arrives_whole(
+        live: Live) -> None:
+    """Each accepted socket reads at most `READ_CHUNK_BYTES` per `recv()` (not asyncio's
+    256 KiB, which costs a 256 KiB allocation per read); a frame three reads long is still
+    taken whole: its answer carries the rid that is its last field."""
+    client = await open_client(live)
+    await client.request("ping")
+    (conn,) = live.app.edge.connections.values()
+    assert conn.ws.transport.max_size == READ_CHUNK_BYTES  # type: ignore[attr-defined]
+    frame = '{"type":"ping","t":1,"pad":"' + "x" * (3 * READ_CHUNK_BYTES) + '","rid":77}'
+    assert READ_CHUNK_BYTES * 3 < len(frame) < live.app.config.max_frame_bytes
+    await client.send_raw(frame)
+    reply = await client.receive()
+    assert reply["rid"] == 77
+    assert (await client.request("ping"))["type"] == "pong"
+
+
 async def test_frame_beyond_the_websocket_limit_closes_1009(live_server: LiveFactory) -> None:
     server = await live_server(max_frame_bytes=4096)
     client = await open_client(server)
@@ -270,3 +288,71 @@ async def test_metrics_exposes_the_counters(live: Live) -> None:
     assert metrics['poker_action_latency_seconds_bucket{le="+Inf"}'] == 0
     assert "poker_action_latency_seconds_count" in metrics
     await client.ws.close()
+
+
+# --- the inbound path: messages handled as parsed, in order behind a request that waits ------
+async def test_messages_behind_a_waiting_hello_are_answered_after_it_in_order(
+        live: Live, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A `hello` that waits (the store) holds the connection's later messages until it is
+    answered: the pings sent right behind it are answered after its `ok` and `welcome`, in the
+    order sent; past `INBOUND_HIGH_WATER` waiting messages the socket is not read (and is
+    again once they are handled)."""
+    release = asyncio.Event()
+    entered = asyncio.Event()
+    real_hello = live.app.sessions.hello
+
+    async def slow_hello(request: Any) -> Any:
+        entered.set()
+        await release.wait()
+        return await real_hello(request)
+
+    monkeypatch.setattr(live.app.sessions, "hello", slow_hello)
+    client = await open_client(live)
+    await client.send({"type": "hello", "rid": "h", "guest": "Ann"})
+    await asyncio.wait_for(entered.wait(), TIMEOUT)
+    (conn,) = live.app.edge.connections.values()
+    transport = conn.ws.transport
+    paused = asyncio.Event()
+    real_pause = transport.pause_reading
+
+    def pause_reading() -> None:
+        paused.set()
+        real_pause()
+
+    monkeypatch.setattr(transport, "pause_reading", pause_reading)
+    count = INBOUND_HIGH_WATER + 2  # (within the request bucket's burst)
+    for i in range(count):
+        await client.send({"type": "ping", "rid": i, "t": i})
+    await asyncio.wait_for(paused.wait(), TIMEOUT)
+    assert conn._reading_paused
+    release.set()
+    order = [await client.receive() for _ in range(count + 2)]
+    assert [m["type"] for m in order[:2]] == ["ok", "welcome"] and order[0]["rid"] == "h"
+    assert [(m["type"], m["rid"]) for m in order[2:]] == [("pong", i) for i in range(count)]
+    assert not conn._reading_paused and conn._inbound is None
+    assert (await client.request("tables"))["type"] == "ok"
+
+
+async def test_a_fragmented_message_is_joined(live: Live) -> None:
+    client = await open_client(live)
+    await client.ws.send(['{"type":"pi', 'ng","t":2,', '"rid":5}'])
+    reply = await client.receive()
+    assert (reply["type"], reply["rid"]) == ("pong", 5)
+    binary = await open_client(live, SUBPROTOCOL_MSGPACK)
+    packed = msgpack.packb({"type": "ping", "t": 3, "rid": 6})
+    await binary.ws.send([packed[:4], packed[4:9], packed[9:]])
+    reply = await binary.receive()
+    assert (reply["type"], reply["rid"]) == ("pong", 6)
+
+
+async def test_too_many_fragments_close_1009_and_bad_utf8_closes_1007(live: Live) -> None:
+    client = await open_client(live)
+    await client.ws.send(["x"] * (MAX_FRAGMENTS + 2))
+    with pytest.raises(ConnectionClosed) as excinfo:
+        await client.receive()
+    assert excinfo.value.rcvd is not None and excinfo.value.rcvd.code == 1009
+    other = await open_client(live)
+    await other.ws.send(b'{"type":"ping","rid":1,"t":"\xff\xfe"}', text=True)
+    with pytest.raises(ConnectionClosed) as excinfo:
+        await other.receive()
+    assert excinfo.value.rcvd is not None and excinfo.value.rcvd.code == 1007
