@@ -286,7 +286,7 @@ class Connection:
         self.chats = TokenBucket(rate=config.chat_rate, burst=config.chat_burst, clock=clock)
         self.flood = FloodGuard(clock=clock)
         self.closing = False
-        self._writing = False
+        self._backlog = 0  # frames on the outbox or being written by the writer task
         self._batch: list[str | bytes] | None = None  # frames of this turn (see `send`)
         self._wires: list[bytes] | None = None  # the same, as bytes on the wire
         self._loop = asyncio.get_running_loop()
@@ -325,7 +325,7 @@ class Connection:
             wires = self._wires
             if wires is not None:  # (`_wire`'s cache, looked up here: once per frame)
                 wires.append(_last_wire[1] if _last_wire[0] is frame else _wire(frame))
-        elif self._writing or not self.outbox.empty():
+        elif self._backlog:
             if not self._queue(frame):
                 return
         else:
@@ -349,6 +349,7 @@ class Connection:
         """Put `frame` on the outbox; False (and the connection cut) when it is full."""
         try:
             self.outbox.put_nowait(frame)
+            self._backlog += 1
         except asyncio.QueueFull:
             self._metrics.slow_consumer_disconnects_total += 1
             log.info("event=slow_consumer conn=%d player=%s outbox=%d",
@@ -365,7 +366,7 @@ class Connection:
         wires, self._wires = self._wires, None
         if not batch or self.closing:
             return
-        if not self._writing and self.outbox.empty() and self._write_now(batch, wires):
+        if not self._backlog and self._write_now(batch, wires):
             return
         for frame in batch:
             if not self._queue(frame):
@@ -498,12 +499,11 @@ class Connection:
         ws, outbox = self.ws, self.outbox
         try:
             while True:
-                frame = await outbox.get()
-                self._writing = True  # `send` queues behind this frame until it is written
+                frame = await outbox.get()  # (`send` queues behind it until it is written)
                 try:
                     await ws.send(frame)
                 finally:
-                    self._writing = False
+                    self._backlog -= 1
                     outbox.task_done()
         except ConnectionClosed:
             self.closing = True  # gone: later sends are dropped, not counted as slow
