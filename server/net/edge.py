@@ -44,16 +44,19 @@ from typing import Any
 
 from websockets.asyncio.server import ServerConnection
 from websockets.exceptions import ConnectionClosed
-from websockets.frames import CloseCode, Frame, Opcode
-from websockets.protocol import Event, State
+from websockets.frames import CloseCode
+from websockets.protocol import State
 
 from protocol import JSON_CODEC, MSGPACK_CODEC, codec_for
 from protocol.codec import JsonCodec, MsgpackCodec
 from server.config import Config
+from server.net.inbound import MAX_FRAGMENTS, EdgeConnection
 from server.net.metrics import Metrics
 from server.net.ratelimit import FloodGuard, TokenBucket
 
-__all__ = ["Connection", "Edge", "EdgeConnection", "ws_max_size", "SLOW_CLOSE_TIMEOUT"]
+__all__ = [
+    "Connection", "Edge", "EdgeConnection", "MAX_FRAGMENTS", "ws_max_size", "SLOW_CLOSE_TIMEOUT",
+]
 
 log = logging.getLogger("server.net.edge")
 
@@ -71,10 +74,6 @@ INBOUND_HIGH_WATER = 32
 """Messages a connection may have waiting behind a request that is being finished (see the
 module doc) before its socket stops being read (TCP pushes back on the client); reading
 resumes once they are handled."""
-
-MAX_FRAGMENTS = 1024
-"""Fragments one message may come in (websockets already caps its total size); more closes
-the connection with 1009, as websockets' own message assembler does."""
 
 READ_CHUNK_BYTES = 16 * 1024
 """Bytes asked of each `recv()` on an accepted socket. asyncio's selector transport asks for
@@ -190,71 +189,6 @@ def _flush_pending(loop: asyncio.AbstractEventLoop) -> None:
 
 FrameHandler = Callable[["Connection", str | bytes], Coroutine[Any, Any, None] | None]
 """`Router.handle_now`: answers a message, or returns the coroutine that finishes it."""
-
-
-class EdgeConnection(ServerConnection):
-    """websockets' server connection, handing each whole data message (text as `str`, binary
-    as `bytes`) to `on_message` as soon as websockets has parsed it, inside its
-    `data_received`: no message assembler, no `recv()`, no handler task wake-up per message
-    (about a tenth of the server's CPU at full load went there). A fragmented message is
-    joined here (websockets' protocol caps its total size, `MAX_FRAGMENTS` its pieces);
-    invalid UTF-8 in a text message closes with 1007, as `recv()` would. Messages that
-    arrive before `on_message` is set are kept and handed over when it is."""
-
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self._on_message: Callable[[str | bytes], None] | None = None
-        self._early: list[str | bytes] = []
-        self._fragments: list[bytes] | None = None
-        self._fragments_text = False
-
-    def set_on_message(self, on_message: Callable[[str | bytes], None]) -> None:
-        self._on_message = on_message
-        early, self._early = self._early, []
-        for message in early:
-            on_message(message)
-
-    def process_event(self, event: Event) -> None:
-        if (self.request is None or not isinstance(event, Frame)
-                or event.opcode not in (Opcode.TEXT, Opcode.BINARY, Opcode.CONT)):
-            super().process_event(event)  # the handshake, pings and pongs, close
-            return
-        opcode = event.opcode
-        if opcode is Opcode.CONT:
-            fragments = self._fragments
-            if fragments is None:  # (the protocol refuses a stray continuation first)
-                return
-            fragments.append(bytes(event.data))
-            if not event.fin:
-                if len(fragments) > MAX_FRAGMENTS:
-                    self._fail(CloseCode.MESSAGE_TOO_BIG, "too many fragments")
-                return
-            self._fragments = None
-            data, text = b"".join(fragments), self._fragments_text
-        elif not event.fin:
-            self._fragments, self._fragments_text = [bytes(event.data)], opcode is Opcode.TEXT
-            return
-        else:
-            data, text = bytes(event.data), opcode is Opcode.TEXT
-        message: str | bytes
-        if text:
-            try:
-                message = data.decode()
-            except UnicodeDecodeError as exc:
-                self._fail(CloseCode.INVALID_DATA, f"{exc.reason} at position {exc.start}")
-                return
-        else:
-            message = data
-        on_message = self._on_message
-        if on_message is None:
-            self._early.append(message)
-        else:
-            on_message(message)
-
-    def _fail(self, code: CloseCode, reason: str) -> None:
-        self._fragments = None
-        self.protocol.fail(code, reason)
-        self.send_data()
 
 
 class Connection:

@@ -3,8 +3,9 @@
 Rule of this module: every change to a table happens in :meth:`TableActor._handle`, called by
 the actor's own task for one inbox item at a time (a request :class:`Envelope`, a clock wakeup,
 or an internal call such as a detach). Clock callbacks and :meth:`TableActor.detach` only
-enqueue. Fan-out goes through :meth:`TableActor._publish` (project once per audience, encode
-once per codec, send the same frame to every sink of that audience; never await a socket).
+enqueue. Fan-out goes through ``_publish`` (:mod:`~server.table.fanout`: project once per
+audience, encode once per codec, send the same frame to every sink of that audience; never
+await a socket).
 
 Decisions documented here:
 
@@ -32,8 +33,10 @@ Decisions documented here:
 
 The behaviour is split by concept into mixins over :class:`~server.table.state.TableState`:
 :mod:`~server.table.seating` (seats and lobby requests), :mod:`~server.table.turn_clock`
-(clocks and timeouts) and :mod:`~server.table.caribbean_table` (Caribbean Stud rounds); this
-module keeps the core: the inbox loop, dispatch, hands, void/refund, shutdown and fan-out.
+(clocks and timeouts), :mod:`~server.table.caribbean_table` (Caribbean Stud rounds),
+:mod:`~server.table.recording` (commitment and history) and :mod:`~server.table.fanout`
+(events, answers and snapshots to the connections); this module keeps the core: the inbox
+loop, dispatch, hands, void/refund and shutdown.
 """
 
 from __future__ import annotations
@@ -68,6 +71,7 @@ from server.rules.errors import IllegalAction
 from server.rules.hand import Hand
 from server.table.api import Clock, Envelope, Sink, Timer
 from server.table.caribbean_table import CaribbeanMixin
+from server.table.fanout import FanoutMixin
 from server.table.jackpot import JackpotService
 from server.table.projection import Draft, HandProjector, Msg
 from server.table.recording import HandRecorder, RecordingMixin
@@ -93,7 +97,7 @@ class InvariantError(RuntimeError):
     """A table invariant broke (chip conservation): the hand is voided and refunded."""
 
 
-class TableActor(SeatingMixin, TurnClockMixin, CaribbeanMixin, RecordingMixin):
+class TableActor(SeatingMixin, TurnClockMixin, CaribbeanMixin, RecordingMixin, FanoutMixin):
     """One table (see the module docstring). Built and run by the registry."""
 
     def __init__(self, table_id: str, spec: TableSpec, *, config: Config, wallet: Wallet,
@@ -550,93 +554,6 @@ class TableActor(SeatingMixin, TurnClockMixin, CaribbeanMixin, RecordingMixin):
         if self.in_hand:
             self._void_now("shutdown")
         await self._close()
-
-    # ================================================================ fan-out
-    def _answer(self, env: Envelope, msg: Msg) -> None:
-        try:
-            frame = env.sink.codec.encode(msg)
-        except Exception:
-            log.exception("event=encode_failed table=%s", self.table_id)
-            return
-        self._send(env.sink, frame)
-
-    def _send(self, sink: Sink, frame: str | bytes) -> None:
-        try:
-            sink.send(frame)
-        except Exception as exc:
-            self._sink_failed(sink, exc)
-
-    def _sink_failed(self, sink: Sink, exc: Exception) -> None:
-        log.warning("event=sink_failed table=%s conn=%s error=%r", self.table_id,
-                    sink.conn_id, exc)
-        self.sinks.pop(sink.conn_id, None)  # no more frames to it, at once
-        self.detach(sink)  # and forget it as a seat's connection, in the actor task
-
-    def _publish(self, draft: Draft) -> None:
-        """Give ``draft`` the next ``seq``, log it, project once per audience and send."""
-        self.seq += 1
-        public, private = draft.render(self.table_id, self.seq)
-        self.events.append(_LogEntry(self.seq, public, private))
-        delay = self.spec.spectator_delay
-        seated = {s.player_id for s in self.seats if s is not None} if delay > 0 else ()
-        # public frames by codec; private frames by (player, codec) (a player's private form
-        # is theirs alone: encoded once per codec of their own connections)
-        frames: dict[int, str | bytes] = {}
-        own_frames: dict[tuple[str, int], str | bytes] = {}
-        delayed = False
-        for sink in list(self.sinks.values()):
-            pid = sink.player_id
-            codec = sink.codec
-            if pid is not None and pid in private:
-                okey = (pid, id(codec))
-                frame = own_frames.get(okey)
-                if frame is None:
-                    frame = own_frames[okey] = codec.encode(private[pid], check=False)
-            else:
-                if delay > 0 and pid not in seated:
-                    delayed = True
-                    continue
-                if public is None:
-                    continue
-                frame = frames.get(id(codec))
-                if frame is None:
-                    frame = frames[id(codec)] = codec.encode(public, check=False)
-            try:  # (`_send`, inline: once per sink per event)
-                sink.send(frame)
-            except Exception as exc:
-                self._sink_failed(sink, exc)
-        if delayed and public is not None:
-            self.clock.call_later(delay, lambda: self._send_delayed(public))
-
-    def _send_delayed(self, msg: Msg) -> None:
-        seated = {s.player_id for s in self.seats if s is not None}
-        frames: dict[int, str | bytes] = {}
-        for sink in list(self.sinks.values()):
-            if sink.player_id in seated or sink.conn_id in self.snapshot_pending:
-                continue  # (a pending watcher's delayed snapshot already holds this event)
-            frame = frames.get(id(sink.codec))
-            if frame is None:
-                frame = frames[id(sink.codec)] = sink.codec.encode(msg, check=False)
-            self._send(sink, frame)
-
-    def _send_snapshot(self, sink: Sink) -> None:
-        """The viewer's snapshot. A spectator of a delayed table gets the public snapshot of
-        now, ``spectator_delay`` seconds late, and from then on the delayed events after it:
-        a consistent view, as it was ``spectator_delay`` seconds ago."""
-        delay = self.spec.spectator_delay
-        seated = {s.player_id for s in self.seats if s is not None}
-        if delay <= 0 or sink.player_id in seated:
-            self._send(sink, sink.codec.encode(self.snapshot_for(sink.player_id)))
-            return
-        snap = self.snapshot_for(None)
-        self.snapshot_pending.add(sink.conn_id)
-
-        def deliver() -> None:
-            self.snapshot_pending.discard(sink.conn_id)
-            if self.sinks.get(sink.conn_id) is sink:
-                self._send(sink, sink.codec.encode(snap))
-
-        self.clock.call_later(delay, deliver)
 
 
 _Handler = Callable[[TableActor, Envelope], Any]

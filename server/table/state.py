@@ -145,7 +145,7 @@ class TableState:
         return None
 
 
-    # implemented by the actor core (server.table.actor)
+    # implemented by the fan-out (server.table.fanout)
     def _answer(self, env: Envelope, msg: Msg) -> None:
         raise NotImplementedError
 
@@ -158,6 +158,10 @@ class TableState:
     def _send_snapshot(self, sink: Sink) -> None:
         raise NotImplementedError
 
+    # implemented by the actor core (server.table.actor)
+    def detach(self, sink: Sink) -> None:
+        raise NotImplementedError
+
     async def _apply(self, events: list[Any]) -> None:
         raise NotImplementedError
 
@@ -168,6 +172,9 @@ class TableState:
         raise NotImplementedError
 
     # implemented by the mixins
+    def snapshot_for(self, player_id: str | None) -> Msg:
+        raise NotImplementedError
+
     def _schedule(self, kind: str, delay: float, token: int, arg: Any = None) -> Timer:
         raise NotImplementedError
 
