@@ -507,7 +507,7 @@ class Edge:
         conn.handle_now = self.handle_now
         try:
             ws.set_on_message(conn.receive)
-            await ws.wait_closed()
+            await ws.lost
         finally:
             conn.closing = True
             del self.connections[conn.conn_id]

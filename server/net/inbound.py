@@ -8,6 +8,7 @@ request that waits) is `server.net.edge.Connection.receive`'s.
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Callable
 from typing import Any
 
@@ -29,7 +30,8 @@ class EdgeConnection(ServerConnection):
     (about a tenth of the server's CPU at full load went there). A fragmented message is
     joined here (websockets' protocol caps its total size, `MAX_FRAGMENTS` its pieces);
     invalid UTF-8 in a text message closes with 1007, as `recv()` would. Messages that
-    arrive before `on_message` is set are kept and handed over when it is."""
+    arrive before `on_message` is set are kept and handed over when it is. `lost` is done
+    when the TCP connection has ended (`wait_closed()` without a shield per connection)."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -37,6 +39,12 @@ class EdgeConnection(ServerConnection):
         self._early: list[str | bytes] = []
         self._fragments: list[bytes] | None = None
         self._fragments_text = False
+        self.lost: asyncio.Future[None] = self.loop.create_future()  # the TCP connection ended
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        super().connection_lost(exc)
+        if not self.lost.done():
+            self.lost.set_result(None)
 
     def set_on_message(self, on_message: Callable[[str | bytes], None]) -> None:
         self._on_message = on_message
