@@ -54,7 +54,10 @@ import orjson
 from tests.benchmarks.rawws import RawClient, open_clients, raise_nofile
 
 WINDOW = 8
-"""Events in flight per round (the controller sends one more per event it receives)."""
+"""Events in flight per round by default (the controller sends one more per event it
+receives; `--window`). Our edge writes the frames one event-loop turn sends to a connection
+in one write, so with several events in flight ours may deliver several per `send()` call
+where `broadcast()` makes one call per frame; `--window 1` compares one event at a time."""
 
 WATCH_BATCH = 500
 """Spectators that send `watch` at once (the table's inbox holds `Config.inbox_size`)."""
@@ -84,7 +87,7 @@ def _serve_ours(data_dir: str, queued_only: bool) -> None:
     from server.net.edge import Connection
 
     if queued_only:  # A/B: every frame through the outbox and the writer task
-        Connection._write_now = lambda self, frame: False  # type: ignore[method-assign]
+        Connection._write_now = lambda self, *_: False  # type: ignore[method-assign]
 
     config = Config(port=0, data_dir=Path(data_dir), ping_interval=0, ping_timeout=0,
                     request_rate=1e9, request_burst=1 << 30, chat_rate=1e9,
@@ -239,12 +242,12 @@ class Controller:
         self.sent += 1
         self.client.send_text(self.trigger(self.sent))
 
-    def start(self, k: int) -> asyncio.Future[None]:
+    def start(self, k: int, window: int = WINDOW) -> asyncio.Future[None]:
         self.sent = self.received = 0
         self.target = k
         self.done = asyncio.get_running_loop().create_future()
         self.counting = True
-        for _ in range(min(WINDOW, k)):
+        for _ in range(min(window, k)):
             self._fire()
         return self.done
 
@@ -272,6 +275,7 @@ class Target:
     tally: Tally
     watch: bytes | None  # the request a spectator sends (ours) or None (raw)
     spectators: list[RawClient]
+    window: int = WINDOW
 
     async def set_spectators(self, n: int) -> None:
         for client in self.spectators:
@@ -306,7 +310,7 @@ class Target:
         cpu0 = self.child.cpu_seconds()
         mine0 = time.process_time()
         t0 = time.perf_counter()
-        done = self.controller.start(k)
+        done = self.controller.start(k, self.window)
         try:
             await asyncio.wait_for(asyncio.gather(done, self.tally.done), ROUND_TIMEOUT)
         except TimeoutError:
@@ -353,7 +357,7 @@ async def set_up_ours(child: Child) -> tuple[Target, bytes]:
 
 
 async def bench(sizes: list[int], rounds: int, cpus: tuple[int, int] | None,
-                queued_only: bool) -> None:
+                queued_only: bool, window: int = WINDOW) -> None:
     with tempfile.TemporaryDirectory(prefix="bench_fanout_") as tmp:
         ours_child = start_child("ours", ["--serve", "ours", "--data-dir", tmp,
                                           *(["--queued-only"] if queued_only else [])],
@@ -363,8 +367,9 @@ async def bench(sizes: list[int], rounds: int, cpus: tuple[int, int] | None,
             ours, frame = await set_up_ours(ours_child)
             raw_ctrl = await connect_controller(raw_child.port, lambda i: frame)
             await raw_ctrl.next_message()  # the greeting
-            raw = Target(raw_child, raw_ctrl, Tally(), None, [])
-            print(f"frame: {len(frame)} bytes, text opcode; window {WINDOW} events; "
+            raw = Target(raw_child, raw_ctrl, Tally(), None, [], window)
+            ours.window = window
+            print(f"frame: {len(frame)} bytes, text opcode; window {window} events; "
                   f"best of {rounds} rounds")
             print(f"{'spectators':>10} {'events':>6} {'ours deliv/s':>13} {'raw deliv/s':>12} "
                   f"{'ratio':>6} {'ours CPU/deliv':>15} {'raw CPU/deliv':>14} {'CPU ratio':>9}")
@@ -402,6 +407,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--sizes", default="1,100,1000,5000",
                         help="spectator counts, comma-separated (default 1,100,1000,5000)")
     parser.add_argument("--rounds", type=int, default=3, help="timed rounds per server")
+    parser.add_argument("--window", type=int, default=WINDOW,
+                        help=f"events in flight (default {WINDOW}; 1: one event at a time)")
     parser.add_argument("--queued-only", action="store_true",
                         help="A/B: turn off the edge's direct write (every frame through the "
                         "outbox and the writer task, as before the fast path)")
@@ -425,7 +432,7 @@ def main(argv: list[str] | None = None) -> None:
           "columns do not count their time, the deliveries/s columns do)", flush=True)
     started = time.perf_counter()
     asyncio.run(bench([int(s) for s in args.sizes.split(",")], args.rounds, cpus,
-                      args.queued_only))
+                      args.queued_only, args.window))
     print(f"total {time.perf_counter() - started:.0f} s")
 
 
