@@ -4,7 +4,8 @@ Rule of this module: callers on the event loop never wait for a commit of their 
 items queued while the worker thread is busy are applied in one ``BEGIN IMMEDIATE`` ...
 ``COMMIT`` (each item by ``apply_one``, which keeps its own savepoint so a refused item rolls
 back alone and reports its exception as its result), and every caller is answered on its own
-loop after the ``COMMIT``: one thread job and one sync for many tables.  When the commit
+loop after the ``COMMIT`` (one loop wake-up per group): one thread job and one sync for many
+tables.  When the commit
 itself fails, nothing of the group was written and every caller gets that exception.
 """
 
@@ -64,14 +65,21 @@ class GroupCommit(Generic[I, R]):
                 raise
         except Exception as exc:  # nothing of this group was committed: every caller fails
             results = [exc] * len(items)
+        # one wake-up of each callers' loop for the whole group (a `call_soon_threadsafe` is a
+        # write to the loop's self-pipe: a system call and a loop turn each)
+        by_loop: dict[asyncio.AbstractEventLoop,
+                      list[tuple[asyncio.Future[R], R | BaseException]]] = {}
         for (_, future, loop), result in zip(items, results, strict=True):
-            loop.call_soon_threadsafe(_resolve, future, result)
+            by_loop.setdefault(loop, []).append((future, result))
+        for loop, answers in by_loop.items():
+            loop.call_soon_threadsafe(_resolve_all, answers)
 
 
-def _resolve(future: asyncio.Future[R], result: R | BaseException) -> None:
-    if future.done():  # the caller was cancelled meanwhile
-        return
-    if isinstance(result, BaseException):
-        future.set_exception(result)
-    else:
-        future.set_result(result)
+def _resolve_all(answers: list[tuple[asyncio.Future[R], R | BaseException]]) -> None:
+    for future, result in answers:
+        if future.done():  # the caller was cancelled meanwhile
+            continue
+        if isinstance(result, BaseException):
+            future.set_exception(result)
+        else:
+            future.set_result(result)
