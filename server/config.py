@@ -82,6 +82,36 @@ class Config:
     ping_timeout: float = 20.0
     """Seconds to wait for a pong before the connection is considered dead."""
 
+    # --- connections (the edge) ------------------------------------------------------------
+    send_buffer_bytes: int = 128 * 1024
+    """SO_SNDBUF asked for each accepted socket (Linux doubles it). Without a cap the kernel
+    grows a stalled client's send buffer to `net.ipv4.tcp_wmem` max (4 MiB by default): memory
+    per idle socket, and a slow consumer hidden for megabytes before its outbox fills. 128 KiB
+    still carries ~1 MB/s per connection at 100 ms RTT, far above a table's event rate."""
+
+    read_chunk_bytes: int = 16 * 1024
+    """Bytes asked of each `recv()` on an accepted socket. asyncio's selector transport asks
+    for 256 KiB, and CPython allocates the whole buffer for every call before shrinking it to
+    what came (about 12 us a read, against 2.5 us for 16 KiB, on the development machine).
+    Client frames are small; a larger message just takes more reads."""
+
+    inbound_high_water: int = 32
+    """Messages a connection may have waiting behind a request that is being finished
+    (`hello`, `history`, ...: `server.net.edge`) before its socket stops being read (TCP then
+    pushes back on the client); reading resumes once they are handled."""
+
+    max_fragments: int = 1024
+    """Fragments one client message may come in (its total size is capped by
+    `max_frame_bytes`); more closes the connection with 1009."""
+
+    slow_close_timeout: float = 1.0
+    """Seconds a slow consumer's closing handshake may take before its TCP connection is
+    aborted (a client that does not read never sees the close frame)."""
+
+    close_flush_timeout: float = 2.0
+    """Seconds a shutdown waits for each connection's queued frames to drain before closing
+    it with 1001."""
+
     # --- rate limits (token buckets, per connection) ---------------------------------------
     request_rate: float = 20.0
     """Requests per second a connection may sustain (token refill rate)."""
@@ -94,6 +124,13 @@ class Config:
 
     chat_burst: int = 5
     """Chat messages a connection may send at once before `chat_rate` applies."""
+
+    flood_limit: int = 50
+    """Refused (`rate_limited`) requests tolerated within `flood_window` seconds; one more
+    closes the connection with 1008 (policy violation)."""
+
+    flood_window: float = 5.0
+    """Seconds over which `flood_limit` refusals are counted."""
 
     # --- table timing ----------------------------------------------------------------------
     action_clock: float = 30.0
@@ -140,6 +177,11 @@ class Config:
             "request_burst": self.request_burst,
             "chat_burst": self.chat_burst,
             "consecutive_timeouts_to_sit_out": self.consecutive_timeouts_to_sit_out,
+            "send_buffer_bytes": self.send_buffer_bytes,
+            "read_chunk_bytes": self.read_chunk_bytes,
+            "inbound_high_water": self.inbound_high_water,
+            "max_fragments": self.max_fragments,
+            "flood_limit": self.flood_limit,
         }
         for name, value in positive_ints.items():
             if value <= 0:
@@ -151,6 +193,9 @@ class Config:
             "shutdown_deadline": self.shutdown_deadline,
             "jackpot_lease": self.jackpot_lease,
             "node_lease": self.node_lease,
+            "slow_close_timeout": self.slow_close_timeout,
+            "close_flush_timeout": self.close_flush_timeout,
+            "flood_window": self.flood_window,
         }
         for name, fvalue in positive_floats.items():
             if fvalue <= 0:

@@ -8,7 +8,7 @@ frames) that one writer task per connection drains to the socket, awaiting flow 
 When the outbox is full the connection is a slow consumer and is cut at once:
 
 * close code **1013** (try again later) with reason `slow consumer`, sent if the socket can
-  still take it; if the closing handshake does not finish within `SLOW_CLOSE_TIMEOUT`
+  still take it; if the closing handshake does not finish within `Config.slow_close_timeout`
   seconds (a client that does not read never sees the close frame) the TCP connection is
   aborted (the client then sees 1006). The client reconnects and `resume`s from a snapshot.
 * counted in `poker_slow_consumer_disconnects_total`.
@@ -17,7 +17,7 @@ Every received message goes through `Router.handle_now` (decode, parse, rate lim
 moment websockets has parsed it (`EdgeConnection`: no message queue and no task wake-up per
 message). A request that must wait (`hello`, `login`, `register`, `history`, `hand`) is
 finished in a task, and the connection's later messages wait behind it, in order
-(`Connection.receive`; reading pauses after `INBOUND_HIGH_WATER` of them). A frame never
+(`Connection.receive`; reading pauses after `Config.inbound_high_water` of them). A frame never
 crashes the handler: protocol failures are answered with their error code, an unexpected
 exception is logged and answered `internal_error`, and the connection goes on.
 A connection that keeps sending after being rate limited (`FloodGuard`) is closed with
@@ -50,39 +50,15 @@ from websockets.protocol import State
 from protocol import JSON_CODEC, MSGPACK_CODEC, codec_for
 from protocol.codec import JsonCodec, MsgpackCodec
 from server.config import Config
-from server.net.inbound import MAX_FRAGMENTS, EdgeConnection
+from server.net.inbound import EdgeConnection
 from server.net.metrics import Metrics
 from server.net.ratelimit import FloodGuard, TokenBucket
 
 __all__ = [
-    "Connection", "Edge", "EdgeConnection", "MAX_FRAGMENTS", "ws_max_size", "SLOW_CLOSE_TIMEOUT",
+    "Connection", "Edge", "EdgeConnection", "ws_max_size",
 ]
 
 log = logging.getLogger("server.net.edge")
-
-SLOW_CLOSE_TIMEOUT = 1.0
-"""Seconds a slow consumer's closing handshake may take before its TCP connection is aborted."""
-
-SEND_BUFFER_BYTES = 128 * 1024
-"""SO_SNDBUF asked for each accepted socket (Linux doubles it). Without a cap the kernel
-grows a stalled client's send buffer to `net.ipv4.tcp_wmem` max (4 MiB by default): memory
-per idle socket, and a slow consumer hidden for megabytes before its outbox fills. 128 KiB
-still carries ~1 MB/s per connection at 100 ms RTT, far above a table's event rate.
-(A `Config` field when `server/config.py` is next touched.)"""
-
-INBOUND_HIGH_WATER = 32
-"""Messages a connection may have waiting behind a request that is being finished (see the
-module doc) before its socket stops being read (TCP pushes back on the client); reading
-resumes once they are handled."""
-
-READ_CHUNK_BYTES = 16 * 1024
-"""Bytes asked of each `recv()` on an accepted socket. asyncio's selector transport asks for
-256 KiB by default, and CPython allocates the whole buffer for every call before shrinking it
-to what came: about 12 us a read here, against 2.5 us for 16 KiB (the measured difference is
-in the benchmarks README). Client frames are small; a larger message just takes more reads."""
-
-FLUSH_TIMEOUT = 2.0
-"""Seconds `Edge.close_all` waits for outboxes to drain before closing with 1001."""
 
 CLOSE_SLOW_CONSUMER = CloseCode.TRY_AGAIN_LATER  # 1013
 CLOSE_FLOOD = CloseCode.POLICY_VIOLATION  # 1008
@@ -218,7 +194,10 @@ class Connection:
         self.requests = TokenBucket(rate=config.request_rate, burst=config.request_burst,
                                     clock=clock)
         self.chats = TokenBucket(rate=config.chat_rate, burst=config.chat_burst, clock=clock)
-        self.flood = FloodGuard(clock=clock)
+        self.flood = FloodGuard(limit=config.flood_limit, window=config.flood_window,
+                                clock=clock)
+        self._high_water = config.inbound_high_water
+        self._slow_close = config.slow_close_timeout
         self.closing = False
         self._backlog = 0  # frames on the outbox or being written by the writer task
         self._batch: list[str | bytes] | None = None  # frames of this turn (see `send`)
@@ -289,7 +268,7 @@ class Connection:
             log.info("event=slow_consumer conn=%d player=%s outbox=%d",
                      self.conn_id, self.player_id, self.outbox.maxsize)
             self.close_soon(CLOSE_SLOW_CONSUMER, "slow consumer",
-                            abort_after=SLOW_CLOSE_TIMEOUT)
+                            abort_after=self._slow_close)
             return False
         return True
 
@@ -348,7 +327,7 @@ class Connection:
         inbound = self._inbound
         if inbound is not None:
             inbound.append(message)
-            if len(inbound) >= INBOUND_HIGH_WATER and not self._reading_paused:
+            if len(inbound) >= self._high_water and not self._reading_paused:
                 self._reading_paused = True
                 self.ws.transport.pause_reading()
             return
@@ -443,15 +422,16 @@ class Connection:
             self.closing = True  # gone: later sends are dropped, not counted as slow
 
 
-def _tune_socket(ws: ServerConnection) -> None:
-    """Cap the socket's send buffer (`SEND_BUFFER_BYTES`) and the transport's read size
-    (`READ_CHUNK_BYTES`; `max_size` is the attribute asyncio's selector transport reads)."""
+def _tune_socket(ws: ServerConnection, config: Config) -> None:
+    """Cap the socket's send buffer (`Config.send_buffer_bytes`) and the transport's read size
+    (`Config.read_chunk_bytes`; `max_size` is the attribute asyncio's selector transport
+    reads)."""
     sock = ws.transport.get_extra_info("socket")
     if sock is not None:
         with contextlib.suppress(OSError):
-            sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, SEND_BUFFER_BYTES)
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, config.send_buffer_bytes)
     if isinstance(getattr(ws.transport, "max_size", None), int):
-        ws.transport.max_size = READ_CHUNK_BYTES  # type: ignore[attr-defined]
+        ws.transport.max_size = config.read_chunk_bytes  # type: ignore[attr-defined]
 
 
 class Edge:
@@ -495,7 +475,8 @@ class Edge:
         assert self.handle_now is not None, "set Edge.handle_now before serving"
         assert isinstance(ws, EdgeConnection), "serve with create_connection=EdgeConnection"
         codec = codec_for(ws.subprotocol)
-        _tune_socket(ws)
+        _tune_socket(ws, self.config)
+        ws.max_fragments = self.config.max_fragments
         conn = Connection(ws, conn_id=next(self._ids), codec=codec, config=self.config,
                           metrics=self.metrics, spawn=self.spawn,
                           clock=self._clock or asyncio.get_running_loop().time)
@@ -530,8 +511,11 @@ class Edge:
             conn.send(frames[conn.codec.subprotocol])
 
     async def close_all(self, code: int = CLOSE_SHUTDOWN, reason: str = "server shutdown",
-                        timeout: float = FLUSH_TIMEOUT) -> None:
-        """Flush every outbox (at most `timeout` s), then close every connection with `code`."""
+                        timeout: float | None = None) -> None:
+        """Flush every outbox (at most `timeout` s, default `Config.close_flush_timeout`), then
+        close every connection with `code`."""
+        if timeout is None:
+            timeout = self.config.close_flush_timeout
         conns = list(self.connections.values())
         if conns:
             await asyncio.gather(*(conn.flush(timeout) for conn in conns))

@@ -16,22 +16,19 @@ from websockets.asyncio.server import ServerConnection
 from websockets.frames import CloseCode, Frame, Opcode
 from websockets.protocol import Event
 
-__all__ = ["EdgeConnection", "MAX_FRAGMENTS"]
-
-MAX_FRAGMENTS = 1024
-"""Fragments one message may come in (websockets already caps its total size); more closes
-the connection with 1009, as websockets' own message assembler does."""
-
+__all__ = ["EdgeConnection"]
 
 class EdgeConnection(ServerConnection):
     """websockets' server connection, handing each whole data message (text as `str`, binary
     as `bytes`) to `on_message` as soon as websockets has parsed it, inside its
     `data_received`: no message assembler, no `recv()`, no handler task wake-up per message
     (about a tenth of the server's CPU at full load went there). A fragmented message is
-    joined here (websockets' protocol caps its total size, `MAX_FRAGMENTS` its pieces);
+    joined here (websockets' protocol caps its total size, `max_fragments` its pieces);
     invalid UTF-8 in a text message closes with 1007, as `recv()` would. Messages that
     arrive before `on_message` is set are kept and handed over when it is. `lost` is done
     when the TCP connection has ended (`wait_closed()` without a shield per connection)."""
+
+    max_fragments = 1024  # (the edge sets `Config.max_fragments` on each connection)
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -64,7 +61,7 @@ class EdgeConnection(ServerConnection):
                 return
             fragments.append(bytes(event.data))
             if not event.fin:
-                if len(fragments) > MAX_FRAGMENTS:
+                if len(fragments) > self.max_fragments:
                     self._fail(CloseCode.MESSAGE_TOO_BIG, "too many fragments")
                 return
             self._fragments = None

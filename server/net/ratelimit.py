@@ -17,16 +17,6 @@ from collections.abc import Callable
 
 Clock = Callable[[], float]
 
-FLOOD_LIMIT = 50
-"""Rate-limited frames tolerated within `FLOOD_WINDOW` before a connection is closed (1008).
-
-(Not in `Config` yet: `server/config.py` belongs to another issue; move it there when it is
-next touched.)"""
-
-FLOOD_WINDOW = 5.0
-"""Seconds over which `FLOOD_LIMIT` refusals are counted."""
-
-
 class TokenBucket:
     """A bucket of `burst` tokens refilled at `rate` tokens per second.
 
@@ -79,8 +69,8 @@ class FloodGuard:
     def __init__(
         self,
         *,
-        limit: int = FLOOD_LIMIT,
-        window: float = FLOOD_WINDOW,
+        limit: int,
+        window: float,
         clock: Clock = time.monotonic,
     ) -> None:
         if limit <= 0 or window <= 0:

@@ -18,7 +18,8 @@ from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect as sync_connect
 
 from protocol import MAX_FRAME_BYTES, REQUEST_TYPES, SUBPROTOCOL_JSON, SUBPROTOCOL_MSGPACK
-from server.net.ratelimit import FLOOD_LIMIT, FloodGuard, TokenBucket
+from server.config import Config
+from server.net.ratelimit import FloodGuard, TokenBucket
 from tests.net.conftest import TIMEOUT, LiveFactory, Subprocess, open_client, start_subprocess
 from tests.net.test_edge import scrape
 
@@ -80,7 +81,7 @@ async def test_a_sustained_flood_closes_with_1008(live_server: LiveFactory, enco
     frame = client.codec.encode({"type": "ping", "rid": 0})
     codes: list[str] = []
     with pytest.raises(ConnectionClosed) as excinfo:
-        for _ in range(5 + FLOOD_LIMIT + 20):
+        for _ in range(5 + Config().flood_limit + 20):
             await client.send_raw(frame)
         while True:
             reply = await client.receive()
@@ -136,7 +137,7 @@ async def test_a_client_that_stops_reading_is_cut_and_the_others_keep_pace(
         await asyncio.wait_for(_until(lambda: got == sent), TIMEOUT)
     finally:
         reading.cancel()
-    # the stalled one is gone server-side (at most SLOW_CLOSE_TIMEOUT later: TCP abort)
+    # the stalled one is gone server-side (at most `Config.slow_close_timeout` later: TCP abort)
     await asyncio.wait_for(_until(lambda: len(server.app.edge.connections) == 1), TIMEOUT)
     assert (await scrape(server))["poker_slow_consumer_disconnects_total"] == 1
     stalled.ws.transport.resume_reading()

@@ -15,7 +15,7 @@ from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
 from protocol import SUBPROTOCOL_JSON, SUBPROTOCOL_MSGPACK
-from server.net.edge import INBOUND_HIGH_WATER, MAX_FRAGMENTS, READ_CHUNK_BYTES, ws_max_size
+from server.net.edge import ws_max_size
 from tests.net.conftest import ENCODINGS, TIMEOUT, Live, LiveFactory, open_client
 
 
@@ -233,15 +233,16 @@ async def test_oversized_frame_gets_oversized_and_connection_stays(
 
 async def test_reads_are_capped_and_a_frame_longer_than_one_read_arrives_whole(
         live: Live) -> None:
-    """Each accepted socket reads at most `READ_CHUNK_BYTES` per `recv()` (not asyncio's
+    """Each accepted socket reads at most `Config.read_chunk_bytes` per `recv()` (not asyncio's
     256 KiB, which costs a 256 KiB allocation per read); a frame three reads long is still
     taken whole: its answer carries the rid that is its last field."""
     client = await open_client(live)
     await client.request("ping")
     (conn,) = live.app.edge.connections.values()
-    assert conn.ws.transport.max_size == READ_CHUNK_BYTES  # type: ignore[attr-defined]
-    frame = '{"type":"ping","t":1,"pad":"' + "x" * (3 * READ_CHUNK_BYTES) + '","rid":77}'
-    assert READ_CHUNK_BYTES * 3 < len(frame) < live.app.config.max_frame_bytes
+    chunk = live.app.config.read_chunk_bytes
+    assert conn.ws.transport.max_size == chunk  # type: ignore[attr-defined]
+    frame = '{"type":"ping","t":1,"pad":"' + "x" * (3 * chunk) + '","rid":77}'
+    assert chunk * 3 < len(frame) < live.app.config.max_frame_bytes
     await client.send_raw(frame)
     reply = await client.receive()
     assert reply["rid"] == 77
@@ -295,7 +296,7 @@ async def test_messages_behind_a_waiting_hello_are_answered_after_it_in_order(
         live: Live, monkeypatch: pytest.MonkeyPatch) -> None:
     """A `hello` that waits (the store) holds the connection's later messages until it is
     answered: the pings sent right behind it are answered after its `ok` and `welcome`, in the
-    order sent; past `INBOUND_HIGH_WATER` waiting messages the socket is not read (and is
+    order sent; past `Config.inbound_high_water` waiting messages the socket is not read (and is
     again once they are handled)."""
     release = asyncio.Event()
     entered = asyncio.Event()
@@ -320,7 +321,7 @@ async def test_messages_behind_a_waiting_hello_are_answered_after_it_in_order(
         real_pause()
 
     monkeypatch.setattr(transport, "pause_reading", pause_reading)
-    count = INBOUND_HIGH_WATER + 2  # (within the request bucket's burst)
+    count = live.app.config.inbound_high_water + 2  # (within the request bucket's burst)
     for i in range(count):
         await client.send({"type": "ping", "rid": i, "t": i})
     await asyncio.wait_for(paused.wait(), TIMEOUT)
@@ -347,7 +348,7 @@ async def test_a_fragmented_message_is_joined(live: Live) -> None:
 
 async def test_too_many_fragments_close_1009_and_bad_utf8_closes_1007(live: Live) -> None:
     client = await open_client(live)
-    await client.ws.send(["x"] * (MAX_FRAGMENTS + 2))
+    await client.ws.send(["x"] * (live.app.config.max_fragments + 2))
     with pytest.raises(ConnectionClosed) as excinfo:
         await client.receive()
     assert excinfo.value.rcvd is not None and excinfo.value.rcvd.code == 1009

@@ -266,3 +266,35 @@ def test_config_defaults_and_validation() -> None:
         Config(port=-1)
     with pytest.raises(ValueError):
         Config(outbox_size=0)
+
+
+@pytest.mark.parametrize("field", [
+    "send_buffer_bytes", "read_chunk_bytes", "inbound_high_water", "max_fragments",
+    "flood_limit", "flood_window", "slow_close_timeout", "close_flush_timeout",
+])
+def test_connection_limits_live_in_config_and_must_be_positive(field: str) -> None:
+    """The edge's limits are `Config` fields (one place for every limit), refused when not
+    positive; a connection of a server built with other values uses them."""
+    assert getattr(Config(), field) > 0
+    with pytest.raises(ValueError, match=field):
+        Config(**{field: 0})
+
+
+async def test_a_connection_takes_its_limits_from_the_config(tmp_path: Path) -> None:
+    from tests.net.conftest import open_client, start_live
+
+    config = Config(port=0, data_dir=tmp_path / "store", ping_interval=0, read_chunk_bytes=4096,
+                    max_fragments=7, flood_limit=3, flood_window=9.0, inbound_high_water=5,
+                    slow_close_timeout=0.5, test_mode=True)
+    live = await start_live(config)
+    try:
+        client = await open_client(live)
+        assert (await client.request("ping", t=1))["type"] == "pong"
+        (conn,) = live.app.edge.connections.values()
+        assert conn.ws.transport.max_size == 4096  # type: ignore[attr-defined]
+        assert conn.ws.max_fragments == 7
+        assert (conn.flood.limit, conn.flood.window) == (3, 9.0)
+        assert (conn._high_water, conn._slow_close) == (5, 0.5)
+        await client.ws.close()
+    finally:
+        await live.close()
