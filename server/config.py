@@ -163,6 +163,11 @@ class Config:
     """Seconds over which the jackpot meter folds pool changes into one `jackpot` message per
     connection (the first change after a quiet interval goes out at once)."""
 
+    # --- sessions --------------------------------------------------------------------------
+    token_ttl: float = 30 * 86400.0
+    """Seconds a session token (`welcome.token`) stays valid after it was issued. Each `hello`
+    with a valid token gets a fresh one, so only a token left unused this long expires."""
+
     # --- money -----------------------------------------------------------------------------
     starting_balance: int = 10000
     """Chips credited to a new guest account (PROTOCOL.md `welcome`)."""
@@ -196,6 +201,7 @@ class Config:
             "slow_close_timeout": self.slow_close_timeout,
             "close_flush_timeout": self.close_flush_timeout,
             "flood_window": self.flood_window,
+            "token_ttl": self.token_ttl,
         }
         for name, fvalue in positive_floats.items():
             if fvalue <= 0:

@@ -123,7 +123,8 @@ def build_app(config: Config) -> App:
     edge = Edge(config, metrics, on_close=registry.detach)
     metrics.connections_gauge = lambda: len(edge.connections)
     sessions = Sessions(wallet, starting_balance=config.starting_balance,
-                        accounts=Accounts(ledger, starting_balance=config.starting_balance))
+                        accounts=Accounts(ledger, starting_balance=config.starting_balance),
+                        token_ttl=config.token_ttl)
     router = Router(config=config, registry=registry, sessions=sessions, metrics=metrics,
                     history=history)
     edge.handle_now = router.handle_now

@@ -1,9 +1,13 @@
 """Identity at the edge: `hello` as a guest or with a token, and the tokens themselves.
 
 Rule of this module: a token is `<payload>.<mac>` where `payload` is the base64url JSON
-`{"p": player_id, "n": name}` and `mac` the base64url HMAC-SHA256 of `payload` under the
-server secret; nothing but a valid MAC ever turns a token back into an identity, and tokens
-are compared in constant time.
+`{"p": player_id, "n": name, "e": expiry}` and `mac` the base64url HMAC-SHA256 of `payload`
+under the server secret; nothing but a valid MAC ever turns a token back into an identity,
+tokens are compared in constant time, and a token past its expiry (Unix seconds,
+`Config.token_ttl` after it was issued) or without one is `bad_token`. Every `hello` with a
+valid token is answered with a fresh one (the `welcome`), so a player who keeps coming back
+never sees theirs expire; a token that leaked stops working after `token_ttl`. (A guest whose
+token expired starts again as a new guest; a named account logs in again.)
 
 With `accounts` (a :class:`server.ledger.accounts.Accounts`, the server's case) the secret is
 the one kept in the store (`await sessions.start()` loads it), so tokens survive restarts and
@@ -21,6 +25,8 @@ import binascii
 import hashlib
 import hmac
 import secrets
+import time
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import orjson
@@ -59,8 +65,11 @@ class Sessions:
     """
 
     def __init__(self, wallet: Wallet, *, starting_balance: int, secret: bytes | None = None,
-                 accounts: Accounts | None = None) -> None:
+                 accounts: Accounts | None = None, token_ttl: float = 30 * 86400.0,
+                 clock: Callable[[], float] = time.time) -> None:
         self._wallet = wallet
+        self._ttl = token_ttl
+        self._clock = clock
         self._starting = starting_balance
         self._secret = secret if secret is not None else secrets.token_bytes(32)
         self.accounts = accounts
@@ -75,7 +84,8 @@ class Sessions:
 
     def issue(self, player_id: str, name: str, *, guest: bool = True) -> str:
         """A token that `verify` turns back into (`player_id`, `name`)."""
-        fields: dict[str, object] = {"p": player_id, "n": name}
+        fields: dict[str, object] = {"p": player_id, "n": name,
+                                     "e": int(self._clock() + self._ttl)}
         if not guest:
             fields["g"] = False
         payload = _b64(orjson.dumps(fields))
@@ -99,6 +109,9 @@ class Sessions:
         player_id, name = (data.get("p"), data.get("n")) if isinstance(data, dict) else (0, 0)
         if not isinstance(player_id, str) or not isinstance(name, str):
             raise ProtocolError("bad_token")
+        expiry = data.get("e")
+        if type(expiry) is not int or expiry < self._clock():
+            raise ProtocolError("bad_token", "the token has expired")
         guest = data.get("g", True) is not False
         return player_id, name, guest
 
@@ -109,10 +122,9 @@ class Sessions:
         """
         if request.token is not None:
             player_id, name, guest = self._verify(request.token)
-            if self.accounts is not None:
-                return self._identity(await self.accounts.resume(player_id, name, guest=guest),
-                                      request.token)
-            token = request.token
+            if self.accounts is not None:  # (a fresh token: the expiry slides)
+                return self._identity(await self.accounts.resume(player_id, name, guest=guest))
+            token = self.issue(player_id, name, guest=guest)
         else:
             assert request.guest is not None  # Hello validates: exactly one of the two
             if self.accounts is not None:
@@ -146,9 +158,8 @@ class Sessions:
             raise ProtocolError(exc.code) from None
         return self._identity(account)
 
-    def _identity(self, account: Account, token: str | None = None) -> Identity:
-        if token is None:
-            token = self.issue(account.player_id, account.name, guest=account.guest)
+    def _identity(self, account: Account) -> Identity:
+        token = self.issue(account.player_id, account.name, guest=account.guest)
         self._wallet.ensure(account.player_id, account.balance)
         return Identity(player_id=account.player_id, name=account.name, token=token,
                         balance=account.balance, guest=account.guest)

@@ -113,3 +113,47 @@ async def test_one_process_per_sqlite_file(tmp_path: Path) -> None:
         await first.close()
     await second.open()  # free again
     await second.close()
+
+
+async def test_tokens_expire_unless_used_and_each_hello_renews_them(tmp_path: Path) -> None:
+    """A token is valid for `token_ttl` seconds after it was issued; a `hello` with it gets
+    a fresh one (the expiry slides), so only a token left unused that long stops working
+    (`bad_token`), as does one without an expiry (however validly signed)."""
+    import base64
+    import hashlib
+    import hmac
+
+    import orjson
+
+    now = [1_000_000.0]
+    store = SqliteStore(tmp_path / "ledger.db")
+    await store.open()
+    ledger = Ledger(store)
+    sessions = Sessions(LedgerWallet(ledger), starting_balance=100,
+                        accounts=Accounts(ledger, starting_balance=100), token_ttl=3600.0,
+                        clock=lambda: now[0])
+    await sessions.start()
+    try:
+        named = await sessions.register(Register(rid=1, name="Erin", password="erin-pass-1"))
+        guest = await sessions.hello(Hello(rid=2, guest="Gus"))
+        now[0] += 3000.0
+        renewed = await sessions.hello(Hello(rid=3, token=named.token))
+        assert renewed.player_id == named.player_id and renewed.token != named.token
+        now[0] += 3000.0  # 6,000 s after the first tokens, 3,000 after the renewal
+        for stale in (named.token, guest.token):
+            with pytest.raises(ProtocolError) as info:
+                await sessions.hello(Hello(rid=4, token=stale))
+            assert info.value.code == "bad_token"
+        again = await sessions.hello(Hello(rid=5, token=renewed.token))
+        assert (again.player_id, again.guest) == (named.player_id, False)
+
+        secret = await Accounts(ledger, starting_balance=100).secret()
+        payload = base64.urlsafe_b64encode(orjson.dumps(
+            {"p": named.player_id, "n": "Erin", "g": False})).rstrip(b"=").decode()
+        mac = base64.urlsafe_b64encode(hmac.new(secret, payload.encode(), hashlib.sha256)
+                                       .digest()).rstrip(b"=").decode()
+        with pytest.raises(ProtocolError) as info:
+            await sessions.hello(Hello(rid=6, token=f"{payload}.{mac}"))
+        assert info.value.code == "bad_token"
+    finally:
+        await store.close()
