@@ -4,8 +4,8 @@ with bots at zero think time while the p99 action-to-broadcast latency stays und
 Run from the repository root::
 
     .venv/bin/python -m tests.benchmarks.bench_capacity [--steps 5,10,20,30,40,60]
-        [--seconds 10] [--server-cpu 0] [--client-cpu 1] [--limit-ms 50] [--json PATH]
-        [--profile-step N --profile PATH]
+        [--seconds 10] [--repeat 1] [--server-cpu 0] [--client-cpu 1] [--limit-ms 50]
+        [--json PATH] [--profile-step N --profile PATH]
 
 Each step is one ``poker-loadtest`` run (``server.loadtest.run_load``) against a freshly
 spawned ``poker-server --port 0 --test-mode`` pinned to ``--server-cpu``; the bots run in
@@ -14,6 +14,9 @@ buy-in 40 big blinds, rebuys from a 10,000 balance, no pause between hands). It 
 its p99 act-to-``acted`` latency is under the limit and the run is clean (no error answer,
 no unexpected disconnect, every chip accounted for). Stepping stops after two failing steps
 in a row. The best passing step is the figure; the target of the issue is 200 hands/s.
+On a shared machine, ``--repeat N`` runs each step N times (each run printed) and takes the
+step's run with the median hands/s as its row: one run slowed by a neighbour's burst no
+longer decides the figure, nor does one lucky run.
 
 Anchor, measured in the same run on the server's CPU: hands per second of the bare engine
 (``server.rules.hand.Hand``, the same random legal play as ``bench_engine``) with no
@@ -91,12 +94,19 @@ def step_row(tables: int, report: Report, limit_ms: float) -> dict[str, Any]:
     }
 
 
-def print_row(row: dict[str, Any]) -> None:
+def median_run(runs: list[dict[str, Any]]) -> dict[str, Any]:
+    """The run with the median hands/s (the lower middle one of an even count)."""
+    ordered = sorted(runs, key=lambda r: r["hands_per_s"])
+    return dict(ordered[(len(ordered) - 1) // 2])
+
+
+def print_row(row: dict[str, Any], label: str = "") -> None:
     print(f"{row['tables']:>6} {row['hands_per_s']:>9.1f} {row['actions_per_s']:>9.0f} "
           f"{row['p50_ms']:>8.2f} {row['p95_ms']:>8.2f} {row['p99_ms']:>8.2f} "
           f"{row['max_ms']:>8.1f} {row['server_cpu'] or 0:>6.2f} {row['client_cpu'] or 0:>6.2f} "
           f"{row['errors']:>6} {'yes' if row['chips_balanced'] else 'NO':>5} "
-          f"{'PASS' if row['passed'] else 'fail':>5}", flush=True)
+          f"{'PASS' if row['passed'] else 'fail':>5}" + (f"  {label}" if label else ""),
+          flush=True)
 
 
 async def bench(args: argparse.Namespace) -> dict[str, Any]:
@@ -120,13 +130,20 @@ async def bench(args: argparse.Namespace) -> dict[str, Any]:
     failures = 0
     for tables in steps:
         profile = args.profile if args.profile_step == tables else None
-        report = await run_load(RunConfig(
-            spawn=True, server_cpu=server_cpu, client_cpu=client_cpu, tables=tables, bots=6,
-            duration=args.seconds, think=0.0, seed=args.seed, progress=False,
-            profile=profile, data_root=args.data_root))
-        row = step_row(tables, report, args.limit_ms)
+        runs: list[dict[str, Any]] = []
+        for i in range(args.repeat):
+            report = await run_load(RunConfig(
+                spawn=True, server_cpu=server_cpu, client_cpu=client_cpu, tables=tables,
+                bots=6, duration=args.seconds, think=0.0, seed=args.seed + i, progress=False,
+                profile=profile, data_root=args.data_root))
+            runs.append(step_row(tables, report, args.limit_ms))
+            if args.repeat > 1:
+                print_row(runs[-1], f"run {i + 1}/{args.repeat}")
+        row = median_run(runs)
+        if args.repeat > 1:
+            row["runs"] = runs
         rows.append(row)
-        print_row(row)
+        print_row(row, "median" if args.repeat > 1 else "")
         failures = 0 if row["passed"] else failures + 1
         if failures >= 2:
             break
@@ -142,7 +159,7 @@ async def bench(args: argparse.Namespace) -> dict[str, Any]:
     return {"machine": machine(), "commit": commit(), "anchor_engine_hands_per_s": anchor,
             "limit_ms": args.limit_ms,
             "data_root": str(args.data_root) if args.data_root else None,
-            "seconds": args.seconds, "steps": rows, "best": best}
+            "seconds": args.seconds, "repeat": args.repeat, "steps": rows, "best": best}
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -150,6 +167,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--steps", default="5,10,20,30,40,60",
                         help="table counts to try, comma separated")
     parser.add_argument("--seconds", type=float, default=10.0, help="seconds per step")
+    parser.add_argument("--repeat", type=int, default=1,
+                        help="runs per step; the step's row is its median run by hands/s")
     parser.add_argument("--server-cpu", type=int, default=None)
     parser.add_argument("--client-cpu", type=int, default=None)
     parser.add_argument("--limit-ms", type=float, default=50.0)
