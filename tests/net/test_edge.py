@@ -357,3 +357,28 @@ async def test_too_many_fragments_close_1009_and_bad_utf8_closes_1007(live: Live
     with pytest.raises(ConnectionClosed) as excinfo:
         await other.receive()
     assert excinfo.value.rcvd is not None and excinfo.value.rcvd.code == 1007
+
+
+def test_messages_before_the_handler_are_kept_and_handed_over_in_order() -> None:
+    """`EdgeConnection` (unit): data frames parsed before the edge sets `on_message` (between
+    the handshake and the handler) are kept, then handed over in order when it is set; text
+    and binary pieces of fragmented messages are joined."""
+    from websockets.frames import Frame, Opcode
+
+    from server.net.inbound import EdgeConnection
+
+    conn = EdgeConnection.__new__(EdgeConnection)  # no socket: only the frame handling
+    conn.request = object()  # type: ignore[assignment]  # (the handshake is done)
+    conn._on_message = None
+    conn._early = []
+    conn._fragments = None
+    conn._fragments_text = False
+    conn.process_event(Frame(Opcode.TEXT, b'{"a":1}'))
+    conn.process_event(Frame(Opcode.BINARY, b"\x81\xa1b\x02", fin=False))
+    conn.process_event(Frame(Opcode.CONT, b"", fin=True))
+    got: list[str | bytes] = []
+    conn.set_on_message(got.append)
+    # (a UTF-8 character split between two fragments: joined before it is decoded)
+    conn.process_event(Frame(Opcode.TEXT, b'{"c":"\xc3', fin=False))
+    conn.process_event(Frame(Opcode.CONT, b'\xa9"}', fin=True))
+    assert got == ['{"a":1}', b"\x81\xa1b\x02", '{"c":"é"}']
