@@ -108,12 +108,6 @@ class Router:
         self.metrics = metrics
         self._wall = wall
 
-    async def handle_frame(self, conn: Connection, frame: str | bytes) -> None:
-        """Answer one frame from `conn` (`handle_now`, then what it left to await)."""
-        rest = self.handle_now(conn, frame)
-        if rest is not None:
-            await rest
-
     def handle_now(self, conn: Connection,
                    frame: str | bytes) -> Coroutine[Any, Any, None] | None:
         """Answer one frame from `conn` as far as that needs no waiting: every request but
