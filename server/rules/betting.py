@@ -108,8 +108,7 @@ class BettingMixin(HandState):
         self.bring_in_seat = None
         stacks = self.stacks
         able = [s for s in self._live if stacks[s] > 0]  # ``_can_bet``: live is unfolded
-        top = max((self.bets[s] for s in self._live), default=0)
-        if not able or (len(able) == 1 and self.bets[able[0]] >= top):
+        if not self._betting_open():
             self.pending = set()  # ALLIN-04: deal on without betting
             self.round_first = None
             self.round_played = False
@@ -125,7 +124,7 @@ class BettingMixin(HandState):
         if how == BLINDS:  # BET-02: left of the last blind, or over blind
             last = self.over_blind_seat if self.over_blind_seat is not None else (
                 self.blind_seats[-1] if self.blind_seats else self.button)
-            return self._next_seat(last, able) or able[0]
+            return self._first_after(last, able)
         if how == BRING_IN:  # STUD-02, STUD-04: lowest up card among those who can bet
             low = lowest_card([self._last_up(s) for s in able])
             seat = next(s for s in able if self._last_up(s) == low)
@@ -138,9 +137,32 @@ class BettingMixin(HandState):
             best = max(self._live, key=lambda s: rank_showing(self._up_cards(s)))
             if best in able:
                 return best
-            return self._next_seat(best, able) or able[0]
+            return self._first_after(best, able)
         assert how == BUTTON  # BET-04
-        return self._next_seat(self.button, able) or able[0]
+        return self._first_after(self.button, able)
+
+    def _first_after(self, seat: int, able: list[int]) -> int:
+        """The first seat of ``able`` clockwise after ``seat`` (seat numbers start at 0:
+        never ``x or y`` on a seat, BET-02/BET-04/STUD-04)."""
+        found = self._next_seat(seat, able)
+        assert found is not None, "no seat can bet"
+        return found
+
+    def _betting_open(self) -> bool:
+        """ALLIN-04, after every action: is anyone left who may be given a turn?
+
+        False when nobody still in the hand has chips behind, or when exactly one has and
+        that player owes nothing: the cards are then dealt with no more betting.
+        """
+        stacks = self.stacks
+        bets = self.bets
+        able = [s for s in self._live if stacks[s] > 0]
+        if len(able) > 1:
+            return True
+        if not able:
+            return False
+        top = max(bets[s] for s in self._live)
+        return bets[able[0]] < top
 
     def _up_cards(self, seat: int) -> list[str]:
         return [c for c, u in zip(self.own[seat], self.up[seat], strict=True) if u]
@@ -191,17 +213,20 @@ class BettingMixin(HandState):
         if seat == self.bring_in_seat and not self.completed and current == 0:
             bring = min(self.stakes.bring_in, all_in)
             full = self.stakes.fixed_size(big=False)
-            return Options(seat, bring_in=bring, complete=full if all_in > bring else None,
-                           stack=stack)
+            # ALLIN-01: a completion is capped at the stack (all-in for less than the full bet)
+            return Options(seat, bring_in=bring,
+                           complete=min(full, all_in) if all_in > bring else None, stack=stack)
         to_call = current - own if current > own else 0
         opts_call = (current if current < all_in else all_in) if to_call > 0 else None
         bet = raise_ = None
         complete = None
         acted = self.acted_level.get(seat)
         stacks = self.stacks
+        bets = self.bets
         if (stack > to_call
                 and (acted is None or self.full_level > acted)
-                and any(s != seat and stacks[s] > 0 for s in self._live)):  # others can bet
+                # BET-13: someone else still in the hand can put in more than the current bet
+                and any(s != seat and bets[s] + stacks[s] > current for s in self._live)):
             if not self.completed:  # stud: only a completion before the full bet
                 full = self.stakes.fixed_size(big=False)
                 complete = min(full, all_in)
@@ -308,6 +333,11 @@ class BettingMixin(HandState):
             self.current = target
             self.full_level = target
             self.acted_level[seat] = target
+        elif action == "complete" and target < self.stakes.fixed_size(big=False):
+            # ALLIN-01/ALLIN-02: all-in for less than the completion: the others call it or
+            # complete to the full bet; it is not itself the full bet
+            self.current = target
+            self.acted_level[seat] = self.full_level
         elif action == "complete":  # to the full bet: the round's opening bet, not a raise
             self.completed = True
             self.increment = self.stakes.fixed_size(big=False)

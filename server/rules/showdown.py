@@ -50,9 +50,11 @@ class ShowdownMixin(HandState):
         live = self._live
         start = self.last_round_aggressor
         if start is None or start not in live:
-            start = self.last_round_first
-        if start is None or start not in live:
-            start = self._next_seat(self.button, live)
+            # SHOW-01: nobody bet: the first to act in the last round, or, if that player
+            # folded, the next player clockwise from them still in the hand
+            first = self.last_round_first
+            start = (self._next_seat(first if first is not None else self.button, live)
+                     if first is None or first not in live else first)
         assert start is not None
         i = self.order.index(start)
         rotated = self.order[i:] + self.order[:i]

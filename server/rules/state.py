@@ -127,6 +127,9 @@ class HandState:
     def _note_last_street(self) -> None:
         raise NotImplementedError
 
+    def _betting_open(self) -> bool:
+        raise NotImplementedError
+
     def _options(self, seat: int) -> Options:
         raise NotImplementedError
 
