@@ -76,6 +76,7 @@ export const ERROR_CODES = Object.freeze({
   "bad_action": "That action is not allowed now.",
   "bad_discard": "Those cards cannot be discarded.",
   "unknown_hand": "No such hand.",
+  "next_hand_started": "The next hand has started: that hand's cards can no longer be shown.",
   "chat_disabled": "Chat is disabled here.",
 });
 
@@ -120,7 +121,7 @@ export const MESSAGE_FIELDS = Object.freeze({
   "board": Object.freeze({"required": Object.freeze(["table", "seq", "cards"]), "optional": Object.freeze([])}),
   "turn": Object.freeze({"required": Object.freeze(["table", "seq", "seat", "deadline"]), "optional": Object.freeze(["options", "time_bank", "in_bank"])}),
   "acted": Object.freeze({"required": Object.freeze(["table", "seq", "seat", "action", "amount", "stack"]), "optional": Object.freeze([])}),
-  "showdown": Object.freeze({"required": Object.freeze(["table", "seq", "seat", "cards", "hand"]), "optional": Object.freeze([])}),
+  "showdown": Object.freeze({"required": Object.freeze(["table", "seq", "seat", "cards", "hand", "value"]), "optional": Object.freeze([])}),
   "mucked": Object.freeze({"required": Object.freeze(["table", "seq", "seat"]), "optional": Object.freeze([])}),
   "pot_awarded": Object.freeze({"required": Object.freeze(["table", "seq", "pot", "amount", "winners", "odd_chip"]), "optional": Object.freeze([])}),
   "pots": Object.freeze({"required": Object.freeze(["table", "seq", "pots"]), "optional": Object.freeze([])}),

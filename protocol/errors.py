@@ -68,6 +68,7 @@ ERROR_CODES: dict[str, str] = {
     "bad_action": "That action is not allowed now.",
     "bad_discard": "Those cards cannot be discarded.",
     "unknown_hand": "No such hand.",
+    "next_hand_started": "The next hand has started: that hand's cards can no longer be shown.",
     "chat_disabled": "Chat is disabled here.",
 }
 

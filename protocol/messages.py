@@ -81,7 +81,7 @@ MESSAGE_FIELDS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "board": ((*_T, "cards"), ()),
     "turn": ((*_T, "seat", "deadline"), ("options", "time_bank", "in_bank")),
     "acted": ((*_T, "seat", "action", "amount", "stack"), ()),
-    "showdown": ((*_T, "seat", "cards", "hand"), ()),
+    "showdown": ((*_T, "seat", "cards", "hand", "value"), ()),
     "mucked": ((*_T, "seat"), ()),
     "pot_awarded": ((*_T, "pot", "amount", "winners", "odd_chip"), ()),
     "pots": ((*_T, "pots"), ()),
@@ -288,10 +288,14 @@ def acted(table: str, seq: int, *, seat: int, action: str, amount: int, stack: i
                {"seat": seat, "action": action, "amount": amount, "stack": stack})
 
 
-def showdown(table: str, seq: int, *, seat: int, cards: Sequence[str], hand: str) -> Msg:
-    """``showdown``: ``seat`` shows ``cards``; ``hand`` names the hand ("two pair, kings
-    and sevens").  Also sent for hands revealed by ``show_hands`` (SHOW-02)."""
-    return _ev("showdown", table, seq, {"seat": seat, "cards": list(cards), "hand": hand})
+def showdown(table: str, seq: int, *, seat: int, cards: Sequence[str], hand: HandId,
+             value: str) -> Msg:
+    """``showdown``: ``seat`` shows ``cards`` in hand ``hand`` (the hand id, as in
+    ``hand_started``); ``value`` names the hand shown ("two pair, kings and sevens").  Also
+    sent for hands revealed by ``show_hands`` (SHOW-02), marked with the id of the hand they
+    were in."""
+    return _ev("showdown", table, seq, {"seat": seat, "cards": list(cards), "hand": hand,
+                                        "value": value})
 
 
 def mucked(table: str, seq: int, *, seat: int) -> Msg:

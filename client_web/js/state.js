@@ -310,8 +310,9 @@ function tableEvent(state, t, msg) {
       collect(t);
       const s = t.seats[msg.seat];
       if (s) {
-        s.shown = { cards: [...msg.cards], hand: msg.hand };
-        addLog(t, `${s.name} shows ${cardsText(msg.cards)}: ${msg.hand}`);
+        // `hand` is the hand id (a SHOW-02 reveal names the hand it was in); `value` the name
+        s.shown = { cards: [...msg.cards], hand: msg.value };
+        addLog(t, `${s.name} shows ${cardsText(msg.cards)}: ${msg.value}`);
       }
       break;
     }

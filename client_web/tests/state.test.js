@@ -74,7 +74,7 @@ test("showdown, awards with the hand name and the odd chip, hand end into the hi
   const s = run([
     ...HAND,
     { type: "acted", seat: 1, action: "call", amount: 200, stack: 4700 },
-    { type: "showdown", seat: 0, cards: ["As", "Ad"], hand: "three of a kind, aces" },
+    { type: "showdown", seat: 0, cards: ["As", "Ad"], hand: "t1.1", value: "three of a kind, aces" },
     { type: "mucked", seat: 1 },
     { type: "pot_awarded", pot: 0, amount: 600, winners: { 0: 600 }, odd_chip: null },
     { type: "hand_ended", hand: "t1.1", stacks: { 0: 5300, 1: 4700 }, reveal: [] },

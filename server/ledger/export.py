@@ -489,8 +489,9 @@ def to_caribbean_text(record: HandRecord) -> str:
             q = "qualifies" if e["qualifies"] else "does not qualify"
             lines.append(f"Dealer has [{' '.join(e['cards'])}] ({e['hand']}) - {q}")
         elif kind == "Settled":
+            named = f" ({e['hand']})" if e.get("hand") else ""  # None: folded, not ours
             lines.append(f"{who}: ante {e['ante']:+d}, play {e['play']:+d}, "
-                         f"jackpot {e['jackpot']:+d} ({e['hand']})")
+                         f"jackpot {e['jackpot']:+d}{named}")
     paid = record.result.get("jackpot_paid", {})
     for s, amount in sorted(paid.items()):
         lines.append(f"{_name(record, int(s))}: jackpot payout {amount}")

@@ -6,7 +6,8 @@ every salt, the reshuffle seed); what a player may receive is only ever made by
 their own cards, the cards shown at showdown, the openings of the public cards and of their own
 cards. Hidden cards of others (folded, mucked, discarded, burnt, the dealer's hole cards before
 they are turned) become ``None`` (their deck positions stay, so the dealing order can be
-checked); the audit part (deck, salts, seed) is dropped.
+checked), and so does the value of another player's folded hand (a Caribbean ``Settled``
+``hand``: SHOW-03); the audit part (deck, salts, seed) is dropped.
 
 A record is plain JSON-able data: ``events`` are the engine's own events in order
 (:func:`event_to_dict`: ``{"e": class name, ...fields}``, seat-keyed maps with string keys),
@@ -148,6 +149,9 @@ def _redact_event(e: dict[str, Any], viewer: int, *, caribbean: bool) -> dict[st
     if kind == "Drew" and not mine:
         return {**e, "discarded": _hidden(len(e["discarded"])),
                 "received": _hidden(len(e["received"]))}
+    if kind == "Settled" and e.get("folded") and not mine:
+        # SHOW-03: a folded hand is never named to anyone but its owner
+        return {**e, "hand": None, "jackpot_hand": None}
     if kind == "DealerDealt":
         return {**e, "cards": [c if up else None
                                for c, up in zip(e["cards"], e["up"], strict=True)]}

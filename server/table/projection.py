@@ -66,8 +66,10 @@ class HandProjector:
     """
 
     def __init__(self, owner: dict[int, str], *, stack_of: Callable[[int], int],
-                 reveal: Callable[[int | None], list[Msg]] | None = None) -> None:
+                 reveal: Callable[[int | None], list[Msg]] | None = None,
+                 hand: str = "") -> None:
         self.owner = dict(owner)
+        self.hand_id = hand  # the hand id (from ``HandStarted``): every ``showdown`` has it
         self.reveal_fn = reveal
         self.stack_of = stack_of
         self.public_cards: dict[str, int] = {}  # card -> deck position
@@ -75,6 +77,7 @@ class HandProjector:
         self.down: dict[int, set[str]] = {s: set() for s in owner}
         self.up: dict[int, list[str]] = {s: [] for s in owner}
         self._settled: dict[int, Msg] = {}
+        self._folded: set[int] = set()  # Caribbean seats that folded (SHOW-03)
         self._dealer_positions: tuple[int, ...] = ()
 
     # ------------------------------------------------------------------ helpers
@@ -103,6 +106,9 @@ class HandProjector:
                 time_bank: float | None = None, in_bank: bool = False) -> list[Draft]:
         """Drafts for one engine event (pot games and Caribbean). ``deadline``,
         ``options``, ``time_bank`` and ``in_bank`` are the table's for a ``TurnStarted``."""
+        if isinstance(e, ev.HandStarted):  # the table sends its own hand_started
+            self.hand_id = e.hand
+            return []
         if isinstance(e, ev.Posted):
             return [Draft(partial(m.posted, seat=e.seat, kind=e.kind, amount=e.amount))]
         if isinstance(e, ev.Dealt):
@@ -157,7 +163,8 @@ class HandProjector:
                                   stack=e.stack))]
         if isinstance(e, ev.Showdown):
             self._show(e.seat, e.cards)
-            return [Draft(partial(m.showdown, seat=e.seat, cards=list(e.cards), hand=e.hand))]
+            return [Draft(partial(m.showdown, seat=e.seat, cards=list(e.cards),
+                                  hand=self.hand_id, value=e.hand))]
         if isinstance(e, ev.Mucked):
             return [Draft(partial(m.mucked, seat=e.seat))]
         if isinstance(e, ev.PotAwarded):
@@ -168,8 +175,7 @@ class HandProjector:
         if isinstance(e, ev.StreetEnded):  # the pot breakdown, the same for every viewer
             return [Draft(partial(m.pots, pots=[{"amount": a, "eligible": el}
                                                 for a, el in e.pots]))]
-        # Caribbean events; Burned, Reshuffled, RakeTaken, HandStarted (the
-        # table sends its own hand_started) give nothing
+        # Caribbean events; Burned, Reshuffled, RakeTaken give nothing
         return self._caribbean(e)
 
     def _ended(self, hand: str, stacks: dict[int, int], *, voided: bool) -> Draft:
@@ -219,11 +225,30 @@ class HandProjector:
                 "jackpot": e.jackpot if e.jackpot or e.jackpot_hand else None,
                 "hand": e.hand, "stack": e.stack,
             }
+            if e.folded:
+                self._folded.add(e.seat)
             return []
         if isinstance(e, csp.RoundEnded):
             out: list[Draft] = []
             if self._settled:
-                out.append(Draft(partial(m.settled, results=dict(self._settled))))
+                out.append(self._settled_draft())
             out.append(self._ended(e.round_id, e.stacks, voided=e.voided))
             return out
         return []
+
+    def _settled_draft(self) -> Draft:
+        """SHOW-03: a folded hand is named to its owner only. The public ``settled`` (every
+        other player, spectators) has no ``hand`` for a folded seat; the owner of a folded
+        seat gets a copy naming their own hand (and still no other folded one)."""
+        def results(viewer: int | None) -> dict[int, Msg]:
+            out: dict[int, Msg] = {}
+            for seat, r in self._settled.items():
+                if seat in self._folded and seat != viewer:
+                    r = {k: v for k, v in r.items() if k != "hand"}
+                out[seat] = dict(r)
+            return out
+        pub = partial(m.settled, results=results(None))
+        priv: dict[str, Builder] = {
+            self.owner[s]: partial(m.settled, results=results(s))
+            for s in sorted(self._folded) if s in self.owner}
+        return Draft(pub, priv)

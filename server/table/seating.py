@@ -170,23 +170,35 @@ class SeatingMixin(TableState):
                                          name=env.sink.name or env.sink.player_id)))
 
     async def _show_hands(self, env: Envelope) -> None:
+        """SHOW-02: a seated player asks to see the hands given up unseen in the last hand's
+        showdown; each is revealed to the table as a ``showdown`` marked with that hand's id,
+        only until the next hand starts (then ``next_hand_started``). A request naming another
+        hand is refused: ``hand_in_progress`` for the hand being played, else
+        ``unknown_hand``."""
         req = env.request
         assert isinstance(req, ShowHands)
         if self._seat_of(env.sink.player_id) is None:
             return self._answer(env, m.error(req.rid, "not_seated"))
-        hand = self.last_hand
-        if hand is None or str(req.hand) != self.last_hand_id or not hand.is_over:
-            return self._answer(env, m.error(req.rid, "unknown_hand"))
+        hand, last = self.last_hand, self.last_hand_id
+        asked = str(req.hand)
+        if hand is None or last is None or asked != last or not hand.is_over:
+            if self.in_hand and asked == self.hand_id:
+                return self._answer(env, m.error(req.rid, "hand_in_progress"))
+            return self._answer(env, m.error(
+                req.rid, "unknown_hand",
+                f"only the last hand's cards can be shown ({last})" if last else None))
+        if self.hand_id != last:  # a later hand has started (even if it was voided since)
+            return self._answer(env, m.error(req.rid, "next_hand_started"))
         self._answer(env, m.ok(req.rid))
         wanted = set(req.seats) if req.seats is not None else None
-        for s in list(hand.mucked):  # SHOW-02
+        for s in list(hand.mucked):
             if s in hand.revealed or (wanted is not None and s not in wanted):
                 continue
             hand.revealed.add(s)
             value = hand.values[s]
             event = ev.Showdown(s, tuple(hand.own[s]), value.name, tuple(value.cards))
             self._publish(Draft(_builder(m.showdown, seat=s, cards=list(event.cards),
-                                         hand=event.hand)))
+                                         hand=last, value=event.hand)))
 
     async def _resume(self, env: Envelope) -> None:
         req = env.request

@@ -237,7 +237,7 @@ async def test_a_full_hand_of_each_pot_variant(live: Live, variant: str, enc_a: 
     ended = await hand_end(clients, table)
 
     for client in clients:
-        shown = {m["seat"]: m["hand"] for m in frames(client, "showdown", table=table)}
+        shown = {m["seat"]: m["value"] for m in frames(client, "showdown", table=table)}
         mucked = tuple(m["seat"] for m in frames(client, "mucked", table=table))
         assert (shown, mucked, ended["stacks"]) == (case.showdown, case.mucked, case.stacks)
     assert sum(ended["stacks"].values()) == BUY_IN * len(clients)  # every chip accounted for

@@ -120,7 +120,7 @@ SERVER_MESSAGES: list[dict[str, Any]] = [
                                                                           "max": 5000}}),
     m.turn(T, 10, seat=1, deadline=1712345690),
     m.acted(T, 11, seat=1, action="raise", amount=600, stack=4400),
-    m.showdown(T, 12, seat=1, cards=["Ks", "Kd"], hand="two pair, kings and sevens"),
+    m.showdown(T, 12, seat=1, cards=["Ks", "Kd"], hand="t1.4", value="two pair, kings and sevens"),
     m.mucked(T, 13, seat=2),
     m.pots(T, 13, pots=[{"amount": 1201, "eligible": [1, 2, 3]},
                        {"amount": 400, "eligible": [1, 3]}]),
