@@ -65,17 +65,31 @@ class BettingMixin(HandState):
         if self.variant.is_stud or not st.blinds:
             return
         seats = list(self.order)
-        if len(seats) == 2 and self.rules.heads_up_button_first_blind and self.button in seats:
-            seats = [self.button] + [s for s in seats if s != self.button]
-        for seat, blind in zip(seats, st.blinds, strict=False):  # BLIND-01
+        plan: list[int | None]
+        if self.blind_plan is not None:  # GEN-05: the table's dead-button positions
+            plan = list(self.blind_plan)
+        else:
+            if (len(seats) == 2 and self.rules.heads_up_button_first_blind
+                    and self.button in seats):
+                seats = [self.button] + [s for s in seats if s != self.button]
+            plan = list(seats[:len(st.blinds)])
+        for seat, blind in zip(plan, st.blinds, strict=False):  # BLIND-01
+            if seat is None:
+                continue  # a dead blind (GEN-05): nobody posts it
             paid = self._put(seat, blind)
             self.bets[seat] += paid
             self.blind_seats.append(seat)
             self._emit(Posted(seat, "blind", paid, self.stacks[seat]))
         last_blind = st.blinds[-1]
-        n_blinds = len(self.blind_seats)
-        if self.want_over_blind and len(seats) > n_blinds:  # BLIND-04
-            s = seats[n_blinds]
+        for seat in self.order:  # GEN-05: a late entrant posts a big blind to play at once
+            if seat in self.entry_posts and seat not in self.blind_seats:
+                paid = self._put(seat, last_blind)
+                self.bets[seat] += paid
+                self._emit(Posted(seat, "blind", paid, self.stacks[seat]))
+        after_big = self._next_seat(self.blind_seats[-1], self.order)
+        if (self.want_over_blind and after_big is not None and after_big not in self.blind_seats
+                and after_big not in self.entry_posts):  # BLIND-04
+            s = after_big
             paid = self._put(s, 2 * last_blind)
             self.bets[s] += paid
             self.over_blind_seat = s

@@ -53,7 +53,10 @@ class Hand(DealingMixin, BettingMixin, ShowdownMixin):
     (GEN-06 table stakes: only these can be wagered).  ``num_seats``: the
     table's seat count, for clockwise order.  ``over_blind``: the seat left
     of the last blind posts the Draw over blind (BLIND-04; the table asks the
-    player before the hand).
+    player before the hand).  ``blinds``: the seat posting each compulsory blind, None for a
+    dead blind (GEN-05, :mod:`server.rules.button`); without it the blinds go to the players
+    left of the button (BLIND-01).  ``entry_posts``: seats that post a big blind to come in at
+    once rather than wait for the big blind (GEN-05's table setting).
     """
 
     def __init__(
@@ -68,6 +71,8 @@ class Hand(DealingMixin, BettingMixin, ShowdownMixin):
         hand_id: str = "",
         seed: bytes = b"",
         over_blind: bool = False,
+        blinds: Sequence[int | None] | None = None,
+        entry_posts: Iterable[int] = (),
     ) -> None:
         problem = _stakes_problem(rules.structure, rules.stakes)
         if problem:
@@ -81,8 +86,17 @@ class Hand(DealingMixin, BettingMixin, ShowdownMixin):
             raise errors.IllegalAction(errors.BAD_SETUP, "seat or button outside the table")
         if any(type(v) is not int or v <= 0 for v in stacks.values()):
             raise errors.IllegalAction(errors.BAD_SETUP, "every stack must be a positive int")
-        if not variant.is_stud and len(rules.stakes.blinds) > len(stacks):
+        if not variant.is_stud and len(rules.stakes.blinds) > len(stacks) and blinds is None:
             raise errors.IllegalAction(errors.BAD_SETUP, "more blinds than players")
+        if blinds is not None:
+            posting = [b for b in blinds if b is not None]
+            if (variant.is_stud or len(blinds) != len(rules.stakes.blinds) or not posting
+                    or blinds[-1] is None or len(set(posting)) != len(posting)
+                    or any(b not in stacks for b in posting)):
+                raise errors.IllegalAction(errors.BAD_SETUP, "bad blind positions (GEN-05)")
+        self.blind_plan: tuple[int | None, ...] | None = (
+            tuple(blinds) if blinds is not None else None)
+        self.entry_posts: frozenset[int] = frozenset(entry_posts)
         if variant.is_stud and rules.stakes.bring_in <= 0:
             raise errors.IllegalAction(errors.BAD_SETUP, "stud needs a bring-in")
         self.variant = variant

@@ -27,6 +27,8 @@ class HandState:
     hand_id: str
     seed: bytes
     want_over_blind: bool
+    blind_plan: tuple[int | None, ...] | None
+    entry_posts: frozenset[int]
     initial: dict[int, int]
     stacks: dict[int, int]
     order: list[int]

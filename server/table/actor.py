@@ -66,6 +66,7 @@ from server.ledger.journal import hand_entries
 from server.ledger.store import Transfer
 from server.ledger.wallet import Wallet
 from server.rules import events as ev
+from server.rules.button import Positions, first_positions, next_positions
 from server.rules.caribbean import CaribbeanRound, RoundEnded
 from server.rules.errors import IllegalAction
 from server.rules.hand import Hand
@@ -128,6 +129,7 @@ class TableActor(SeatingMixin, TurnClockMixin, CaribbeanMixin, RecordingMixin, F
         self.events: deque[_LogEntry] = deque(maxlen=EVENT_LOG_SIZE)
         self.decks: list[tuple[str, ...]] = list(spec.decks)
         self.button: int | None = None
+        self.positions: Positions | None = None  # GEN-05: the last hand's button and blinds
         self.hand_no = 0
         self.hand: Hand | None = None
         self.round: CaribbeanRound | None = None
@@ -305,27 +307,62 @@ class TableActor(SeatingMixin, TurnClockMixin, CaribbeanMixin, RecordingMixin, F
         return [i for i, s in enumerate(self.seats)
                 if s is not None and not s.sitting_out and not s.leaving and s.stack > 0]
 
-    def _next_button(self, players: list[int]) -> int:
-        if self.button is None:  # GEN-05: the highest-numbered occupied seat
-            return max(players)
-        return (self.button + 1) % self.spec.seats  # clockwise; a dead button is allowed
+    def _place_blinds(self, players: list[int]) -> tuple[int, tuple[int | None, ...] | None,
+                                                         list[int], list[int]]:
+        """GEN-05 for the next hand: its button, the seat posting each blind (None: dead),
+        its players and those who post a big blind to come in at once.
 
-    def _participants(self, button: int, players: list[int]) -> list[int]:
-        """Drop players waiting for the big blind unless they are in it (or needed)."""
+        The big blind moves one player each hand (:func:`server.rules.button.next_positions`);
+        a player waiting for it (new at the table, or back after missing it) plays only when
+        it reaches them, or at once by posting a big blind (``post_to_enter``).
+        """
         assert self.spec.rules is not None
+        n_seats = self.spec.seats
+        hu = self.spec.rules.heads_up_button_first_blind
         n_blinds = len(self.spec.rules.stakes.blinds)
-        waiting = [s for s in players if self.seats[s].wait_for_bb]  # type: ignore[union-attr]
-        if not waiting:
-            return players
+        if not self.spec.uses_blinds:  # stud: the button only orders the deal
+            prev = self.positions
+            button = (max(players) if prev is None
+                      else next_positions(prev, players, n_seats).button)
+            self.positions = Positions(button, ())
+            return button, None, players, []
+        seats = self.seats
+        if self.positions is None:
+            pos = first_positions(players, n_blinds, n_seats, heads_up_button_first_blind=hu)
+            for s in players:  # the first hand deals everyone in
+                seats[s].wait_for_bb = False  # type: ignore[union-attr]
+                seats[s].post_bb = False  # type: ignore[union-attr]
+        else:
+            pos = next_positions(self.positions, players, n_seats,
+                                 heads_up_button_first_blind=hu)
+            self._mark_missed(self.positions.blinds[-1], pos.blinds[-1])
+        big = pos.blinds[-1]
+        playing = [s for s in players
+                   if s == big or not seats[s].wait_for_bb  # type: ignore[union-attr]
+                   or seats[s].post_bb]  # type: ignore[union-attr]
+        if len(playing) < 2:  # nobody else in: the waiting players come in now
+            playing = list(players)
+        posting = pos.posting(playing)
+        if sum(b is not None for b in posting) < 1 or len(playing) < n_blinds:
+            pos = first_positions(playing, n_blinds, n_seats, heads_up_button_first_blind=hu)
+            posting = pos.posting(playing)
+        entry = [s for s in playing if s not in posting
+                 and seats[s].wait_for_bb and seats[s].post_bb]  # type: ignore[union-attr]
+        for s in playing:
+            seats[s].wait_for_bb = False  # type: ignore[union-attr]
+            seats[s].post_bb = False  # type: ignore[union-attr]
+        self.positions = pos
+        return pos.button, posting, playing, entry
+
+    def _mark_missed(self, old_big: int, new_big: int) -> None:
+        """GEN-05: a player sitting out whom the big blind passed waits for it on return."""
         n = self.spec.seats
-        order = sorted(players, key=lambda s: (s - button - 1) % n)
-        big = order[min(n_blinds, len(order)) - 1]
-        keep = [s for s in players if s not in waiting or s == big]
-        if len(keep) < 2:
-            keep = players
-        for s in keep:
-            self.seats[s].wait_for_bb = False  # type: ignore[union-attr]
-        return keep
+        step = (old_big + 1) % n
+        while step != new_big:
+            st = self.seats[step]
+            if st is not None and st.sitting_out:
+                st.wait_for_bb = True
+            step = (step + 1) % n
 
     async def _start_hand(self) -> None:
         self._next_hand = None
@@ -339,11 +376,11 @@ class TableActor(SeatingMixin, TurnClockMixin, CaribbeanMixin, RecordingMixin, F
         self.hand_no += 1
         self.hand_id = f"{self.table_id}.{self.hand_no}"
         button: int | None = None
+        blinds: tuple[int | None, ...] | None = None
+        entry: list[int] = []
         if not self.spec.is_caribbean:
-            button = self._next_button(players)
+            button, blinds, players, entry = self._place_blinds(players)
             self.button = button
-            if self.spec.uses_blinds:
-                players = self._participants(button, players)
         self.start_stacks = {s: self.seats[s].stack for s in players}  # type: ignore[union-attr]
         self.hand_owner = {s: self.seats[s].player_id for s in players}  # type: ignore[union-attr]
         seed = self.rng(32)
@@ -366,7 +403,7 @@ class TableActor(SeatingMixin, TurnClockMixin, CaribbeanMixin, RecordingMixin, F
         assert self.spec.variant is not None and self.spec.rules is not None and button is not None
         self.hand = Hand(self.spec.variant, self.spec.rules, dict(self.start_stacks),
                          button=button, deck=deck, num_seats=self.spec.seats,
-                         hand_id=self.hand_id, seed=seed)
+                         hand_id=self.hand_id, seed=seed, blinds=blinds, entry_posts=entry)
         await self._apply(list(self.hand.start()))
 
     def _live_stack(self, seat: int) -> int:

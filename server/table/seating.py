@@ -148,9 +148,7 @@ class SeatingMixin(TableState):
         assert st is not None
         if st.sitting_out == value:
             return
-        st.sitting_out = value
-        if not value and self.spec.uses_blinds:
-            st.wait_for_bb = True
+        st.sitting_out = value  # (GEN-05: one whom the big blind passed meanwhile waits for it)
         builder = m.sat_out if value else m.sat_in
         self._publish(Draft(_builder(builder, seat=seat)))
 
@@ -223,7 +221,10 @@ class SeatingMixin(TableState):
 
     # ================================================================ seats
     def _seat_player(self, seat: int, pid: str, name: str, stack: int, sink: Sink) -> None:
-        self.seats[seat] = SeatState(pid, name, stack, self.config.time_bank, sink=sink)
+        self.seats[seat] = st = SeatState(pid, name, stack, self.config.time_bank, sink=sink)
+        if self.positions is not None and self.spec.uses_blinds:  # GEN-05: a late entrant
+            st.wait_for_bb = True
+            st.post_bb = self.spec.post_to_enter
         self.sinks[sink.conn_id] = sink
         self._publish(Draft(_builder(m.seated, seat=seat, name=name, stack=stack)))
 

@@ -16,6 +16,8 @@ Table settings (``settings``, all optional):
   small bet, else the bring-in; for Caribbean the minimum ante).
 - ``spectator_delay``: seconds the spectators' stream lags (default ``Config.spectator_delay``).
 - ``spectator_chat`` (default true), ``chat`` (default true).
+- ``post_to_enter`` (default false): GEN-05, a player who sits down where the big blind has
+  not reached posts a big blind to play at once instead of waiting for it.
 - ``pause``: seconds between hands (default 2.0). ``ante_time``: Caribbean ante phase
   seconds (default ``Config.action_clock``).
 - engine settings: ``raise_cap``, ``max_discard``, ``over_blind``,
@@ -47,7 +49,7 @@ _ENGINE_BOOL = {"over_blind", "heads_up_button_first_blind"}
 _ENGINE_INT = {"raise_cap", "max_discard", "rake_bp", "rake_cap"}
 _CSP_SETTINGS = {"pool_share_bp", "reset_amount", "dealing_mode"}
 _TABLE_SETTINGS = {"min_buy_in", "max_buy_in", "spectator_delay", "spectator_chat", "chat",
-                   "pause", "ante_time"}
+                   "pause", "ante_time", "post_to_enter"}
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -70,6 +72,7 @@ class TableSpec:
     chat: bool
     pause: float
     ante_time: float
+    post_to_enter: bool = False
     decks: tuple[tuple[str, ...], ...] = field(default=())
 
     @property
@@ -226,5 +229,6 @@ def build_spec(req: CreateTable, config: Config, *, name: str) -> TableSpec:
         chat=_bool(settings, "chat", True),
         pause=_float(settings, "pause", 2.0),
         ante_time=_float(settings, "ante_time", config.action_clock),
+        post_to_enter=_bool(settings, "post_to_enter", False),
         decks=decks,
     )

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from server.config import Config
 from server.ledger.wallet import Wallet
+from server.rules.button import Positions
 from server.rules.caribbean import CaribbeanRound
 from server.rules.hand import Hand
 from server.table.api import Clock, Envelope, Sink, Timer
@@ -42,7 +43,8 @@ class SeatState:
     sink: Sink | None = None
     sitting_out: bool = False
     leaving: bool = False
-    wait_for_bb: bool = False
+    wait_for_bb: bool = False  # GEN-05: sits out until the big blind reaches this seat
+    post_bb: bool = False  # GEN-05 ``post_to_enter``: posts a big blind to come in at once
     timeouts: int = 0
     topup: int = 0
     grace_token: int = 0
@@ -107,6 +109,7 @@ class TableState:
     events: deque[_LogEntry]
     decks: list[tuple[str, ...]]
     button: int | None
+    positions: Positions | None
     hand_no: int
     hand: Hand | None
     round: CaribbeanRound | None

@@ -58,7 +58,11 @@ async def test_timeout_folds_when_a_call_is_due_then_sits_out_after_n() -> None:
     assert t.seats[0].bank == 0  # type: ignore[union-attr]
     assert t.hand is None
     await h.advance(t, 2.0)  # next hand; no bank left: folds after the action clock
-    assert t.hand is not None and t.hand.to_act == 0
+    # GEN-05: the big blind moved on to seat 0, so seat 1 (small blind) acts first; it raises
+    assert t.hand is not None and t.hand.to_act == 1
+    raise_to = t.hand.options(1).raise_[0]  # type: ignore[union-attr]
+    assert (await h.send(t, bob, "act", action="raise", amount=raise_to))["type"] == "ok"
+    assert t.hand.to_act == 0
     await h.advance(t, 10.0)
     assert t.hand is None
     assert bob.of("sat_out")[-1]["seat"] == 0  # two timeouts in a row: sat out
@@ -247,13 +251,17 @@ async def test_button_moves_clockwise_with_dead_button_gen05() -> None:
     for seat in (1, 3, 4):
         sinks[seat] = h.player(f"p{seat}")
         await h.send(t, sinks[seat], "sit", seat=seat, buy_in=5000)
-    buttons = []
+    buttons, blinds = [], []
     for _ in range(5):
         await h.advance(t, 2.0)
         assert t.hand is not None
         buttons.append(t.hand.button)
+        blinds.append(tuple(t.hand.blind_seats))
         await finish_by_folding(h, t, sinks)
-    assert buttons == [4, 5, 0, 1, 2]  # 5 and 0 are empty seats: dead buttons
+    # the first button on the highest occupied seat; then the big blind moves one player a
+    # hand and the small blind and the button follow it: the empty seats 5 and 0 are skipped
+    assert buttons == [4, 1, 3, 4, 1]
+    assert blinds == [(1, 3), (3, 4), (4, 1), (1, 3), (3, 4)]
 
 
 async def test_buy_in_only_between_hands_gen06_and_leave_waits_for_hand_end() -> None:
@@ -278,25 +286,29 @@ async def test_buy_in_only_between_hands_gen06_and_leave_waits_for_hand_end() ->
 
 
 async def test_sit_out_and_sit_in_waits_for_the_big_blind() -> None:
+    """GEN-05: a player whom the big blind passed while sitting out waits for it on return."""
     h = Harness(config=CFG)
     t = h.create(**HOLDEM)
     sinks = {s: h.player(f"p{s}") for s in (0, 1, 2)}
     for s, sink in sinks.items():
         await h.send(t, sink, "sit", seat=s, buy_in=5000)
-    await h.send(t, sinks[0], "sit_out")
-    await h.advance(t, 2.0)
-    assert t.hand is not None and set(t.hand.stacks) == {1, 2}
-    await h.send(t, sinks[0], "sit_in")
+    await h.advance(t, 2.0)  # hand 1: button 2, blinds 0 and 1
+    assert t.hand is not None and t.hand.blind_seats == [0, 1]
     await finish_by_folding(h, t, sinks)
-    dealt_in = []
-    for _ in range(6):  # the button passes empty seats (dead button): seat 0 waits longer
+    await h.send(t, sinks[0], "sit_out")
+    big = []
+    for _ in range(2):  # hands 2 and 3 without seat 0: the big blind goes 2, then 1
         await h.advance(t, 2.0)
-        assert t.hand is not None
-        dealt_in.append(0 in t.hand.stacks)
-        if dealt_in == [False] * (len(dealt_in) - 1) + [True]:
-            assert t.hand.order[1] == 0  # seat 0 joins on the big blind
+        assert t.hand is not None and set(t.hand.stacks) == {1, 2}
+        big.append(t.hand.blind_seats[-1])
         await finish_by_folding(h, t, sinks)
-    assert dealt_in[0] is False and True in dealt_in
+    assert big == [2, 1]  # it passed seat 0 on the way from 2 to 1
+    await h.send(t, sinks[0], "sit_in")
+    await h.advance(t, 2.0)  # hand 4: the big blind is on 2; seat 0 waits
+    assert t.hand is not None and 0 not in t.hand.stacks
+    await finish_by_folding(h, t, sinks)
+    await h.advance(t, 2.0)  # hand 5: the big blind reaches seat 0, who comes in on it
+    assert t.hand is not None and 0 in t.hand.stacks and t.hand.blind_seats[-1] == 0
 
 
 # --------------------------------------------------------------------------- chat & show
