@@ -30,6 +30,7 @@ from websockets.typing import Subprotocol
 
 import protocol
 from server.config import Config
+from server.jackpot.durable import PoolFile
 from server.jackpot.service import JackpotService, build_jackpot, history_page
 from server.ledger.accounts import Accounts
 from server.ledger.history import HistoryStore, RedisHistory, SqliteHistory
@@ -44,6 +45,7 @@ from server.net.metrics import Metrics
 from server.net.router import Router
 from server.net.sessions import Sessions
 from server.table import TableRegistry, TableRegistryAPI
+from server.table.jackpot import EmbeddedJackpot
 
 log = logging.getLogger("server.main")
 
@@ -66,8 +68,13 @@ def select_subprotocol(
 
 def build_registry(config: Config, wallet: Wallet) -> TableRegistry:
     """The process's table registry (real clocks; the jackpot in-process, or shared by every
-    process through Redis with `--redis URL`: see `server.jackpot`)."""
-    return TableRegistry(config, wallet, jackpot=build_jackpot(config))
+    process through Redis with `--redis URL`: see `server.jackpot`). The embedded pools live
+    in `jackpot.sqlite3` in the data dir, so they survive restarts (CSP-08)."""
+    jackpot = build_jackpot(config)
+    if jackpot is None:
+        jackpot = EmbeddedJackpot(lease=config.jackpot_lease,
+                                  file=PoolFile.in_dir(config.data_dir))
+    return TableRegistry(config, wallet, jackpot=jackpot)
 
 
 @dataclass

@@ -22,6 +22,10 @@ Money balance of the pools at every moment::
     contributed + seeded == paid + minor + major
 
 where ``seeded`` counts the initial seed, every reseed and every house shortfall.
+
+A new pool opens at the reset amount (CSP-08, :func:`opening`), paid by the house: one
+``seed`` history entry per pool, written once per pool (never again after a restart), which
+the service books in the ledger like a reseed.
 """
 
 from __future__ import annotations
@@ -33,8 +37,8 @@ from typing import Any, Protocol
 
 from server.rules.caribbean_payout import CaribbeanSettings, Contribution
 
-__all__ = ["Claim", "Coordinator", "HistoryEntry", "Payout", "PoolState", "settings_args",
-           "HISTORY_KINDS"]
+__all__ = ["Claim", "Coordinator", "HistoryEntry", "Payout", "PoolState", "opening",
+           "settings_args", "HISTORY_KINDS"]
 
 HISTORY_KINDS = ("seed", "contribution", "payout", "shortfall", "reseed", "expired", "late")
 
@@ -122,6 +126,14 @@ def settings_args(s: CaribbeanSettings) -> list[int]:
     jp = s.jackpot
     return [int(s.split_pools), jp.royal_flush_bp, jp.straight_flush_bp, jp.four_of_a_kind,
             jp.full_house, jp.flush, s.reset_amount, s.minor_reset_amount]
+
+
+def opening(terms: CaribbeanSettings | None = None) -> tuple[int, int]:
+    """CSP-08: what a new pool opens at, ``(major, minor)``: the reset amount of the jackpot
+    terms (default :class:`CaribbeanSettings`: $10,000); with split pools (CSP-11) the minor
+    pool opens at its own reset amount, else there is no minor pool (0)."""
+    t = terms if terms is not None else CaribbeanSettings()
+    return t.reset_amount, t.minor_reset_amount if t.split_pools else 0
 
 
 class Coordinator(Protocol):

@@ -193,8 +193,11 @@ end
 """
 
 INIT = PRELUDE + r"""
+-- CSP-08: open the pools at their reset amounts (ARGV[3] major, ARGV[4] minor), paid by the
+-- house, exactly once however many processes race here (HSETNX); 1 for the one that did
 if redis.call('HSETNX', K_POOLS, 'init', '1') == 0 then return 0 end
 local seeds = {{'major', tonumber(ARGV[3])}, {'minor', tonumber(ARGV[4])}}
+if seeds[2][2] > 0 then redis.call('HSET', K_POOLS, 'split', '1') end
 for _, e in ipairs(seeds) do
   pool_set(e[1], e[2])
   if e[2] > 0 then

@@ -4,15 +4,26 @@ Same contract as the Redis one (:mod:`server.jackpot.base`, the contract tests r
 each method is one step without an ``await`` inside, so it is atomic on the loop.  The payout
 arithmetic is :mod:`server.rules.caribbean_payout` itself.  ``now`` is the lease clock
 (seconds; injectable for tests).
+
+A new pool opens at the reset amount of the jackpot terms (CSP-08; each split pool at its
+own, CSP-11), paid by the house: one ``seed`` history entry per pool, which the service books
+in the ledger (``jackpot:house`` -> ``jackpot:pool``).  With a ``file``
+(:class:`~server.jackpot.durable.PoolFile`, the embedded server's data dir) the pools survive
+restarts: :meth:`MemoryCoordinator.load` reads them back (and opens the pool only if the file
+never held one), every step queues its changes to the file in order, and
+:meth:`MemoryCoordinator.synced` waits until they are committed (the async contract methods
+return only then).
 """
 
 from __future__ import annotations
 
+import asyncio
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from server.jackpot.base import Claim, HistoryEntry, Payout, PoolState
+from server.jackpot.base import Claim, HistoryEntry, Payout, PoolState, opening
+from server.jackpot.durable import Delta, PoolFile
 from server.rules.caribbean_payout import (
     MINOR_KEYS,
     CaribbeanSettings,
@@ -34,14 +45,29 @@ class _Report:
     claims: list[Claim] = field(default_factory=list)
 
 
-class MemoryCoordinator:
-    """See :class:`server.jackpot.base.Coordinator`.  ``seed``: the major pool's first amount
-    (``minor_seed`` the minor pool's), booked as a ``seed`` history entry."""
+TOTALS = ("contributed", "paid", "seeded", "house")
 
-    def __init__(self, *, lease: float = 3.0, seed: int = 0, minor_seed: int = 0,
-                 now: Callable[[], float] = time.time) -> None:
+
+class MemoryCoordinator:
+    """See :class:`server.jackpot.base.Coordinator`.  The pools open at ``terms``' reset
+    amounts (CSP-08; :func:`~server.jackpot.base.opening`); ``seed`` / ``minor_seed``, when
+    given, replace them.  Each opening amount is booked as a ``seed`` history entry.
+    ``file``: where the state survives restarts (module docstring; call :meth:`load` before
+    anything else); without one the pools open at once."""
+
+    def __init__(self, *, lease: float = 3.0, seed: int | None = None,
+                 minor_seed: int | None = None, terms: CaribbeanSettings | None = None,
+                 now: Callable[[], float] = time.time, file: PoolFile | None = None) -> None:
         self.lease = lease
         self._now = now
+        major_open, minor_open = opening(terms)
+        self._opening = (major_open if seed is None else seed,
+                         minor_open if minor_seed is None else minor_seed)
+        self.file = file
+        self._delta = Delta()
+        self._history_saved = 0
+        self._write: asyncio.Future[None] | None = None
+        self._loaded = file is None
         self.minor = 0
         self.major = 0
         self.split = False
@@ -56,12 +82,83 @@ class MemoryCoordinator:
         self._due: dict[str, Payout] = {}
         self._credited: set[str] = set()
         self._history: list[HistoryEntry] = []
-        for pool, amount in (("major", seed), ("minor", minor_seed)):
+        self._opened = False
+        if file is None:
+            self._open_pools()
+
+    # ---------------------------------------------------------------- opening, durability
+    def _open_pools(self) -> None:
+        """CSP-08: a new pool opens at its reset amount, paid by the house (once: the
+        ``opened`` flag is stored with it)."""
+        for pool, amount in (("major", self._opening[0]), ("minor", self._opening[1])):
             if amount:
                 self._set(pool, amount)
                 self.seeded += amount
                 self.house -= amount
                 self._log("seed", "", "", pool, amount)
+        if self._opening[1]:
+            self.split = True  # CSP-11: the meters show both pools from the start
+        self._opened = True
+        self._commit()
+
+    async def load(self) -> None:
+        """Read the state back from ``file`` (nothing without one; once).  A file that never
+        held a pool gets one now, opened at the reset amounts; a file that did keeps its
+        pools as they were (CSP-08: no second seed after a restart)."""
+        if self._loaded or self.file is None:
+            return
+        saved = await self.file.load()
+        self._loaded = True
+        v = saved.values
+        if not v.get("opened"):
+            self._open_pools()
+            await self.synced()
+            return
+        self.minor, self.major, self.split = v.get("minor", 0), v.get("major", 0), \
+            bool(v.get("split", 0))
+        self.contributed, self.paid, self.seeded, self.house = (v.get(t, 0) for t in TOTALS)
+        self._opened = True
+        self._contrib.update(saved.contrib)
+        self._done.update(saved.done)
+        for text in saved.due:
+            p = Payout.from_json(text)
+            self._due[p.key] = p
+        self._history = [HistoryEntry(*row) for row in saved.history]
+        self._history_saved = len(self._history)
+
+    def _commit(self) -> None:
+        """Queue this step's changes to the file (in order; no ``await``)."""
+        if self.file is None or not self._loaded:
+            self._delta = Delta()
+            self._history_saved = len(self._history)
+            return
+        d, self._delta = self._delta, Delta()
+        d.history = [(e.seq, e.kind, e.hand, e.key, e.pool, e.amount, e.after, e.ts)
+                     for e in self._history[self._history_saved:]]
+        self._history_saved = len(self._history)
+        d.values = {"minor": self.minor, "major": self.major, "split": int(self.split),
+                    "opened": int(self._opened), "contributed": self.contributed,
+                    "paid": self.paid, "seeded": self.seeded, "house": self.house}
+        self._write = self.file.write(d)
+
+    async def synced(self) -> None:
+        """Wait until every change so far is committed to the file (at once without one)."""
+        if self._write is not None:
+            await asyncio.shield(self._write)
+
+    @property
+    def durable(self) -> bool:
+        """Whether the state survives a restart (it has a file)."""
+        return self.file is not None
+
+    def set_pool(self, major: int) -> None:
+        """Set the (major) pool, the house paying the difference or taking it back (a test
+        and operator knob: the totals stay balanced; no history entry, nothing booked)."""
+        diff = major - self.major
+        self.major = major
+        self.seeded += diff
+        self.house -= diff
+        self._commit()
 
     # ---------------------------------------------------------------- helpers
     def _ms(self) -> int:
@@ -91,11 +188,15 @@ class MemoryCoordinator:
     async def report(self, hand: str, *, owner: str, table: str, settings: CaribbeanSettings,
                      contributions: Sequence[Contribution], claims: Sequence[Claim]
                      ) -> list[Payout]:
-        return self.report_now(hand, owner=owner, table=table, settings=settings,
+        paid = self.report_now(hand, owner=owner, table=table, settings=settings,
                                contributions=contributions, claims=claims)
+        await self.synced()
+        return paid
 
     async def advance(self) -> list[Payout]:
-        return self._advance()
+        paid = self.advance_now()
+        await self.synced()
+        return paid
 
     # the same steps, synchronous (the in-process service calls these directly)
     def register_now(self, hand: str, *, owner: str) -> int:
@@ -120,6 +221,7 @@ class MemoryCoordinator:
             if c.key in self._contrib:
                 continue
             self._contrib.add(c.key)
+            self._delta.contrib.append(c.key)
             if c.to_minor:
                 self.split = True
                 self.minor += c.to_minor
@@ -134,7 +236,8 @@ class MemoryCoordinator:
             ticket = self._tickets.get(hand)
             if (ticket is None or ticket not in self._pending) and not claims:
                 self._done.add(hand)  # unregistered or expired, nothing to pay: done
-                return self._advance()
+                self._delta.done.append(hand)
+                return self._step(self._advance())
             if ticket is None or ticket not in self._pending:  # never registered, or expired
                 self._seq += 1
                 self._tickets[hand] = self._seq
@@ -142,10 +245,14 @@ class MemoryCoordinator:
                 self._log("late", hand, "", "", 0)
             self._lease.pop(hand, None)
             self._reports[hand] = _Report(owner, table, settings, list(claims))
-        return self._advance()
+        return self._step(self._advance())
 
     def advance_now(self) -> list[Payout]:
-        return self._advance()
+        return self._step(self._advance())
+
+    def _step(self, paid: list[Payout]) -> list[Payout]:
+        self._commit()
+        return paid
 
     def _advance(self) -> list[Payout]:
         out: list[Payout] = []
@@ -160,6 +267,7 @@ class MemoryCoordinator:
                 self._log("expired", hand, "", "", 0)
             else:
                 self._done.add(hand)
+                self._delta.done.append(hand)
                 if report.claims:
                     out.extend(self._pay(ticket, hand, report))
             del self._pending[ticket]
@@ -182,6 +290,7 @@ class MemoryCoordinator:
             pool = "minor" if s.split_pools and c.kind in MINOR_KEYS else "major"
             payouts.append(p)
             self._due[p.key] = p
+            self._delta.due.append((p.key, p.to_json()))
             self.paid += p.amount
             self._history.append(HistoryEntry(len(self._history), "payout", hand, p.key, pool,
                                               p.amount, outcomes_after(outcomes, pool),
@@ -207,12 +316,20 @@ class MemoryCoordinator:
     async def credited(self, key: str) -> None:
         if self._due.pop(key, None) is not None:
             self._credited.add(key)
+            self._delta.due_closed.append(key)
+            self._commit()
+        await self.synced()
 
     async def history(self, start: int = 0, count: int = 1000) -> list[HistoryEntry]:
         return self._history[start:start + count]
 
     async def close(self) -> None:
-        return None
+        """Wait for the file's last writes, then close it."""
+        if self.file is not None:
+            try:
+                await self.synced()
+            finally:
+                await self.file.close()
 
 
 def outcomes_after(outcomes: list[tuple[str, PoolOutcome]], pool: str) -> int:

@@ -18,7 +18,14 @@ from collections.abc import AsyncIterator, Callable, Sequence
 from typing import Any
 
 from server.jackpot import lua
-from server.jackpot.base import Claim, HistoryEntry, Payout, PoolState, settings_args
+from server.jackpot.base import (
+    Claim,
+    HistoryEntry,
+    Payout,
+    PoolState,
+    opening,
+    settings_args,
+)
 from server.redisio import Redis
 from server.rules.caribbean_payout import (
     MAJOR_KEYS,
@@ -60,11 +67,17 @@ class RedisCoordinator:
         self._compute = redis.script(lua.COMPUTE)
 
     @classmethod
-    async def connect(cls, url: str, *, seed: int = 0, minor_seed: int = 0,
-                      **kw: Any) -> RedisCoordinator:
-        """Connect and make sure the pools exist (seeded once, by whoever comes first)."""
+    async def connect(cls, url: str, *, seed: int | None = None, minor_seed: int | None = None,
+                      terms: CaribbeanSettings | None = None, **kw: Any) -> RedisCoordinator:
+        """Connect and make sure the pools exist: a new pool opens at ``terms``' reset amounts
+        (CSP-08, :func:`~server.jackpot.base.opening`; ``seed`` / ``minor_seed`` replace
+        them), paid by the house, once, by whichever process comes first (one atomic script);
+        pools that exist (after a restart, or opened by another process) are left as they
+        are."""
+        major_open, minor_open = opening(terms)
         coord = cls(await Redis.connect(url), **kw)
-        await coord.init(seed, minor_seed)
+        await coord.init(major_open if seed is None else seed,
+                         minor_open if minor_seed is None else minor_seed)
         return coord
 
     def _argv(self, *rest: Any) -> list[Any]:
@@ -74,8 +87,9 @@ class RedisCoordinator:
     async def _run(self, script: Any, *rest: Any) -> Any:
         return await script(keys=self.keys, args=self._argv(*rest))
 
-    async def init(self, seed: int = 0, minor_seed: int = 0) -> bool:
-        """Create the pools with their seeds unless they exist; True when this call did."""
+    async def init(self, seed: int, minor_seed: int = 0) -> bool:
+        """Create the pools with their seeds unless they exist (atomic: one caller of all
+        those racing wins); True when this call did."""
         return bool(await self._run(self._init, seed, minor_seed))
 
     # ---------------------------------------------------------------- contract

@@ -25,9 +25,13 @@ hand id, a settled round also rides on the table's hand-result batch
 in that same atomic batch and queued for the coordinator only once the batch is durable; the
 record is deleted once the coordinator booked the report, and records left by a crash are
 replayed at :meth:`JackpotService.start` (a report is idempotent per round key): every wager
-reaches the pool exactly once (CSP-12).  Reseeds and house shortfalls found in the pool's
-history are booked ``jackpot:house`` -> ``jackpot:pool`` (key ``jackpot:<kind>:<hand>:<pool>``)
-before the payouts they fund are credited, so the ledger's ``jackpot:pool`` follows the
+reaches the pool exactly once (CSP-12).  The in-process coordinator with a file (the embedded
+server, :mod:`server.jackpot.durable`) takes the same path: its report is applied once the hand
+batch is durable and its record deleted once the coordinator's change is committed to its
+file.  The pools' opening seeds (CSP-08), reseeds and house shortfalls found in the pool's
+history are booked ``jackpot:house`` -> ``jackpot:pool`` (key ``jackpot:<kind>:<hand>:<pool>``;
+the opening seed ``jackpot:seed::<pool>``) at start and before the payouts they fund are
+credited, each once whatever restarts happen, so the ledger's ``jackpot:pool`` follows the
 coordinator's pools.
 """
 
@@ -41,7 +45,7 @@ import logging
 import time
 import uuid
 from collections import deque
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Coroutine, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -65,8 +69,9 @@ BATCH = 200
 OUTBOX = "jackpot:report:"
 """Prefix of the ledger outbox records of reports not yet booked by the coordinator."""
 
-POOL_EVENTS = ("reseed", "shortfall")
-"""History entries funded by the house (booked ``jackpot:house`` -> ``jackpot:pool``)."""
+POOL_EVENTS = ("seed", "reseed", "shortfall")
+"""History entries funded by the house (booked ``jackpot:house`` -> ``jackpot:pool``): the
+opening seed of each pool (CSP-08, key ``jackpot:seed::<pool>``), reseeds and shortfalls."""
 
 CreditFn = Callable[[Payout], Awaitable[None]]
 
@@ -176,6 +181,9 @@ class JackpotService:
         if self.coord is None:
             assert self._factory is not None
             self.coord = await self._factory()
+        mem = self.memory
+        if mem is not None:  # the embedded pools from their file (opened there once)
+            await mem.load()
         st = await self.coord.state()
         self.meter.update(st)
         await self._replay()
@@ -253,16 +261,43 @@ class JackpotService:
                        outbox=[(op.outbox, encode_report(args))],
                        then=lambda: self._push(op))
                 return
+            if mem.durable:  # the embedded server: booked once the hand batch is durable
+                key = OUTBOX + hand
+                attach(table, ledger_hand, transfers=share,
+                       outbox=[(key, encode_report(args))],
+                       then=lambda: self._report_local(hand, args, key))
+                return
             attach(table, ledger_hand, transfers=share)
         if mem is not None:
-            self.open.discard(hand)
-            self._until.pop(hand, None)
-            paid = mem.report_now(hand, **args)
-            self._booked(paid, table if paid else None)
+            self._report_local(hand, args, None)
             return
         self._push(_Op("report", hand, args))
 
     # ------------------------------------------------------------------ internals
+    def _report_local(self, hand: str, args: dict[str, Any], outbox: str | None) -> None:
+        """In-process: book a report now; with ``outbox``, delete its record once the
+        coordinator's change is committed to its file."""
+        mem = self.memory
+        assert mem is not None
+        self.open.discard(hand)
+        self._until.pop(hand, None)
+        paid = mem.report_now(hand, **args)
+        self._booked(paid, args["table"] if paid else None)
+        if outbox is not None:
+            self._own(self._outbox_synced(mem, outbox))
+
+    async def _outbox_synced(self, mem: MemoryCoordinator, key: str) -> None:
+        try:
+            await mem.synced()
+            await self._outbox_done([_Op("report", "", {}, outbox=key)])
+        except Exception:  # the record stays: replayed (idempotent) at the next start
+            log.exception("event=jackpot_outbox_sync_failed key=%s", key)
+
+    def _own(self, coro: Coroutine[Any, Any, None]) -> None:
+        """Run ``coro`` in a task this service owns (cancelled by :meth:`close`)."""
+        task = asyncio.get_running_loop().create_task(coro)
+        self._tasks = [t for t in self._tasks if not t.done()] + [task]
+
     def _push(self, op: _Op) -> None:
         self._ops.append(op)
         self._idle.clear()
@@ -338,10 +373,24 @@ class JackpotService:
                                 op.outbox, exc)
 
     async def _replay(self) -> None:
-        """Queue the reports a previous run made durable but did not see booked."""
-        if self.ledger is None or not hasattr(self.ledger, "outbox") or self.memory is not None:
-            return  # in-process: reports are booked at once and never written
+        """Queue the reports a previous run made durable but did not see booked (in-process
+        with a file: book them now; without one, reports are booked at once, never written)."""
+        if self.ledger is None or not hasattr(self.ledger, "outbox"):
+            return
+        mem = self.memory
+        if mem is not None and not mem.durable:
+            return
         for key, text in await self.ledger.outbox(OUTBOX):
+            if mem is not None:
+                hand = key[len(OUTBOX):]
+                args = decode_report(text)
+                args["owner"] = self.owner
+                self.waiting.update(c.key for c in args["claims"])
+                log.info("event=jackpot_report_replayed hand=%s", hand)
+                self._report_local(hand, args, None)
+                await mem.synced()
+                await self._outbox_done([_Op("report", hand, args, outbox=key)])
+                continue
             hand = key[len(OUTBOX):]
             args = decode_report(text)
             args["owner"] = self.owner  # this process credits what a previous run left
@@ -412,13 +461,15 @@ class JackpotService:
         self.meter.update(_pools(mem), paid[-1].table if paid else table)
         if paid:
             self._idle.clear()
-            task = asyncio.get_running_loop().create_task(self._settle_logged(paid))
-            self._tasks = [t for t in self._tasks if not t.done()] + [task]
+            self._own(self._settle_logged(paid))
         if self.open or self.waiting:
             self._tick_later()
 
     async def _settle(self, paid: Sequence[Payout], *, done: bool = False) -> None:
         try:
+            mem = self.memory
+            if paid and mem is not None:  # the payout records durable before any credit
+                await mem.synced()
             if paid:  # the reseeds and shortfalls of these rounds before their payouts
                 await self._book_pool_events()
             for p in paid:

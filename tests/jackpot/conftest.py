@@ -35,11 +35,13 @@ def clock() -> FakeClock:
 
 @pytest.fixture(params=["memory", "redis"])
 async def coord(request: pytest.FixtureRequest, clock: FakeClock) -> AsyncIterator[Coordinator]:
+    """The contract's arithmetic counted from an empty pool (``seed=0``: an explicit opening
+    amount); a pool opening at the reset amount (CSP-08) is tested in test_pool_seed.py."""
     if request.param == "memory":
-        yield MemoryCoordinator(lease=LEASE, now=clock)
+        yield MemoryCoordinator(lease=LEASE, now=clock, seed=0)
         return
     server: RedisProcess = request.getfixturevalue("redis_server")
-    c = await RedisCoordinator.connect(server.url, lease=LEASE, now=clock)
+    c = await RedisCoordinator.connect(server.url, lease=LEASE, now=clock, seed=0)
     try:
         yield c
     finally:

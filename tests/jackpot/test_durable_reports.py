@@ -74,8 +74,9 @@ async def test_csp12_report_lost_in_memory_by_a_crash_is_replayed_once(
     assert (await check.state()).contributed == 0  # the report never reached Redis
     saved = await ledger.outbox(OUTBOX)
     assert [k for k, _ in saved] == [f"{OUTBOX}t1.1@n1"]
-    assert await ledger.balance(JACKPOT_POOL) == 70  # the hand's wager, less the house share
-    assert await ledger.balance(JACKPOT_HOUSE) == 30
+    # the opening seed (CSP-08, booked at start) and the hand's wager, less the house share
+    assert await ledger.balance(JACKPOT_POOL) == 1_000_000 + 70
+    assert await ledger.balance(JACKPOT_HOUSE) == 30 - 1_000_000
 
     for _ in range(2):  # the restart, then the same record replayed once more
         svc = JackpotService(await RedisCoordinator.connect(redis_server.url), owner="n1",
@@ -83,7 +84,7 @@ async def test_csp12_report_lost_in_memory_by_a_crash_is_replayed_once(
         await svc.start()
         await svc.drain()
         st = await check.state()
-        assert (st.contributed, st.major) == (70, 70)
+        assert (st.contributed, st.major) == (70, 1_000_070)
         assert await ledger.outbox(OUTBOX) == []  # deleted once booked
         await svc.close()
         await ledger.store.outbox_put(*saved[0])
@@ -121,7 +122,7 @@ async def test_csp08_reseed_and_shortfall_booked_in_ledger(tmp_path: Path) -> No
     equals the coordinator's pool after every round, and the accounts still sum to 0."""
     ledger = await open_ledger(tmp_path)
     wallet = LedgerWallet(ledger)
-    coord = MemoryCoordinator()
+    coord = MemoryCoordinator(seed=0)  # an empty pool: the royal's minimum is above it
     svc = JackpotService(coord, owner="n1", ledger=ledger,
                          credit=lambda p: credit_payout(wallet, p))
     await svc.start()

@@ -52,16 +52,19 @@ async def test_csp12_meter_reaches_every_process_within_a_second_and_history_ove
         a.app.jackpot.hand_settled("far.1", table="t9", settings=S,
                                    contributions=[wager("far.1", 0), wager("far.1", 1, 1000)],
                                    claims=[])
-        msg = await asyncio.wait_for(watcher.event("jackpot", pool=770), 1.0)
+        # CSP-08: the pool opened at the reset amount ($10,000), then the two wagers' shares
+        msg = await asyncio.wait_for(watcher.event("jackpot", pool=1_000_770), 1.0)
         took = time.monotonic() - t0
-        assert msg == {"type": "jackpot", "pool": 770} and took < 1.0
+        assert msg == {"type": "jackpot", "pool": 1_000_770} and took < 1.0
         tables = (await player.request("tables"))["tables"]
-        assert [t["jackpot"] for t in tables if t["variant"] == "caribbean"] == [{"pool": 770}]
+        assert [t["jackpot"] for t in tables if t["variant"] == "caribbean"] == [
+            {"pool": 1_000_770}]
         status, body = await http_get(*b.host_port, "/jackpot/history?start=0&count=10")
         page: dict[str, Any] = json.loads(body)
-        assert status == 200 and page["state"]["major"] == 770
+        assert status == 200 and page["state"]["major"] == 1_000_770
         assert [(e["kind"], e["hand"], e["key"], e["amount"]) for e in page["entries"]] == [
-            ("contribution", "far.1", "far.1:0", 70), ("contribution", "far.1", "far.1:1", 700)]
+            ("seed", "", "", 1_000_000), ("contribution", "far.1", "far.1:0", 70),
+            ("contribution", "far.1", "far.1:1", 700)]
         assert (await http_get(*b.host_port, "/jackpot/history?start=x"))[0] == 400
         print(f"meter latency across processes: {took * 1000:.1f} ms")
     finally:
@@ -78,9 +81,11 @@ async def test_csp12_in_process_meter_and_history(tmp_path: Path) -> None:
         server.app.jackpot.hand_settled("t1.1", table="t1", settings=S,
                                         contributions=[wager("t1.1", 3)], claims=[])
         assert await asyncio.wait_for(watcher.event("jackpot"), 1.0) == {
-            "type": "jackpot", "pool": 70}
+            "type": "jackpot", "pool": 1_000_070}  # opened at $10,000 (CSP-08), then 70
         status, body = await http_get(*server.host_port, "/jackpot/history")
-        assert status == 200 and json.loads(body)["entries"][0]["key"] == "t1.1:3"
+        entries = json.loads(body)["entries"]
+        assert status == 200 and [e["kind"] for e in entries[:2]] == ["seed", "contribution"]
+        assert entries[1]["key"] == "t1.1:3"
     finally:
         await server.close()
 
@@ -91,7 +96,7 @@ async def test_history_cli_prints_every_entry_with_hand_ids(
     from server.jackpot.base import Claim
     from server.jackpot.redis_coord import RedisCoordinator
 
-    coord = await RedisCoordinator.connect(redis_server.url)
+    coord = await RedisCoordinator.connect(redis_server.url, seed=0)  # an empty pool
     await coord.register("t4.2", owner="p")
     await coord.report("t4.2", owner="p", table="t4", settings=S,
                        contributions=[wager("t4.2", 1)],

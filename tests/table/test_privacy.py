@@ -130,7 +130,7 @@ async def test_no_card_reaches_a_receiver_not_entitled_to_it(variant: str) -> No
     rng = random.Random(variant)
     h = Harness(seed=len(variant))
     if variant == "caribbean":
-        h.registry.jackpot.pool = 0  # the embedded pool starts empty: nothing to reseed
+        h.registry.jackpot.pool = 0  # empty the pool (it opens at the reset amount, CSP-08)
     t = h.create(variant=variant, seats=5, **TABLES[variant])
     truth: list[Truth] = [Truth()]
     record_truth(t, truth)
