@@ -38,7 +38,9 @@ async def play(variant: str, hands: int = 6, *, seed: int = 0, seats: int = 4) -
     spectator); returns everything a test needs."""
     rng = random.Random(f"{variant}:{seed}")
     h = Harness(seed=seed + len(variant))
-    t = h.create(variant=variant, seats=seats + 1, **TABLES[variant])
+    t = h.create(variant=variant, seats=seats + 2, **TABLES[variant])
+    # players on random seats with gaps, seat 0 always among them (GEN-05, BET-02 layouts)
+    layout = sorted({0, *rng.sample(range(1, seats + 2), seats - 1)})
     history = t.history
     assert isinstance(history, MemoryHistory)
     truths: dict[str, Truth] = {}
@@ -54,8 +56,8 @@ async def play(variant: str, hands: int = 6, *, seed: int = 0, seats: int = 4) -
     spectator = FakeSink()
     await h.send(t, spectator, "watch")
     players: dict[int, FakeSink] = {}
-    for seat in range(seats):
-        sink = h.player(f"p{seat}", msgpack=seat == 1)
+    for i, seat in enumerate(layout):
+        sink = h.player(f"p{seat}", msgpack=i == 1)
         answer = await h.send(t, sink, "sit", seat=seat, buy_in=t.spec.max_buy_in)
         assert answer["type"] == "ok", answer
         players[seat] = sink

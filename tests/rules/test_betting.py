@@ -350,3 +350,19 @@ def test_allin_04_no_betting_when_at_most_one_player_can_bet() -> None:
         final={1: 600, 2: 700},
     ))
     assert len(result.hand.board) == 5
+
+
+def test_bet_02_bet_04_seat_zero_and_gaps() -> None:
+    """BET-02 BET-04 with seat 0 and gaps (seats 0, 4 and 7, button on 7): 0 posts the small
+    blind, 4 the big blind, 7 acts first pre-flop; after the flop seat 0 opens."""
+    run(Script(
+        stacks={0: 1000, 4: 1000, 7: 1000}, button=7,
+        actions=[opts(7, kinds=("fold", "call", "raise"), call=10), (7, "call"),
+                 (0, "call"), opts(4, kinds=("fold", "check", "raise")), (4, "check"),
+                 opts(0, kinds=("fold", "check", "bet")), (0, "bet", 10), (4, "fold"),
+                 (7, "fold")],
+        events=[TurnStarted(7, 0), TurnStarted(0, 0), TurnStarted(4, 0),
+                TurnStarted(0, 1), TurnStarted(4, 1), TurnStarted(7, 1),
+                BetReturned(0, 10, 990), PotAwarded(0, 30, {0: 30}, None)],
+        final={0: 1020, 4: 990, 7: 990},
+    ))

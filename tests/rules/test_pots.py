@@ -111,3 +111,18 @@ def test_pot_02_no_split_by_agreement_every_hand_played_to_its_end() -> None:
         final={1: 0, 2: 400},
     ))
     assert sum(len(e.cards) for e in result.events if isinstance(e, BoardDealt)) == 5
+
+
+def test_allin_03_side_pots_with_seat_zero_all_in() -> None:
+    """ALLIN-03 with seat 0 all-in (seats 0, 2 and 9, button on 9): seat 0 wins the main pot
+    it matched (3 x 100) and the side pot of the two others goes to the better of them."""
+    run(Script(
+        stacks={0: 100, 2: 500, 9: 500}, button=9,
+        holes={0: "As Ad", 2: "Ks Kd", 9: "Qs Qd"}, board="2h 7d 9c Jh 4s",
+        actions=[(9, "raise", 300), (0, "call"), (2, "call"),
+                 (2, "check"), (9, "check"), (2, "check"), (9, "check"),
+                 (2, "check"), (9, "check")],
+        events=[PotAwarded(0, 300, {0: 300}, None, "pair of aces"),
+                PotAwarded(1, 400, {2: 400}, None, "pair of kings")],
+        final={0: 300, 2: 600, 9: 200},
+    ))
