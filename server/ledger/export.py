@@ -6,8 +6,8 @@ as given, so a player's copy exports only what that player saw (others' hidden c
 ``????``). Every format has a reader here, used by the tests to read an export back.
 
 * **PokerStars** (:func:`to_pokerstars`): the text hand tracking tools import. Seats are
-  numbered from 1 (our seat + 1); the hand number is a stable 12-digit number made from the
-  hand id (:func:`hand_number`), the real id is the table line's ``hand`` note. Games:
+  numbered from 1 (our seat + 1); the hand number is the hand id's number (:func:`hand_number`:
+  unique for ever, like the id), the real id is the table line's ``hand`` note. Games:
   Hold'em, Manila Hold'em, Manila 3-card Hold'em, 5 Card Draw, 5 Card Stud, 7 Card Stud; the
   structure is "No Limit", "Pot Limit", "Limit", "Spread Limit" or "Half Pot Limit".
 * **PHH** (:func:`to_phh`, the poker hand history format of the PHH standard, TOML): the
@@ -55,8 +55,16 @@ _PHH_GAME = {"holdem": "T", "manila": "MN", "manila3": "MN3", "draw": "5D", "stu
 _STUD = ("stud5", "stud7")
 
 
+_NUMBERED = re.compile(r"^t\d+\.([1-9]\d{0,11})$")
+
+
 def hand_number(hand: str) -> int:
-    """A stable 12-digit number for a hand id (trackers want digits)."""
+    """The hand's number for trackers (they want digits): ``n`` of a hand id ``t<k>.<n>``,
+    whose ``n`` comes from the store's durable hand counter and so is never given to another
+    hand (:mod:`server.ledger.ids`); a stable 12-digit hash for an id of any other form."""
+    m = _NUMBERED.match(hand)
+    if m is not None:
+        return int(m.group(1))
     return int.from_bytes(hashlib.sha256(hand.encode()).digest()[:8], "big") % 10**12
 
 
@@ -153,7 +161,8 @@ def to_pokerstars(record: HandRecord) -> str:
             if e["kind"] == "bring_in":
                 lines.append(f"{who}: brings in for {e['amount']}")
             else:
-                lines.append(f"{who}: posts {_blind_name(record, seat, e['kind'])} {e['amount']}")
+                name = _blind_name(record, seat, e["kind"], e["amount"])
+                lines.append(f"{who}: posts {name} {e['amount']}")
         elif kind == "Dealt":
             if e.get("dead"):
                 continue
@@ -255,11 +264,17 @@ def to_pokerstars(record: HandRecord) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _blind_name(record: HandRecord, seat: int, kind: str) -> str:
+def _blind_name(record: HandRecord, seat: int, kind: str, amount: int) -> str:
     if kind == "over_blind":
         return "over blind"
     blinds = list(record.stakes.get("blinds", []))
-    order = _order(record)
+    # by amount first: with a dead small blind (GEN-05) the first seat posts the big blind,
+    # and a player coming in at once posts a big blind out of position
+    if blinds and amount >= blinds[-1]:
+        return "big blind"
+    if len(blinds) >= 2 and amount == blinds[-2]:
+        return "small blind"
+    order = _order(record)  # a short (all-in) blind: named by its position
     idx = order.index(seat) if seat in order else -1
     if len(blinds) >= 2 and idx == len(blinds) - 2:
         return "small blind"

@@ -198,3 +198,22 @@ async def test_gen_05_dead_small_blind_and_dead_button_after_a_leave() -> None:
     assert rec["blind_seats"] == [7]  # the small blind (seat 4's position) is dead
     assert rec["button"] == 1
     assert [a for _, a in rec["blinds"]] == [100]
+
+
+async def test_gen_05_export_names_the_big_blind_when_the_small_blind_is_dead() -> None:
+    """GEN-05 in the hand history export: with a dead small blind the one blind posted is
+    named the big blind (not the small blind because its seat comes first)."""
+    from server.ledger.export import to_pokerstars
+    from server.ledger.history import MemoryHistory
+
+    table = Table(Harness(config=CFG), 10)
+    for s in (1, 4, 7):
+        await table.sit(s)
+    await table.play_hand()
+    await table.leave(4)
+    await table.play_hand()
+    history = table.t.history
+    assert isinstance(history, MemoryHistory)
+    text = to_pokerstars(history.records[-1])
+    posts = [line for line in text.splitlines() if ": posts " in line]
+    assert len(posts) == 1 and posts[0].endswith("posts big blind 100"), posts
