@@ -107,6 +107,7 @@ async def start_ledger(app: App) -> None:
     await ledger.store.open()
     await ledger.claim_node(app.config.node_lease)
     recovery = await ledger.recover()
+    await app.registry.prime_ids()  # table ids and hand numbers: unique for ever
     log.info("event=ledger_started node=%s run=%s voided=%d cashed_out=%d", ledger.node,
              ledger.run, len(recovery.voided), len(recovery.cashed_out))
     await app.sessions.start()
@@ -125,6 +126,7 @@ def build_app(config: Config) -> App:
     ledger = Ledger(build_store(config), node=config.node)
     wallet = LedgerWallet(ledger)
     registry = build_registry(config, wallet)
+    registry.use_ids(ledger.store)  # durable counters (server.ledger.ids)
     registry.history = history = build_history(config)
     metrics = Metrics(tables=lambda: len(registry.tables()))
     edge = Edge(config, metrics, on_close=registry.detach)

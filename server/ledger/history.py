@@ -207,8 +207,8 @@ class HistoryStore(Protocol):
 
     async def get(self, hand: str, *, player_id: str | None = None) -> HandRecord | None:
         """The audit record of ``hand`` (the newest one with that id; with ``player_id``,
-        the newest that player played: table ids restart with a process, so a hand id may
-        recur), or None."""
+        the newest that player played: hand ids are unique for ever (:mod:`server.ledger.ids`),
+        but records kept from before that may share one), or None."""
 
     async def hands_of(self, player_id: str, *, limit: int = 20, before: str | None = None,
                        table: str | None = None) -> tuple[list[HandSummary], bool]:

@@ -10,7 +10,8 @@ Durability is Redis's: run it with ``appendonly yes`` and ``appendfsync always``
 Keys (under ``prefix``, default ``ledger``): ``:bal`` hash account → balance; ``:journal``
 list of JSON rows (a row's ``seq`` is its position from 1); ``:keys`` hash idempotency key →
 batch; ``:batch`` counter; ``:open`` hash hand → JSON mark; ``:outbox`` hash key → text;
-``:users`` hash; ``:settings`` hash;
+``:users`` hash; ``:settings`` hash; ``:ids:<name>`` a counter that never goes back (table ids,
+hand numbers: :mod:`server.ledger.ids`);
 ``:lease:<name>`` a lease (``node:<node>``: which run of a server process owns that node).
 """
 
@@ -181,6 +182,12 @@ class RedisStore:
 
     async def setting(self, name: str, default: str) -> str:
         return str(await self._setting(keys=[self._k("settings")], args=[name, default]))
+
+    async def reserve_ids(self, name: str, count: int) -> int:
+        """``INCRBY`` of ``:ids:<name>``: atomic for every process sharing the Redis."""
+        if type(count) is not int or count < 1:
+            raise ValueError(f"count must be a positive int, got {count!r}")
+        return int(await self.redis.call("INCRBY", self._k(f"ids:{name}"), count))
 
     async def add_user(self, key: str, user: UserRecord) -> bool:
         data = json.dumps({"player_id": user.player_id, "name": user.name,

@@ -45,6 +45,7 @@ CREATE TABLE IF NOT EXISTS users (key TEXT PRIMARY KEY, player_id TEXT NOT NULL,
     name TEXT NOT NULL, salt BLOB NOT NULL, digest BLOB NOT NULL, params TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS settings (name TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS outbox (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS counters (name TEXT PRIMARY KEY, value INTEGER NOT NULL);
 """
 
 
@@ -132,6 +133,18 @@ class SqliteStore:
             row = db.execute("SELECT value FROM settings WHERE name=?", (name,)).fetchone()
             return str(row[0])
         return await self._run(get)
+
+    async def reserve_ids(self, name: str, count: int) -> int:
+        """One statement (its own durable transaction), on the store's thread."""
+        if type(count) is not int or count < 1:
+            raise ValueError(f"count must be a positive int, got {count!r}")
+
+        def reserve(db: sqlite3.Connection) -> int:
+            row = db.execute("INSERT INTO counters VALUES (?, ?) ON CONFLICT(name) DO UPDATE "
+                             "SET value = value + excluded.value RETURNING value",
+                             (name, count)).fetchone()
+            return int(row[0])
+        return await self._run(reserve)
 
     async def add_user(self, key: str, user: UserRecord) -> bool:
         def add(db: sqlite3.Connection) -> bool:

@@ -2,7 +2,8 @@
 
 Rule of this module: a store knows accounts (name → integer balance), journal entries, batches,
 idempotency keys, open-hand marks, an outbox (key → text: work that must survive a crash until
-it is done elsewhere), named users and a few settings; it knows nothing of poker.
+it is done elsewhere), named users, a few settings and counters that never go back (ids); it
+knows nothing of poker.
 Every change is one :class:`Batch`, applied by :meth:`Store.apply` atomically: all of it or
 nothing, its journal entries and its hand mark together, and at most once per idempotency key.
 An account whose name starts with one of :data:`NO_OVERDRAFT` (players' balances and the
@@ -161,6 +162,13 @@ class Store(Protocol):
     async def setting(self, name: str, default: str) -> str:
         """The stored value of ``name``; stores ``default`` first if there is none (so two
         processes asking at once agree on one value)."""
+        ...
+
+    async def reserve_ids(self, name: str, count: int) -> int:
+        """Advance the durable counter ``name`` (0 before its first use) by ``count`` (>= 1)
+        atomically, whatever other processes sharing the store do, and return its new value:
+        the numbers ``value - count + 1 .. value`` are the caller's, for ever (table ids and
+        hand numbers: :mod:`server.ledger.ids`)."""
         ...
 
     async def add_user(self, key: str, user: UserRecord) -> bool:

@@ -374,7 +374,7 @@ class TableActor(SeatingMixin, TurnClockMixin, CaribbeanMixin, RecordingMixin, F
             return
         deck = list(self.decks.pop(0)) if self.decks else self.shuffle(self.spec.card_set)
         self.hand_no += 1
-        self.hand_id = f"{self.table_id}.{self.hand_no}"
+        self.hand_id = await self._new_hand_id()  # unique for ever (server.ledger.ids)
         button: int | None = None
         blinds: tuple[int | None, ...] | None = None
         entry: list[int] = []

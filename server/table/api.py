@@ -142,6 +142,11 @@ class TableRegistryAPI(Protocol):
         ``shutting_down``)."""
         ...
 
+    async def prime_ids(self) -> None:
+        """Reserve the first blocks of table ids and hand numbers from the store (start-up,
+        once the store is open; see :mod:`server.ledger.ids`)."""
+        ...
+
     def get(self, table_id: str) -> TableActorAPI | None:
         """The table's actor, or None (answer ``unknown_table``)."""
         ...

@@ -19,6 +19,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from server.ledger.history import HandRecord, HistoryStore, event_to_dict
+from server.ledger.ids import IdBlocks
 from server.rules.commitment import DeckCommitment
 from server.table.state import TableState, log
 
@@ -124,10 +125,19 @@ class HandRecorder:
 
 
 class RecordingMixin(TableState):
-    """History behaviour of :class:`~server.table.actor.TableActor`."""
+    """History behaviour of :class:`~server.table.actor.TableActor`, and the hand's id."""
 
     history: HistoryStore
     recorder: HandRecorder | None
+    hand_numbers: IdBlocks | None = None
+    """Set by the registry: the durable hand numbers (:mod:`server.ledger.ids`)."""
+
+    async def _new_hand_id(self) -> str:
+        """The next hand's id, ``<table id>.<n>``: ``n`` from the registry's durable counter
+        (unique for ever, across restarts and processes sharing a store; also the hand's
+        number in exports), else this table's own count (a table built alone, in tests)."""
+        n = await self.hand_numbers.next() if self.hand_numbers is not None else self.hand_no
+        return f"{self.table_id}.{n}"
 
     def _begin_record(self, deck: Sequence[str], *, button: int | None,
                       seed: bytes) -> str:

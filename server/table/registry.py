@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import itertools
 import logging
 import secrets
 import time
@@ -26,6 +25,15 @@ from server.config import Config
 from server.jackpot.base import Payout
 from server.jackpot.service import credit_payout
 from server.ledger.history import HistoryStore, MemoryHistory
+from server.ledger.ids import (
+    HAND_BLOCK,
+    HANDS,
+    TABLE_BLOCK,
+    TABLES,
+    IdBlocks,
+    IdsExhausted,
+    Reserver,
+)
 from server.ledger.wallet import Wallet
 from server.rules.cards import shuffled
 from server.table.actor import TableActor
@@ -48,6 +56,10 @@ class TableRegistry:
     shuffle (``server.rules.cards.shuffled``, GEN-03). ``jackpot``: the process's jackpot service
     (:class:`EmbeddedJackpot` by default; its payouts are credited through ``wallet``).
     ``history``: where every table stores its hand records (in memory by default).
+    ``ids``: the store whose durable counters give table ids (``t<n>``) and hand numbers
+    (hand id ``<table>.<n>``), unique for ever across restarts and processes
+    (:mod:`server.ledger.ids`; :meth:`use_ids` sets it later, :meth:`prime_ids` fetches the
+    first blocks); without one they count from 1 in memory (unique in this registry).
     """
 
     def __init__(self, config: Config, wallet: Wallet, *,
@@ -56,7 +68,8 @@ class TableRegistry:
                  rng: Callable[[int], bytes] = secrets.token_bytes,
                  shuffle: Callable[[Sequence[str]], list[str]] = shuffled,
                  jackpot: JackpotService | None = None,
-                 history: HistoryStore | None = None) -> None:
+                 history: HistoryStore | None = None,
+                 ids: Reserver | None = None) -> None:
         self.config = config
         self.history: HistoryStore = history if history is not None else MemoryHistory()
         self.wallet = wallet
@@ -76,15 +89,34 @@ class TableRegistry:
         self.accepting = True
         self._actors: dict[str, TableActor] = {}
         self._tasks: dict[str, asyncio.Task[None]] = {}
-        self._ids = itertools.count(1)
+        self.use_ids(ids)
         self.crashes = 0
+
+    # ------------------------------------------------------------------ ids
+    def use_ids(self, store: Reserver | None) -> None:
+        """Take table ids and hand numbers from ``store``'s durable counters (None: in
+        memory). Before the first table."""
+        self.table_ids = IdBlocks(store, TABLES, block=TABLE_BLOCK)
+        self.hand_ids = IdBlocks(store, HANDS, block=HAND_BLOCK)
+        for actor in self._actors.values():
+            actor.hand_numbers = self.hand_ids
+
+    async def prime_ids(self) -> None:
+        """Reserve the first blocks of ids (start-up, once the store is open), so that the
+        first ``create_table`` finds an id in hand."""
+        await self.table_ids.prime()
+        await self.hand_ids.prime()
 
     # ------------------------------------------------------------------ lobby
     def create(self, spec: CreateTable, *, owner: str | None) -> str:
-        """Open a table; raises :class:`ProtocolError` with a specific code."""
+        """Open a table; raises :class:`ProtocolError` with a specific code (``server_busy``
+        when no table id is in hand: the store has not answered yet)."""
         if not self.accepting:
             raise ProtocolError("shutting_down")
-        n = next(self._ids)
+        try:
+            n = self.table_ids.take()
+        except IdsExhausted:
+            raise ProtocolError("server_busy", "no table id at hand yet; try again") from None
         table_id = f"t{n}"
         tspec = build_spec(spec, self.config, name=f"Table {n}")
         actor = TableActor(table_id, tspec, config=self.config, wallet=self.wallet,
@@ -92,6 +124,7 @@ class TableRegistry:
                            jackpot=self.jackpot if tspec.is_caribbean else None,
                            on_jackpot=self._on_jackpot, on_hand_end=self._on_hand_end,
                            history=self.history)
+        actor.hand_numbers = self.hand_ids
         self._actors[table_id] = actor
         self._spawn(actor)
         log.info("event=table_created table=%s variant=%s owner=%s", table_id,
