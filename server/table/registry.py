@@ -59,7 +59,8 @@ class TableRegistry:
     ``ids``: the store whose durable counters give table ids (``t<n>``) and hand numbers
     (hand id ``<table>.<n>``), unique for ever across restarts and processes
     (:mod:`server.ledger.ids`; :meth:`use_ids` sets it later, :meth:`prime_ids` fetches the
-    first blocks); without one they count from 1 in memory (unique in this registry).
+    first blocks); without one, table ids count from 1 in memory and each table numbers its
+    own hands (unique in this registry only).
     """
 
     def __init__(self, config: Config, wallet: Wallet, *,
@@ -97,7 +98,8 @@ class TableRegistry:
         """Take table ids and hand numbers from ``store``'s durable counters (None: in
         memory). Before the first table."""
         self.table_ids = IdBlocks(store, TABLES, block=TABLE_BLOCK)
-        self.hand_ids = IdBlocks(store, HANDS, block=HAND_BLOCK)
+        # without a store each table counts its own hands (``t2.1``: unique in this registry)
+        self.hand_ids = IdBlocks(store, HANDS, block=HAND_BLOCK) if store is not None else None
         for actor in self._actors.values():
             actor.hand_numbers = self.hand_ids
 
@@ -105,7 +107,8 @@ class TableRegistry:
         """Reserve the first blocks of ids (start-up, once the store is open), so that the
         first ``create_table`` finds an id in hand."""
         await self.table_ids.prime()
-        await self.hand_ids.prime()
+        if self.hand_ids is not None:
+            await self.hand_ids.prime()
 
     # ------------------------------------------------------------------ lobby
     def create(self, spec: CreateTable, *, owner: str | None) -> str:
