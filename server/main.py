@@ -16,10 +16,12 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import dataclasses
 import gc
 import logging
 import signal
 import sys
+import tomllib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -234,12 +236,86 @@ def build_parser() -> argparse.ArgumentParser:
         default=defaults.data_dir,
         help=f"directory of the embedded store (default {defaults.data_dir})",
     )
+    parser.add_argument(
+        "--config",
+        type=Path,
+        default=None,
+        metavar="FILE",
+        help="a TOML file of Config fields (`field = value`, every limit of server/config.py); "
+        "the options above and --set override it",
+    )
+    parser.add_argument(
+        "--set",
+        dest="overrides",
+        action="append",
+        default=[],
+        metavar="FIELD=VALUE",
+        help="set any Config field (e.g. --set max_connections_per_ip=64); repeatable; "
+        "lists are comma-separated",
+    )
     return parser
 
 
-def config_from_args(args: argparse.Namespace) -> Config:
-    """Turn parsed arguments into the one immutable `Config`."""
-    return Config(
+_EXPLICIT = ("host", "port", "test_mode", "redis_url", "data_dir", "node", "ledger_fsync",
+             "shutdown_deadline", "request_rate", "request_burst")
+"""Config fields that have their own option above (the option wins over --config/--set only
+when it was given on the command line)."""
+
+
+def _coerce(name: str, raw: Any) -> Any:
+    """A Config field's value from TOML or from a `--set` string, by the field's type."""
+    fields = {f.name: f for f in dataclasses.fields(Config)}
+    if name not in fields:
+        raise ValueError(f"unknown Config field {name!r}")
+    kind = str(fields[name].type)
+    if not isinstance(raw, str):  # from TOML: already typed
+        if kind.startswith("tuple") and isinstance(raw, list):
+            return tuple(raw)
+        if kind == "Path":
+            raise ValueError(f"{name} must be a path string")
+        if kind == "float" and isinstance(raw, int) and not isinstance(raw, bool):
+            return float(raw)
+        return raw
+    text = raw.strip()
+    optional = "None" in kind
+    if optional and text.lower() in ("", "none", "null"):
+        return None
+    base = kind.replace("| None", "").replace("None |", "").strip()
+    try:
+        if base == "bool":
+            if text.lower() not in ("true", "false", "1", "0", "yes", "no", "on", "off"):
+                raise ValueError(text)
+            return text.lower() in ("true", "1", "yes", "on")
+        if base == "int":
+            return int(text)
+        if base == "float":
+            return float(text)
+        if base == "Path":
+            return Path(text)
+        if base.startswith("tuple"):
+            items = [x.strip() for x in text.split(",") if x.strip()]
+            return tuple(int(x) for x in items) if "int" in base else tuple(items)
+    except ValueError:
+        raise ValueError(f"{name}: cannot read {text!r} as {base}") from None
+    return text
+
+
+def config_from_args(args: argparse.Namespace, argv: Sequence[str] | None = None) -> Config:
+    """Turn parsed arguments (and `--config FILE`, `--set FIELD=VALUE`) into the one
+    immutable `Config`; raises ValueError for an unknown field or a bad value."""
+    values: dict[str, Any] = {}
+    if getattr(args, "config", None) is not None:
+        with open(args.config, "rb") as fh:
+            table = tomllib.load(fh)
+        for key, raw in table.items():
+            values[key] = _coerce(key, raw)
+    for item in getattr(args, "overrides", []) or []:
+        key, sep, raw = item.partition("=")
+        if not sep:
+            raise ValueError(f"--set needs FIELD=VALUE, got {item!r}")
+        values[key.strip()] = _coerce(key.strip(), raw)
+    given = _given_options(argv)
+    explicit = dict(
         host=args.host,
         port=args.port,
         test_mode=args.test_mode,
@@ -251,6 +327,27 @@ def config_from_args(args: argparse.Namespace) -> Config:
         request_rate=args.request_rate,
         request_burst=args.request_burst,
     )
+    for key, value in explicit.items():
+        if key not in values or key in given:
+            values[key] = value
+    return Config(**values)
+
+
+_OPTION_FIELDS = {"--host": "host", "--port": "port", "--test-mode": "test_mode",
+                  "--redis": "redis_url", "--data-dir": "data_dir", "--node": "node",
+                  "--no-ledger-fsync": "ledger_fsync", "--shutdown-deadline": "shutdown_deadline",
+                  "--request-rate": "request_rate", "--request-burst": "request_burst"}
+
+
+def _given_options(argv: Sequence[str] | None) -> set[str]:
+    """The Config fields whose own option appears in `argv` (so it beats the config file)."""
+    words = list(sys.argv[1:] if argv is None else argv)
+    out = set()
+    for w in words:
+        opt = w.split("=", 1)[0]
+        if opt in _OPTION_FIELDS:
+            out.add(_OPTION_FIELDS[opt])
+    return out
 
 
 def configure_logging(level: int = logging.INFO) -> None:
@@ -397,8 +494,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of `poker-server`: parse `argv`, serve until signalled, return exit code 0."""
     args = build_parser().parse_args(argv)
     try:
-        config = config_from_args(args)
-    except ValueError as error:
+        config = config_from_args(args, argv)
+    except (ValueError, TypeError, OSError, tomllib.TOMLDecodeError) as error:
         build_parser().error(str(error))
     configure_logging()
     try:
