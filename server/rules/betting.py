@@ -250,14 +250,15 @@ class BettingMixin(HandState):
                                       increment=self.increment, own_bet=own, stack=stack,
                                       pot=sum(self.contrib.values()))
                 lo = max(lo, self.stakes.opening_bet(big=big))
-                bet = (min(lo, all_in), min(max(hi, lo), all_in))
+                bet = _on_grid(min(lo, all_in), min(max(hi, lo), all_in), all_in,
+                               self.stakes.chip)
             elif not (self.rules.structure in CAPPED and len(self._live) > 2
                       and self.raises >= self.rules.raise_cap):  # BET-10: capped
                 big = self.variant.streets[self.street].big
                 lo, hi = raise_bounds(self.rules.structure, self.stakes, big=big,
                                       current=current, increment=self.increment,
                                       own_bet=own, stack=stack, pot=sum(self.contrib.values()))
-                raise_ = (min(lo, all_in), min(hi, all_in))
+                raise_ = _on_grid(min(lo, all_in), min(hi, all_in), all_in, self.stakes.chip)
         return Options(seat, fold=True, check=to_call == 0, call=opts_call, bet=bet,
                        raise_=raise_, complete=complete, stack=stack,
                        to_call=to_call if to_call < stack else stack)
@@ -373,6 +374,18 @@ class BettingMixin(HandState):
             self.acted_level[seat] = self.full_level
         stacks = self.stacks  # live seats that can still bet (``_can_bet``)
         self.pending = {s for s in self._live if s != seat and stacks[s] > 0}
+
+
+def _on_grid(lo: int, hi: int, all_in: int, chip: int) -> tuple[int, int]:
+    """BET-12: bounds on the chip grid (the minimum rounded up, the maximum down), except the
+    all-in total, which is always allowed (ALLIN-01)."""
+    if chip > 1:
+        if lo < all_in and lo % chip:
+            lo = min(all_in, lo + chip - lo % chip)
+        if hi < all_in and hi % chip:
+            hi -= hi % chip
+        hi = max(hi, lo)
+    return lo, hi
 
 
 def _exact_target(opts: Options, action: str) -> int | None:

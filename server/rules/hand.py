@@ -229,8 +229,8 @@ class Hand(DealingMixin, BettingMixin, ShowdownMixin):
                 return
             if self.to_act is not None:
                 return
-            if self.pending and not self._betting_open():
-                self.pending = set()  # ALLIN-04, checked after every action
+            if self.pending and not self.draw_pending and not self._betting_open():
+                self.pending = set()  # ALLIN-04, checked after every action (not the draw)
             if self.pending:
                 self._emit(TurnStarted(self._pick_next_actor(), self.street))
                 return

@@ -166,3 +166,21 @@ def test_show_01_first_actor_of_a_checked_last_round_folded() -> None:
     events = play(hand, ["4 fold", "7 check", "0 check"])
     shown = [e.seat for e in of(events, Showdown)]
     assert shown == [7, 0]  # 7 (seven high) first, then 0 must show its flush
+
+
+def test_bet_12_min_raise_is_rounded_up_onto_the_chip_grid() -> None:
+    """BET-12: with a 5-chip grid, a minimum raise that would fall off it (41 after a short
+    all-in) is offered rounded up to the grid, or as the all-in total, never off the grid."""
+    rules = TableRules(structure="pot_limit", stakes=Stakes(blinds=(5, 20), chip=5))
+    hand, _ = holdem({0: 1, 1: 21, 2: 1, 3: 30, 4: 1, 5: 42, 6: 1}, button=3, rules=rules)
+    for step in ("call", "call", "raise 21", "call", "call"):
+        play(hand, [f"{hand.to_act} {step}"])
+    seat = hand.to_act
+    assert seat is not None
+    opts = hand.options(seat)
+    assert opts is not None and opts.raise_ is not None
+    lo, hi = opts.raise_
+    all_in = hand.bets[seat] + hand.stacks[seat]
+    assert lo % 5 == 0 or lo == all_in
+    assert hi % 5 == 0 or hi == all_in
+    hand.act(seat, "raise", lo)  # the offered minimum is accepted

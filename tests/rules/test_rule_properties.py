@@ -25,12 +25,11 @@ Random tables vary seat subsets (gaps, seat 0 often in), dead buttons, heads-up 
 conventions (``heads_up_button_first_blind``), one-chip stacks, stacks below the blinds or
 antes, one to three blinds, antes in blind games, the Draw over blind, every structure, chip
 sizes and rakes.  Hypothesis runs derandomized, so CI is deterministic.  The ``slow`` variant
-(many more examples) runs only when asked for: ``RULE_PROPS_SLOW=1``.
+(many more examples) runs only when asked for: ``pytest -m slow`` (or ``-m soak``).
 """
 
 from __future__ import annotations
 
-import os
 import random
 from collections import Counter
 from collections.abc import Sequence
@@ -73,7 +72,6 @@ from server.rules.variants import VARIANTS
 NUM_SEATS = 10
 POT_GAMES = ("holdem", "manila", "manila3", "draw", "stud5", "stud7")
 STUD = frozenset({"stud5", "stud7"})
-SLOW = os.environ.get("RULE_PROPS_SLOW") == "1"
 
 # Who opens each betting round, from the rule text (HOLD-02, MAN-02, MAN3-02, DRAW-02/03,
 # STUD-01..03): "blinds" = left of the last blind or over blind (BET-02), "button" = first
@@ -696,7 +694,7 @@ def test_replay_is_exact(name: str, data: st.DataObject) -> None:
 
 
 @pytest.mark.slow
-@pytest.mark.skipif(not SLOW, reason="set RULE_PROPS_SLOW=1 for the long run")
+@pytest.mark.soak
 @games
 @MANY
 @given(data=st.data())
@@ -809,7 +807,7 @@ def test_caribbean_chips_conserved_and_replay(data: st.DataObject) -> None:
 
 
 @pytest.mark.slow
-@pytest.mark.skipif(not SLOW, reason="set RULE_PROPS_SLOW=1 for the long run")
+@pytest.mark.soak
 @MANY
 @given(data=st.data())
 def test_caribbean_many_examples(data: st.DataObject) -> None:
