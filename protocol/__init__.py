@@ -2,7 +2,7 @@
 tester and the tests.
 
 This package is the authoritative, complete definition of what travels on the WebSocket;
-``/work/shared/PROTOCOL.md`` is its summary.  It imports only the standard library,
+``docs/protocol.md`` is its summary.  It imports only the standard library,
 ``msgpack`` and ``orjson``, never ``server``.
 
 Transport
@@ -94,6 +94,7 @@ from .messages import MESSAGE_FIELDS, check_server_message
 from .requests import (
     REQUEST_CLASSES,
     Act,
+    ChangePassword,
     Chat,
     CreateTable,
     Hand,
@@ -101,6 +102,8 @@ from .requests import (
     History,
     Leave,
     Login,
+    Logout,
+    Mute,
     Ping,
     Register,
     Request,
@@ -152,8 +155,11 @@ __all__ = [
     "Hello",
     "History",
     "JsonCodec",
+    "ChangePassword",
     "Leave",
     "Login",
+    "Logout",
+    "Mute",
     "MsgpackCodec",
     "Ping",
     "ProtocolError",
