@@ -12,12 +12,16 @@ list of JSON rows (a row's ``seq`` is its position from 1); ``:keys`` hash idemp
 batch; ``:batch`` counter; ``:open`` hash hand → JSON mark; ``:outbox`` hash key → text;
 ``:users`` hash; ``:settings`` hash; ``:ids:<name>`` a counter that never goes back (table ids,
 hand numbers: :mod:`server.ledger.ids`);
-``:lease:<name>`` a lease (``node:<node>``: which run of a server process owns that node).
+``:sess`` hash session id → ``"<player> <expires>"``, ``:sess_exp`` sorted set of session ids
+by expiry, ``:psess:<player>`` set of a player's session ids; ``:guests`` sorted set of guest
+ids by last activity; ``:lease:<name>`` a lease (``node:<node>``: which run of a server
+process owns that node).
 """
 
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from typing import Any
 
 from server.ledger.store import NO_OVERDRAFT, Batch, Entry, HandMark, Outcome, UserRecord
@@ -87,6 +91,59 @@ return redis.call('HGET', KEYS[1], ARGV[1])
 """
 
 
+ADD_USER = """
+for i = 1, #ARGV - 1 do
+  if redis.call('HEXISTS', KEYS[1], ARGV[i]) == 1 then return 0 end
+end
+for i = 1, #ARGV - 1 do redis.call('HSET', KEYS[1], ARGV[i], ARGV[#ARGV]) end
+return 1
+"""
+
+UPDATE_USER = """
+local old = redis.call('HGET', KEYS[1], ARGV[1])
+if not old then return 0 end
+local keys = cjson.decode(old)['keys'] or {ARGV[1]}
+local new = cjson.decode(ARGV[2])
+new['keys'] = keys
+local data = cjson.encode(new)
+for _, k in ipairs(keys) do redis.call('HSET', KEYS[1], k, data) end
+return 1
+"""
+
+SESSION_PUT = """
+local old = redis.call('HGET', KEYS[1], ARGV[1])
+if old and string.sub(old, 1, #ARGV[2] + 1) ~= ARGV[2] .. ' ' then return 0 end
+redis.call('HSET', KEYS[1], ARGV[1], ARGV[2] .. ' ' .. ARGV[3])
+redis.call('ZADD', KEYS[2], ARGV[3], ARGV[1])
+redis.call('SADD', ARGV[4] .. ARGV[2], ARGV[1])
+return 1
+"""
+
+SESSION_DROP = """
+local n = 0
+local function drop(sid)
+  local v = redis.call('HGET', KEYS[1], sid)
+  if v then
+    local pid = string.match(v, '^(%S+)')
+    redis.call('HDEL', KEYS[1], sid)
+    redis.call('SREM', ARGV[1] .. pid, sid)
+    n = n + 1
+  end
+  redis.call('ZREM', KEYS[2], sid)
+end
+if ARGV[2] == 'sid' then
+  drop(ARGV[3])
+elseif ARGV[2] == 'player' then
+  for _, sid in ipairs(redis.call('SMEMBERS', ARGV[1] .. ARGV[3])) do drop(sid) end
+  redis.call('DEL', ARGV[1] .. ARGV[3])
+else
+  for _, sid in ipairs(redis.call('ZRANGEBYSCORE', KEYS[2], '-inf', '(' .. ARGV[3],
+                                  'LIMIT', 0, tonumber(ARGV[4]))) do drop(sid) end
+end
+return n
+"""
+
+
 class RedisStore:
     """See the module docstring. ``RedisStore(redis)`` on a connected :class:`Redis` (the
     caller closes it), or ``RedisStore("redis://...")``: ``open`` connects, ``close``
@@ -113,6 +170,10 @@ class RedisStore:
         self._setting = self.redis.script(SETTING)
         self._lease = self.redis.script(LEASE)
         self._release = self.redis.script(RELEASE)
+        self._add_user = self.redis.script(ADD_USER)
+        self._update_user = self.redis.script(UPDATE_USER)
+        self._session_put = self.redis.script(SESSION_PUT)
+        self._session_drop = self.redis.script(SESSION_DROP)
         await self.redis.call("PING")
 
     async def close(self) -> None:
@@ -189,11 +250,57 @@ class RedisStore:
             raise ValueError(f"count must be a positive int, got {count!r}")
         return int(await self.redis.call("INCRBY", self._k(f"ids:{name}"), count))
 
-    async def add_user(self, key: str, user: UserRecord) -> bool:
+    async def add_user(self, key: str, user: UserRecord, aliases: Sequence[str] = ()) -> bool:
+        keys = list(dict.fromkeys([key, *aliases]))
+        data = json.dumps({"player_id": user.player_id, "name": user.name,
+                           "salt": user.salt.hex(), "digest": user.digest.hex(),
+                           "params": user.params, "keys": keys})
+        return int(await self._add_user(keys=[self._k("users")], args=[*keys, data])) == 1
+
+    async def update_user(self, key: str, user: UserRecord) -> bool:
         data = json.dumps({"player_id": user.player_id, "name": user.name,
                            "salt": user.salt.hex(), "digest": user.digest.hex(),
                            "params": user.params})
-        return int(await self.redis.call("HSETNX", self._k("users"), key, data)) == 1
+        return int(await self._update_user(keys=[self._k("users")], args=[key, data])) == 1
+
+    # ------------------------------------------------------------------ sessions, guests
+    def _session_keys(self) -> list[str]:
+        return [self._k("sess"), self._k("sess_exp")]
+
+    async def session_put(self, sid: str, player_id: str, expires: float) -> None:
+        await self._session_put(keys=self._session_keys(),
+                                args=[sid, player_id, repr(float(expires)), self._k("psess:")])
+
+    async def session_get(self, sid: str) -> tuple[str, float] | None:
+        value = await self.redis.call("HGET", self._k("sess"), sid)
+        if not value:
+            return None
+        player_id, _, expires = str(value).partition(" ")
+        return player_id, float(expires)
+
+    async def session_revoke(self, sid: str) -> None:
+        await self._session_drop(keys=self._session_keys(),
+                                 args=[self._k("psess:"), "sid", sid])
+
+    async def session_revoke_all(self, player_id: str) -> int:
+        return int(await self._session_drop(keys=self._session_keys(),
+                                            args=[self._k("psess:"), "player", player_id]))
+
+    async def sessions_purge(self, now: float, limit: int = 1000) -> int:
+        return int(await self._session_drop(keys=self._session_keys(),
+                                            args=[self._k("psess:"), "expired",
+                                                  repr(float(now)), limit]))
+
+    async def guest_seen(self, player_id: str, when: float) -> None:
+        await self.redis.call("ZADD", self._k("guests"), "GT", repr(float(when)), player_id)
+
+    async def idle_guests(self, before: float, limit: int) -> list[str]:
+        rows = await self.redis.call("ZRANGEBYSCORE", self._k("guests"), "-inf",
+                                     f"({float(before)!r}", "LIMIT", 0, limit)
+        return [str(r) for r in rows or []]
+
+    async def guest_forget(self, player_id: str) -> None:
+        await self.redis.call("ZREM", self._k("guests"), player_id)
 
     async def lease(self, name: str, holder: str, seconds: float) -> str:
         millis = max(1, int(seconds * 1000))

@@ -22,7 +22,7 @@ import fcntl
 import json
 import os
 import sqlite3
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TypeVar
 
@@ -46,6 +46,12 @@ CREATE TABLE IF NOT EXISTS users (key TEXT PRIMARY KEY, player_id TEXT NOT NULL,
 CREATE TABLE IF NOT EXISTS settings (name TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS outbox (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS counters (name TEXT PRIMARY KEY, value INTEGER NOT NULL);
+CREATE TABLE IF NOT EXISTS sessions (sid TEXT PRIMARY KEY, player_id TEXT NOT NULL,
+    expires REAL NOT NULL);
+CREATE INDEX IF NOT EXISTS sessions_player ON sessions (player_id);
+CREATE INDEX IF NOT EXISTS sessions_expires ON sessions (expires);
+CREATE TABLE IF NOT EXISTS guests (player_id TEXT PRIMARY KEY, seen REAL NOT NULL);
+CREATE INDEX IF NOT EXISTS guests_seen ON guests (seen);
 """
 
 
@@ -146,13 +152,83 @@ class SqliteStore:
             return int(row[0])
         return await self._run(reserve)
 
-    async def add_user(self, key: str, user: UserRecord) -> bool:
+    async def add_user(self, key: str, user: UserRecord, aliases: Sequence[str] = ()) -> bool:
+        keys = list(dict.fromkeys([key, *aliases]))
+
         def add(db: sqlite3.Connection) -> bool:
-            cur = db.execute("INSERT OR IGNORE INTO users VALUES (?, ?, ?, ?, ?, ?)",
-                             (key, user.player_id, user.name, user.salt, user.digest,
-                              json.dumps(user.params)))
-            return cur.rowcount == 1
+            db.execute("BEGIN IMMEDIATE")
+            try:
+                marks = ",".join("?" * len(keys))
+                if db.execute(f"SELECT 1 FROM users WHERE key IN ({marks})", keys).fetchone():
+                    db.execute("ROLLBACK")
+                    return False
+                db.executemany("INSERT INTO users VALUES (?, ?, ?, ?, ?, ?)",
+                               [(k, user.player_id, user.name, user.salt, user.digest,
+                                 json.dumps(user.params)) for k in keys])
+                db.execute("COMMIT")
+            except BaseException:
+                db.execute("ROLLBACK")
+                raise
+            return True
         return await self._run(add)
+
+    async def update_user(self, key: str, user: UserRecord) -> bool:
+        def update(db: sqlite3.Connection) -> bool:
+            cur = db.execute("UPDATE users SET name=?, salt=?, digest=?, params=? WHERE "
+                             "player_id=(SELECT player_id FROM users WHERE key=?)",
+                             (user.name, user.salt, user.digest, json.dumps(user.params), key))
+            return cur.rowcount > 0
+        return await self._run(update)
+
+    # ------------------------------------------------------------------ sessions, guests
+    async def session_put(self, sid: str, player_id: str, expires: float) -> None:
+        def put(db: sqlite3.Connection) -> None:
+            db.execute("INSERT INTO sessions VALUES (?, ?, ?) ON CONFLICT(sid) DO UPDATE "
+                       "SET expires=excluded.expires WHERE player_id=excluded.player_id",
+                       (sid, player_id, float(expires)))
+        await self._run(put)
+
+    async def session_get(self, sid: str) -> tuple[str, float] | None:
+        def get(db: sqlite3.Connection) -> tuple[str, float] | None:
+            row = db.execute("SELECT player_id, expires FROM sessions WHERE sid=?",
+                             (sid,)).fetchone()
+            return None if row is None else (str(row[0]), float(row[1]))
+        return await self._run(get)
+
+    async def session_revoke(self, sid: str) -> None:
+        def revoke(db: sqlite3.Connection) -> None:
+            db.execute("DELETE FROM sessions WHERE sid=?", (sid,))
+        await self._run(revoke)
+
+    async def session_revoke_all(self, player_id: str) -> int:
+        def revoke(db: sqlite3.Connection) -> int:
+            return int(db.execute("DELETE FROM sessions WHERE player_id=?",
+                                  (player_id,)).rowcount)
+        return await self._run(revoke)
+
+    async def sessions_purge(self, now: float, limit: int = 1000) -> int:
+        def purge(db: sqlite3.Connection) -> int:
+            return int(db.execute("DELETE FROM sessions WHERE sid IN (SELECT sid FROM sessions "
+                                  "WHERE expires < ? LIMIT ?)", (now, limit)).rowcount)
+        return await self._run(purge)
+
+    async def guest_seen(self, player_id: str, when: float) -> None:
+        def seen(db: sqlite3.Connection) -> None:
+            db.execute("INSERT INTO guests VALUES (?, ?) ON CONFLICT(player_id) DO UPDATE "
+                       "SET seen=max(seen, excluded.seen)", (player_id, float(when)))
+        await self._run(seen)
+
+    async def idle_guests(self, before: float, limit: int) -> list[str]:
+        def idle(db: sqlite3.Connection) -> list[str]:
+            rows = db.execute("SELECT player_id FROM guests WHERE seen < ? ORDER BY seen "
+                              "LIMIT ?", (before, limit)).fetchall()
+            return [str(r[0]) for r in rows]
+        return await self._run(idle)
+
+    async def guest_forget(self, player_id: str) -> None:
+        def forget(db: sqlite3.Connection) -> None:
+            db.execute("DELETE FROM guests WHERE player_id=?", (player_id,))
+        await self._run(forget)
 
     async def lease(self, name: str, holder: str, seconds: float) -> str:
         """Granted: the file lock taken by :meth:`open` already makes this process the only

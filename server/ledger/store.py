@@ -171,8 +171,48 @@ class Store(Protocol):
         hand numbers: :mod:`server.ledger.ids`)."""
         ...
 
-    async def add_user(self, key: str, user: UserRecord) -> bool:
-        """Create the named user ``key`` (the normalised name); False when it exists."""
+    async def add_user(self, key: str, user: UserRecord, aliases: Sequence[str] = ()) -> bool:
+        """Create the named user ``key`` (the normalised name), also found under each of
+        ``aliases`` (its other name keys: :func:`server.ledger.names.name_keys`); False, and
+        nothing written, when ``key`` or any alias exists (one atomic step)."""
+        ...
+
+    async def update_user(self, key: str, user: UserRecord) -> bool:
+        """Replace the record of the user found under ``key`` (and under each of its
+        aliases) with ``user`` (a new password); False when there is none."""
+        ...
+
+    # --- sessions (revocable tokens: server.net.sessions) and guests' activity ---------
+    async def session_put(self, sid: str, player_id: str, expires: float) -> None:
+        """Create or extend the session ``sid`` of ``player_id`` until ``expires`` (Unix s)."""
+        ...
+
+    async def session_get(self, sid: str) -> tuple[str, float] | None:
+        """``(player_id, expires)`` of a session that was not revoked (nor purged)."""
+        ...
+
+    async def session_revoke(self, sid: str) -> None:
+        """End the session ``sid`` (nothing if there is none)."""
+        ...
+
+    async def session_revoke_all(self, player_id: str) -> int:
+        """End every session of ``player_id``; returns how many there were."""
+        ...
+
+    async def sessions_purge(self, now: float, limit: int = 1000) -> int:
+        """Forget at most ``limit`` sessions that expired before ``now``; returns how many."""
+        ...
+
+    async def guest_seen(self, player_id: str, when: float) -> None:
+        """Record that the guest ``player_id`` was active at ``when`` (Unix seconds)."""
+        ...
+
+    async def idle_guests(self, before: float, limit: int) -> list[str]:
+        """At most ``limit`` guests last seen before ``before``, longest idle first."""
+        ...
+
+    async def guest_forget(self, player_id: str) -> None:
+        """Forget the guest's activity record (it was expired)."""
         ...
 
     async def lease(self, name: str, holder: str, seconds: float) -> str:
