@@ -101,7 +101,7 @@ POST_KINDS: Final = ("blind", "ante", "bring_in", "over_blind")
 # --- Message types ---------------------------------------------------------------------
 #: Every request type a client may send (see :mod:`protocol.requests`).
 REQUEST_TYPES: Final = (
-    "hello", "login", "register", "ping",
+    "hello", "login", "register", "logout", "change_password", "ping",
     "tables", "create_table", "watch", "unwatch",
     "sit", "leave", "act", "chat", "sit_out", "sit_in", "show_hands", "resume",
     "history", "hand",

@@ -37,6 +37,9 @@ ERROR_CODES: dict[str, str] = {
     "weak_password": "That password is too weak.",
     "rate_limited": "Too many messages; slow down.",
     "server_busy": "The server is busy; try again shortly.",
+    "login_locked": "Too many failed logins; try again after `retry_after` seconds.",
+    "too_many_guests": "Too many guest accounts from your address; try again later.",
+    "name_reserved": "That name is reserved.",
     "shutting_down": "The server is shutting down.",
     "internal_error": "Something went wrong on the server.",
     "not_allowed": "You are not allowed to do that.",
@@ -84,7 +87,7 @@ class ProtocolError(ValueError):
     keeps the connection open.
     """
 
-    __slots__ = ("code", "message", "rid", "field")
+    __slots__ = ("code", "message", "rid", "field", "retry_after")
 
     def __init__(
         self,
@@ -100,6 +103,7 @@ class ProtocolError(ValueError):
         self.message = message if message is not None else ERROR_CODES[code]
         self.rid = rid
         self.field = field
+        self.retry_after: int | None = None  # seconds, for refusals that say when to retry
         super().__init__(code, self.message)
 
     def __str__(self) -> str:
@@ -109,5 +113,11 @@ class ProtocolError(ValueError):
         return f"ProtocolError({self.code!r}, {self.message!r}, rid={self.rid!r})"
 
     def to_message(self) -> dict[str, Any]:
-        """The ``error`` answer for this failure: ``{type, rid, code, message}``."""
-        return {"type": "error", "rid": self.rid, "code": self.code, "message": self.message}
+        """The ``error`` answer for this failure: ``{type, rid, code, message}``, and
+        ``retry_after`` (whole seconds) when the refusal says when to try again
+        (``login_locked``, ``too_many_guests``, ``server_busy``)."""
+        out: dict[str, Any] = {"type": "error", "rid": self.rid, "code": self.code,
+                               "message": self.message}
+        if self.retry_after is not None:
+            out["retry_after"] = self.retry_after
+        return out

@@ -64,13 +64,13 @@ _T = ("table", "seq")
 #: For every server message type: (required fields, optional fields), besides ``type``.
 MESSAGE_FIELDS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "ok": (("rid",), ()),
-    "error": (("rid", "code", "message"), ()),
+    "error": (("rid", "code", "message"), ("retry_after",)),
     "pong": (("rid", "time"), ("t",)),
     "welcome": (("player_id", "name", "token", "balance"), ("guest",)),
     "jackpot": (("pool",), ("minor", "major", "table")),
     "snapshot": ((*_T, "variant", "structure", "stakes", "seats", "board", "pots", "button",
                   "turn", "hand"), ("name", "settings", "you")),
-    "seated": ((*_T, "seat", "name", "stack"), ()),
+    "seated": ((*_T, "seat", "name", "stack"), ("guest", "tag")),
     "left": ((*_T, "seat", "name"), ()),
     "sat_out": ((*_T, "seat"), ()),
     "sat_in": ((*_T, "seat"), ()),
@@ -86,7 +86,7 @@ MESSAGE_FIELDS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "pot_awarded": ((*_T, "pot", "amount", "winners", "odd_chip"), ()),
     "pots": ((*_T, "pots"), ()),
     "hand_ended": ((*_T, "hand", "stacks", "reveal"), ()),
-    "chat": ((*_T, "text"), ("seat", "name")),
+    "chat": ((*_T, "text"), ("seat", "name", "guest", "tag")),
     "dealer": ((*_T, "cards"), ("hand", "qualifies")),
     "settled": ((*_T, "results"), ()),
 }
@@ -202,9 +202,16 @@ def snapshot(table: str, seq: int, *, variant: str, structure: str | None,
     return msg
 
 
-def seated(table: str, seq: int, *, seat: int, name: str, stack: int) -> Msg:
-    """``seated``: player ``name`` took ``seat`` with ``stack`` chips."""
-    return _ev("seated", table, seq, {"seat": seat, "name": name, "stack": stack})
+def seated(table: str, seq: int, *, seat: int, name: str, stack: int,
+           guest: str | None = None) -> Msg:
+    """``seated``: player ``name`` took ``seat`` with ``stack`` chips. A guest account's
+    (``guest``: its tag, e.g. ``"3fa2"``) also carries ``guest: true`` and ``tag``, which tells
+    two guests of one name apart (absent for a named account)."""
+    msg = _ev("seated", table, seq, {"seat": seat, "name": name, "stack": stack})
+    if guest:
+        msg["guest"] = True
+        msg["tag"] = guest
+    return msg
 
 
 def left(table: str, seq: int, *, seat: int, name: str) -> Msg:
@@ -335,9 +342,13 @@ def hand_ended(table: str, seq: int, *, hand: HandId, stacks: Mapping[int, int],
 
 
 def chat(table: str, seq: int, *, text: str, seat: int | None = None,
-         name: str | None = None) -> Msg:
-    """``chat``: ``text`` said by the player at ``seat`` or by ``name`` (spectator)."""
+         name: str | None = None, guest: str | None = None) -> Msg:
+    """``chat``: ``text`` said by the player at ``seat`` or by ``name`` (spectator); a
+    spectator guest's (``guest``: its tag) also carries ``guest: true`` and ``tag``."""
     fields: Msg = {"text": text}
+    if guest:
+        fields["guest"] = True
+        fields["tag"] = guest
     if seat is not None:
         fields["seat"] = seat
     if name is not None:

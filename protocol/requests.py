@@ -60,8 +60,10 @@ __all__ = [
     "Hand",
     "Hello",
     "History",
+    "ChangePassword",
     "Leave",
     "Login",
+    "Logout",
     "Ping",
     "Register",
     "Request",
@@ -191,6 +193,33 @@ class Register(Request):
     TYPE: ClassVar[str] = "register"
     name: str = _v(v_name)
     password: str = _v(v_password)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Logout(Request):
+    """``logout``: revoke the token this connection signed in with (``all``: every token of
+    the account, on every device).  Answer: ``ok`` with ``revoked`` (how many sessions);
+    then the server closes this connection (1000, ``logged out``) and every other one of
+    the account whose token was revoked.  A revoked token's ``hello`` gets ``bad_token``.
+    Errors: ``unauthorized``."""
+
+    TYPE: ClassVar[str] = "logout"
+    all: bool = _v(v_bool, False)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ChangePassword(Request):
+    """``change_password``: a named account's new password, given the current one.
+
+    Every session of the account is revoked (its other connections are closed) and this
+    connection gets a fresh one: answer ``ok`` with ``token`` (the new token to resume
+    with).  Errors: ``bad_credentials`` (``old_password`` is wrong: counts towards
+    ``login_locked``), ``login_locked`` (``retry_after``), ``weak_password``,
+    ``not_allowed`` (a guest account), ``server_busy``, ``unauthorized``."""
+
+    TYPE: ClassVar[str] = "change_password"
+    old_password: str = _v(v_password)
+    new_password: str = _v(v_password)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -413,7 +442,8 @@ class Hand(Request):
 REQUEST_CLASSES: dict[str, type[Request]] = {
     cls.TYPE: cls
     for cls in (
-        Hello, Login, Register, Ping, Tables, CreateTable, Watch, Unwatch, Sit, Leave, Act,
+        Hello, Login, Register, Logout, ChangePassword,
+        Ping, Tables, CreateTable, Watch, Unwatch, Sit, Leave, Act,
         Chat, SitOut, SitIn, ShowHands, Resume, History, Hand,
     )
 }

@@ -43,9 +43,10 @@ from server.ledger.store import Store
 from server.ledger.wallet import LedgerWallet, Wallet
 from server.net.edge import Edge, EdgeConnection, ws_max_size
 from server.net.http import WS_PATH, HttpEndpoints
+from server.net.loginguard import LoginGuard
 from server.net.metrics import Metrics
 from server.net.router import Router
-from server.net.sessions import Sessions
+from server.net.sessions import GuestSweeper, Sessions
 from server.table import TableRegistry, TableRegistryAPI
 from server.table.jackpot import EmbeddedJackpot
 
@@ -134,11 +135,14 @@ def build_app(config: Config) -> App:
     edge = Edge(config, metrics, on_close=registry.detach)
     metrics.connections_gauge = lambda: len(edge.connections)
     sessions = Sessions(wallet, starting_balance=config.starting_balance,
-                        accounts=Accounts(ledger, starting_balance=config.starting_balance),
-                        token_ttl=config.token_ttl)
+                        accounts=Accounts(ledger, starting_balance=config.starting_balance,
+                                          reserved=config.reserved_names),
+                        token_ttl=config.token_ttl, guard=LoginGuard(config),
+                        guest_idle_expiry=config.guest_idle_expiry)
     router = Router(config=config, registry=registry, sessions=sessions, metrics=metrics,
                     history=history)
     edge.handle_now = router.handle_now
+    router.connections = lambda: edge.connections.values()
     registry.jackpot_listener = edge.broadcast
     registry.hand_listener = metrics.hand_finished
     http = HttpEndpoints(static_dir=config.static_dir, metrics=metrics.render)
@@ -430,6 +434,11 @@ async def run(
 
     app = app if app is not None else build_app(config)
     await start_ledger(app)
+    edge = app.edge  # idle guests expire (Config.guest_idle_expiry): an owned periodic task
+    sweeper = GuestSweeper(app.sessions, interval=config.guest_sweep_interval,
+                           active=lambda: [c.player_id for c in edge.connections.values()
+                                           if c.player_id is not None])
+    sweeper.start()
     if app.jackpot is not None:  # connect (Redis), credit payouts still due, follow the meter
         await app.jackpot.start()
     server = await serve(
@@ -480,6 +489,7 @@ async def run(
         for sig in installed:
             with contextlib.suppress(Exception):
                 loop.remove_signal_handler(sig)
+        await sweeper.stop()
         log.info("event=final_balances %s", balances_line(app.wallet))
         try:
             log.info("event=ledger_closed sum=%d", await app.wallet.ledger.total())

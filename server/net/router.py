@@ -19,18 +19,26 @@ then `welcome`; a connection that already has an identity gets `not_allowed`. `h
 hands, newest first) and `hand` (my copy of one hand, as data or exported text) are answered
 here from the `HistoryStore`: only hands the player played, only as that player may see them
 (`server.ledger.history.player_copy`); `unknown_hand` otherwise.
+Identity requests carry the connection's address (`Connection.remote_ip`, keyed by
+`server.net.loginguard.address_key`) for the lockouts and the guest limit. `logout` ends the
+connection's session (`all`: every one of the account) and `change_password` every session of
+the account (the requester gets a fresh token in its `ok`); the connections of this process
+whose session ended are then closed with 1000 `logged out` (the requester's own after its
+`ok`, for `logout`).
 """
 
 from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Callable, Coroutine
+import weakref
+from collections.abc import Callable, Coroutine, Iterable
 from typing import Any
 
 from protocol import (
     MAX_ID_LEN,
     Act,
+    ChangePassword,
     Chat,
     CreateTable,
     Hand,
@@ -38,6 +46,7 @@ from protocol import (
     History,
     Leave,
     Login,
+    Logout,
     Ping,
     ProtocolError,
     Register,
@@ -57,6 +66,7 @@ from server.config import Config
 from server.ledger.export import export
 from server.ledger.history import HistoryStore, player_copy
 from server.net.edge import CLOSE_FLOOD, Connection
+from server.net.loginguard import address_key
 from server.net.metrics import Metrics
 from server.net.sessions import Sessions
 from server.table.api import Envelope, TableRegistryAPI
@@ -107,6 +117,11 @@ class Router:
         self.sessions = sessions
         self.metrics = metrics
         self._wall = wall
+        self.connections: Callable[[], Iterable[Connection]] = lambda: ()
+        """Every open connection of this process (`server.main` sets the edge's), so that a
+        revocation closes the connections whose session it ended."""
+        self._session_of: weakref.WeakKeyDictionary[Connection, str] = \
+            weakref.WeakKeyDictionary()
 
     def handle_now(self, conn: Connection,
                    frame: str | bytes) -> Coroutine[Any, Any, None] | None:
@@ -200,6 +215,8 @@ class Router:
             actor.submit_nowait(Envelope(request, conn))
         elif isinstance(request, Hello | Login | Register):
             return self._finish(conn, rid, self._hello(conn, request))
+        elif isinstance(request, Logout | ChangePassword):
+            return self._finish(conn, rid, self._account(conn, request))
         elif isinstance(request, Ping):
             conn.reply(messages.pong(rid, time=self._wall(), t=request.t))
         elif isinstance(request, Tables):
@@ -226,13 +243,14 @@ class Router:
         if conn.player_id is not None:
             raise ProtocolError("not_allowed", "this connection already said hello",
                                 rid=request.rid)
+        address = address_key(getattr(conn, "remote_ip", None))
         try:
             if isinstance(request, Hello):
-                identity = await self.sessions.hello(request)
+                identity = await self.sessions.hello(request, address)
             elif isinstance(request, Login):
-                identity = await self.sessions.login(request)
+                identity = await self.sessions.login(request, address)
             else:
-                identity = await self.sessions.register(request)
+                identity = await self.sessions.register(request, address)
         except ProtocolError as exc:
             exc.rid = request.rid
             raise
@@ -240,6 +258,7 @@ class Router:
             raise ProtocolError("not_allowed", "this connection already said hello",
                                 rid=request.rid)
         conn.player_id, conn.name = identity.player_id, identity.name
+        self._session_of[conn] = identity.session
         resumed = isinstance(request, Hello) and request.token is not None
         log.info("event=hello conn=%d player=%s kind=%s guest=%s", conn.conn_id,
                  identity.player_id, "resume" if resumed else request.TYPE, identity.guest)
@@ -247,3 +266,39 @@ class Router:
         conn.reply(messages.welcome(player_id=identity.player_id, name=identity.name,
                                     token=identity.token, balance=identity.balance,
                                     guest=identity.guest))
+
+    async def _account(self, conn: Connection, request: Logout | ChangePassword) -> None:
+        """`logout` and `change_password` (see the module docstring)."""
+        player_id = conn.player_id
+        assert player_id is not None
+        session = self._session_of.get(conn)
+        try:
+            if isinstance(request, Logout):
+                ended = await self.sessions.logout(player_id, session, everywhere=request.all)
+            else:
+                identity = await self.sessions.change_password(
+                    player_id, conn.name or "", request,
+                    address_key(getattr(conn, "remote_ip", None)))
+        except ProtocolError as exc:
+            exc.rid = request.rid
+            raise
+        if isinstance(request, Logout):
+            log.info("event=logout conn=%d player=%s all=%s revoked=%d", conn.conn_id,
+                     player_id, request.all, ended)
+            conn.reply(messages.ok(request.rid, revoked=ended))
+            self._close_sessions(player_id, None if request.all else session)
+            conn.close_soon(1000, "logged out")
+        else:
+            self._session_of[conn] = identity.session
+            conn.reply(messages.ok(request.rid, token=identity.token))
+            self._close_sessions(player_id, None, keep=conn)
+
+    def _close_sessions(self, player_id: str, session: str | None, *,
+                        keep: Connection | None = None) -> None:
+        """Close (1000) this process's connections of `player_id` on `session` (None: on
+        any session) but `keep`."""
+        for other in list(self.connections()):
+            if other is keep or other.player_id != player_id or other.closing:
+                continue
+            if session is None or self._session_of.get(other) == session:
+                other.close_soon(1000, "logged out")

@@ -12,6 +12,7 @@ from typing import Any
 
 from protocol import messages as m
 from protocol.requests import Chat, Leave, Resume, ShowHands, Sit
+from server.ledger.accounts import guest_tag
 from server.rules import events as ev
 from server.rules.pots import build_pots
 from server.table.api import Envelope, Sink
@@ -95,7 +96,8 @@ class SeatingMixin(TableState):
                 return self._answer(env, m.ok(rid, seat=mine, pending=True))
             st.stack += req.buy_in
             self._answer(env, m.ok(rid, seat=mine))
-            self._publish(Draft(_builder(m.seated, seat=mine, name=st.name, stack=st.stack)))
+            self._publish(Draft(_builder(m.seated, seat=mine, name=st.name, stack=st.stack,
+                                         guest=guest_tag(st.player_id))))
             return None
         # seat change request (GEN-04)
         self.changes = [c for c in self.changes if c[0] != st.player_id]
@@ -165,6 +167,7 @@ class SeatingMixin(TableState):
             self._publish(Draft(_builder(m.chat, text=req.text, seat=seat)))
         else:
             self._publish(Draft(_builder(m.chat, text=req.text,
+                                         guest=guest_tag(env.sink.player_id or ""),
                                          name=env.sink.name or env.sink.player_id)))
 
     async def _show_hands(self, env: Envelope) -> None:
@@ -226,7 +229,8 @@ class SeatingMixin(TableState):
             st.wait_for_bb = True
             st.post_bb = self.spec.post_to_enter
         self.sinks[sink.conn_id] = sink
-        self._publish(Draft(_builder(m.seated, seat=seat, name=name, stack=stack)))
+        self._publish(Draft(_builder(m.seated, seat=seat, name=name, stack=stack,
+                                     guest=guest_tag(pid))))
 
     def _move(self, old: int, new: int) -> None:
         st = self.seats[old]
@@ -234,7 +238,8 @@ class SeatingMixin(TableState):
         self.seats[old] = None
         self.seats[new] = st
         self._publish(Draft(_builder(m.left, seat=old, name=st.name)))
-        self._publish(Draft(_builder(m.seated, seat=new, name=st.name, stack=st.stack)))
+        self._publish(Draft(_builder(m.seated, seat=new, name=st.name, stack=st.stack,
+                                     guest=guest_tag(st.player_id))))
 
     async def _remove(self, seat: int) -> None:
         st = self.seats[seat]
@@ -295,6 +300,9 @@ class SeatingMixin(TableState):
             entry: dict[str, Any] = {"seat": i, "name": st.name, "stack": st.stack, "bet": 0,
                                      "state": "sitting_out" if st.sitting_out else "waiting",
                                      "cards": [], "up": []}
+            tag = guest_tag(st.player_id)
+            if tag is not None:  # a guest account: marked, and told apart by its tag
+                entry["guest"], entry["tag"] = True, tag
             if self.in_hand and i in self.start_stacks and proj is not None:
                 stack = self._live_stack(i)
                 entry["stack"] = stack

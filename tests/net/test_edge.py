@@ -302,10 +302,10 @@ async def test_messages_behind_a_waiting_hello_are_answered_after_it_in_order(
     entered = asyncio.Event()
     real_hello = live.app.sessions.hello
 
-    async def slow_hello(request: Any) -> Any:
+    async def slow_hello(request: Any, *args: Any) -> Any:
         entered.set()
         await release.wait()
-        return await real_hello(request)
+        return await real_hello(request, *args)
 
     monkeypatch.setattr(live.app.sessions, "hello", slow_hello)
     client = await open_client(live)

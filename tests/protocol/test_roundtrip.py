@@ -22,6 +22,7 @@ from protocol import (
 from protocol import messages as m
 from protocol.requests import (
     Act,
+    ChangePassword,
     Chat,
     CreateTable,
     Hand,
@@ -29,6 +30,7 @@ from protocol.requests import (
     History,
     Leave,
     Login,
+    Logout,
     Ping,
     Register,
     Request,
@@ -49,6 +51,8 @@ REQUESTS: list[Request] = [
     Hello(rid="h2", token="tok-123"),
     Login(rid=2, name="Bob", password="hunter2!"),
     Register(rid=3, name="Carol", password="correct horse"),
+    Logout(rid=31, all=True),
+    ChangePassword(rid=32, old_password="correct horse", new_password="battery staple"),
     Ping(rid=4),
     Ping(rid=5, t=1712345678.25),
     Tables(rid=6),

@@ -1,0 +1,229 @@
+"""Brute-force and flood defences of identity requests: lockouts, guest creation, hash slots.
+
+Rule of this module: every password check (`login`, `register`, `change_password`) and every
+guest creation asks a :class:`LoginGuard` first, and the guard answers from memory, without
+awaiting anything, so a refused attempt costs the server nothing (no scrypt, no store):
+
+* :class:`Lockouts`: failures per key (an account's name key, a client address) within
+  `Config.login_fail_window`; at `Config.login_fail_limit` (`login_ip_fail_limit` for an
+  address) the key is locked for `Config.login_lockout` seconds, doubled by each further
+  failure (exponential backoff) up to `Config.login_lockout_max`. A locked key is refused
+  with `login_locked` and `retry_after`, whatever the password. A success clears the
+  account's count (not the address's: an attacker's own account must not reset it).
+* :class:`GuestLimiter`: `Config.guests_per_ip_per_minute` guest accounts per address in any
+  60 seconds (`too_many_guests`, `retry_after`).
+* :class:`HashSlots`: at most `Config.max_password_hashes` hashes run at once; at most
+  `Config.password_hash_queue` wait for a slot (then `server_busy`), and one address holds at
+  most `Config.password_hashes_per_ip` of the running and waiting ones (then
+  `rate_limited`), so one attacker cannot fill the line everybody's login waits in.
+
+Addresses are keyed by :func:`address_key` (an IPv6 address by its /64: one host gets a
+whole /64). Memory is bounded: at most `Config.login_tracked` records per table, the oldest
+forgotten first. State is per process (several processes each count on their own).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import ipaddress
+import math
+import time
+from collections import OrderedDict, deque
+from collections.abc import AsyncIterator, Callable
+from dataclasses import dataclass
+
+from protocol import ProtocolError
+from server.config import Config
+
+__all__ = ["GuestLimiter", "HashSlots", "LoginGuard", "Lockouts", "address_key", "refusal"]
+
+GUEST_WINDOW = 60.0
+"""Seconds of the window `Config.guests_per_ip_per_minute` counts in."""
+
+
+def address_key(address: str | None) -> str:
+    """The key a client address is counted under: IPv4 as is, IPv6 by its /64 (an
+    IPv4-mapped IPv6 address as its IPv4), anything else (None, a Unix socket) as ``-``."""
+    if not address:
+        return "-"
+    try:
+        ip = ipaddress.ip_address(address)
+    except ValueError:
+        return address[:64]
+    if isinstance(ip, ipaddress.IPv6Address):
+        if ip.ipv4_mapped is not None:
+            return str(ip.ipv4_mapped)
+        return str(ipaddress.IPv6Network(f"{ip}/64", strict=False))
+    return str(ip)
+
+
+def refusal(code: str, retry_after: float, message: str | None = None) -> ProtocolError:
+    """A `ProtocolError` carrying `retry_after` (whole seconds, at least 1)."""
+    exc = ProtocolError(code, message)
+    exc.retry_after = max(1, math.ceil(retry_after))
+    return exc
+
+
+@dataclass(slots=True)
+class _Record:
+    failures: int = 0
+    last: float = 0.0
+    locked_until: float = 0.0
+
+
+class Lockouts:
+    """Failure counts and exponential lockouts per key (see the module docstring)."""
+
+    def __init__(self, *, limit: int, window: float, lockout: float, lockout_max: float,
+                 tracked: int, clock: Callable[[], float] = time.monotonic) -> None:
+        self.limit = limit
+        self.window = window
+        self.lockout = lockout
+        self.lockout_max = lockout_max
+        self.tracked = tracked
+        self._clock = clock
+        self._records: OrderedDict[str, _Record] = OrderedDict()
+
+    def retry_after(self, key: str) -> float:
+        """Seconds until `key` may try again (0: now)."""
+        record = self._records.get(key)
+        if record is None:
+            return 0.0
+        return max(0.0, record.locked_until - self._clock())
+
+    def failed(self, key: str) -> float:
+        """Count one failure of `key`; returns the lockout it now has (0: none)."""
+        now = self._clock()
+        record = self._records.pop(key, None) or _Record()
+        if now - max(record.last, record.locked_until) > self.window:
+            record.failures = 0  # quiet for a whole window (after any lockout): forgiven
+        record.failures += 1
+        record.last = now
+        over = record.failures - self.limit
+        lock = 0.0
+        if over >= 0:
+            lock = min(self.lockout_max, self.lockout * 2.0 ** min(over, 60))
+            record.locked_until = now + lock
+        self._records[key] = record  # (most recent last: the oldest is forgotten first)
+        while len(self._records) > self.tracked:
+            self._records.popitem(last=False)
+        return lock
+
+    def succeeded(self, key: str) -> None:
+        """Forget `key`'s failures."""
+        self._records.pop(key, None)
+
+    def failures(self, key: str) -> int:
+        record = self._records.get(key)
+        return 0 if record is None else record.failures
+
+
+class GuestLimiter:
+    """At most `limit` events per key in any `window` seconds (a sliding log per key)."""
+
+    def __init__(self, *, limit: int, window: float = GUEST_WINDOW, tracked: int,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        self.limit = limit
+        self.window = window
+        self.tracked = tracked
+        self._clock = clock
+        self._log: OrderedDict[str, deque[float]] = OrderedDict()
+
+    def take(self, key: str) -> float:
+        """Count one event of `key` and return 0, or return the seconds until one is
+        allowed (nothing counted)."""
+        now = self._clock()
+        times = self._log.pop(key, None) or deque(maxlen=self.limit)
+        while times and now - times[0] >= self.window:
+            times.popleft()
+        if len(times) >= self.limit:
+            self._log[key] = times
+            return self.window - (now - times[0])
+        times.append(now)
+        self._log[key] = times
+        while len(self._log) > self.tracked:
+            self._log.popitem(last=False)
+        return 0.0
+
+
+class HashSlots:
+    """Bounded password hashing: `slots` at once, `queue` waiting, `per_key` per address."""
+
+    def __init__(self, *, slots: int, queue: int, per_key: int) -> None:
+        self._sem = asyncio.Semaphore(slots)
+        self.slots = slots
+        self.queue = queue
+        self.per_key = per_key
+        self.waiting = 0
+        self.running = 0
+        self._held: dict[str, int] = {}
+
+    @contextlib.asynccontextmanager
+    async def slot(self, key: str) -> AsyncIterator[None]:
+        """Hold one hashing slot for `key`'s request (`server_busy` / `rate_limited`)."""
+        if self._held.get(key, 0) >= self.per_key:
+            raise refusal("rate_limited", 1.0, "too many password checks from your address "
+                          "at once; wait for the last one")
+        if self.running >= self.slots and self.waiting >= self.queue:
+            raise refusal("server_busy", 1.0)
+        self._held[key] = self._held.get(key, 0) + 1
+        self.waiting += 1
+        try:
+            try:
+                await self._sem.acquire()
+            finally:
+                self.waiting -= 1
+            self.running += 1
+            try:
+                yield
+            finally:
+                self.running -= 1
+                self._sem.release()
+        finally:
+            left = self._held[key] - 1
+            if left:
+                self._held[key] = left
+            else:
+                del self._held[key]
+
+
+class LoginGuard:
+    """The process's :class:`Lockouts` (per account, per address), :class:`GuestLimiter`
+    and :class:`HashSlots`, built from the `Config`."""
+
+    def __init__(self, config: Config, *, clock: Callable[[], float] = time.monotonic) -> None:
+        common = dict(window=config.login_fail_window, lockout=config.login_lockout,
+                      lockout_max=config.login_lockout_max, tracked=config.login_tracked,
+                      clock=clock)
+        self.accounts = Lockouts(limit=config.login_fail_limit, **common)  # type: ignore[arg-type]
+        self.addresses = Lockouts(limit=config.login_ip_fail_limit, **common)  # type: ignore[arg-type]
+        self.guests = GuestLimiter(limit=config.guests_per_ip_per_minute,
+                                   tracked=config.login_tracked, clock=clock)
+        self.hashes = HashSlots(slots=config.max_password_hashes,
+                                queue=config.password_hash_queue,
+                                per_key=config.password_hashes_per_ip)
+
+    def check(self, account: str | None, address: str) -> None:
+        """Raise `login_locked` (with `retry_after`) when the account or the address is
+        locked now."""
+        wait = self.addresses.retry_after(address)
+        if account is not None:
+            wait = max(wait, self.accounts.retry_after(account))
+        if wait > 0:
+            raise refusal("login_locked", wait)
+
+    def failed(self, account: str | None, address: str) -> None:
+        if account is not None:
+            self.accounts.failed(account)
+        self.addresses.failed(address)
+
+    def succeeded(self, account: str | None) -> None:
+        if account is not None:
+            self.accounts.succeeded(account)
+
+    def guest(self, address: str) -> None:
+        """Count one guest creation from `address` or raise `too_many_guests`."""
+        wait = self.guests.take(address)
+        if wait > 0:
+            raise refusal("too_many_guests", wait)
