@@ -40,7 +40,8 @@ from server.rules.caribbean_payout import CaribbeanSettings, Contribution
 __all__ = ["Claim", "Coordinator", "HistoryEntry", "Payout", "PoolState", "opening",
            "settings_args", "HISTORY_KINDS"]
 
-HISTORY_KINDS = ("seed", "contribution", "payout", "shortfall", "reseed", "expired", "late")
+HISTORY_KINDS = ("seed", "contribution", "payout", "shortfall", "reseed", "expired", "late",
+                 "overflow")
 
 
 @dataclass(frozen=True, slots=True)
@@ -122,10 +123,11 @@ class HistoryEntry:
 def settings_args(s: CaribbeanSettings) -> list[int]:
     """The settings the payout arithmetic needs, as a flat list (also the Lua scripts' form):
     ``[split, royal_bp, straight_flush_bp, four_of_a_kind, full_house, flush, reset,
-    minor_reset]``."""
+    minor_reset, max_pool]`` (``max_pool`` 0: no ceiling; what a contribution would add above
+    it goes to the house, an ``overflow`` history entry)."""
     jp = s.jackpot
     return [int(s.split_pools), jp.royal_flush_bp, jp.straight_flush_bp, jp.four_of_a_kind,
-            jp.full_house, jp.flush, s.reset_amount, s.minor_reset_amount]
+            jp.full_house, jp.flush, s.reset_amount, s.minor_reset_amount, s.max_pool]
 
 
 def opening(terms: CaribbeanSettings | None = None) -> tuple[int, int]:

@@ -42,7 +42,7 @@ local function publish(tbl)
 end
 
 -- CSP-09 (server.rules.caribbean_payout._pay): s = {split, royal_bp, sf_bp, quads, full_house,
--- flush, reset, minor_reset}; claims = {{key, seat, player, kind, eligible_at}, ...}
+-- flush, reset, minor_reset, max_pool}; claims = {{key, seat, player, kind, eligible_at}, ...}
 local function new_pool(amount) return {amount = amount, paid = 0, short = 0} end
 local function pay(p, amt)
   local taken = math.min(amt, p.amount)
@@ -157,17 +157,33 @@ local function do_report(hand, owner, tbl, s_json, contribs_json, claims_json)
   local claims = cjson.decode(claims_json)
   local changed = false
   if s[1] == 1 then redis.call('HSET', K_POOLS, 'split', '1') end
+  local cap = tonumber(s[9] or 0) or 0
+  -- the operator's ceiling (GEN-10), checked here, atomically: what a contribution would add
+  -- above it goes to the house (an 'overflow' entry); the pool never passes it
+  local function within(pool, amount)
+    if cap <= 0 or pool + amount <= cap then return amount, 0 end
+    local added = math.max(0, cap - pool)
+    return added, amount - added
+  end
   for _, c in ipairs(contribs) do -- {key, round, to_minor, to_major, to_house}
     if redis.call('HSETNX', K_CONTRIB, c[1], '1') == 1 then
+      local to_minor, over_minor = within(pool_get('minor'), c[3])
+      local to_major, over_major = within(pool_get('major'), c[4])
       if c[3] > 0 then
         redis.call('HSET', K_POOLS, 'split', '1')
-        pool_set('minor', pool_get('minor') + c[3])
-        hist('contribution', c[2], c[1], 'minor', c[3], pool_get('minor'))
+        pool_set('minor', pool_get('minor') + to_minor)
+        hist('contribution', c[2], c[1], 'minor', to_minor, pool_get('minor'))
       end
-      pool_set('major', pool_get('major') + c[4])
-      hist('contribution', c[2], c[1], 'major', c[4], pool_get('major'))
-      total_add('contributed', c[3] + c[4])
-      total_add('house', c[5])
+      pool_set('major', pool_get('major') + to_major)
+      hist('contribution', c[2], c[1], 'major', to_major, pool_get('major'))
+      if over_minor > 0 then
+        hist('overflow', c[2], c[1], 'minor', over_minor, pool_get('minor'))
+      end
+      if over_major > 0 then
+        hist('overflow', c[2], c[1], 'major', over_major, pool_get('major'))
+      end
+      total_add('contributed', to_minor + to_major)
+      total_add('house', c[5] + over_minor + over_major)
       changed = true
     end
   end

@@ -217,19 +217,26 @@ class MemoryCoordinator:
     def report_now(self, hand: str, *, owner: str, table: str, settings: CaribbeanSettings,
                    contributions: Sequence[Contribution], claims: Sequence[Claim]
                    ) -> list[Payout]:
+        cap = settings.max_pool
         for c in contributions:
             if c.key in self._contrib:
                 continue
             self._contrib.add(c.key)
             self._delta.contrib.append(c.key)
+            # the operator's ceiling (GEN-10): what would pass it goes to the house instead
+            to_minor, over_minor = _within(self.minor, c.to_minor, cap)
+            to_major, over_major = _within(self.major, c.to_major, cap)
             if c.to_minor:
                 self.split = True
-                self.minor += c.to_minor
-                self._log("contribution", c.round_id, c.key, "minor", c.to_minor)
-            self.major += c.to_major
-            self._log("contribution", c.round_id, c.key, "major", c.to_major)
-            self.contributed += c.to_minor + c.to_major
-            self.house += c.to_house
+                self.minor += to_minor
+                self._log("contribution", c.round_id, c.key, "minor", to_minor)
+            self.major += to_major
+            self._log("contribution", c.round_id, c.key, "major", to_major)
+            for pool, over in (("minor", over_minor), ("major", over_major)):
+                if over:
+                    self._log("overflow", c.round_id, c.key, pool, over)
+            self.contributed += to_minor + to_major
+            self.house += c.to_house + over_minor + over_major
         if settings.split_pools:
             self.split = True
         if hand not in self._done and hand not in self._reports:
@@ -330,6 +337,15 @@ class MemoryCoordinator:
                 await self.synced()
             finally:
                 await self.file.close()
+
+
+def _within(pool: int, amount: int, cap: int) -> tuple[int, int]:
+    """``(added, overflow)`` of ``amount`` going into ``pool`` under the ceiling ``cap``
+    (0: none): the pool never passes the ceiling; the overflow is the house's."""
+    if cap <= 0 or pool + amount <= cap:
+        return amount, 0
+    added = max(0, cap - pool)
+    return added, amount - added
 
 
 def outcomes_after(outcomes: list[tuple[str, PoolOutcome]], pool: str) -> int:

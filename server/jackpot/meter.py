@@ -20,6 +20,7 @@ from collections.abc import AsyncIterator, Callable
 from typing import Any
 
 from protocol import messages as m
+from protocol.constants import MAX_SAFE_INT
 from server.jackpot.base import PoolState
 
 __all__ = ["Meter", "follow"]
@@ -53,8 +54,15 @@ class Meter:
                 else {"pool": s.major})
 
     def update(self, state: PoolState, table: str | None = None) -> None:
-        """A new pool state (``table``: where a payout happened, if one did)."""
-        self.state = PoolState(state.minor, state.major, state.split or self.state.split)
+        """A new pool state (``table``: where a payout happened, if one did).  A pool beyond
+        what JSON and MessagePack carry (2**53 - 1: a store written before the operator's
+        ``max_pool`` ceiling) is shown at that bound, so the meter never freezes."""
+        minor, major = _shown(state.minor), _shown(state.major)
+        if (minor, major) != (state.minor, state.major) or minor + major > MAX_SAFE_INT:
+            log.warning("event=jackpot_pool_beyond_wire minor=%d major=%d", state.minor,
+                        state.major)
+            minor = min(minor, MAX_SAFE_INT - major)
+        self.state = PoolState(minor, major, state.split or self.state.split)
         self._table = table or self._table
         if self._timer is not None:
             return
@@ -86,6 +94,10 @@ class Meter:
         if self._timer is not None:
             self._timer.cancel()
             self._timer = None
+
+
+def _shown(amount: int) -> int:
+    return max(0, min(int(amount), MAX_SAFE_INT))
 
 
 async def follow(changes: AsyncIterator[tuple[PoolState, str | None]], meter: Meter) -> None:

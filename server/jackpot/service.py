@@ -281,10 +281,19 @@ class JackpotService:
         assert mem is not None
         self.open.discard(hand)
         self._until.pop(hand, None)
+        seen = len(mem._history)
         paid = mem.report_now(hand, **args)
         self._booked(paid, args["table"] if paid else None)
+        if not paid and any(e.kind == "overflow" for e in mem._history[seen:]):
+            self._own(self._book_overflow())
         if outbox is not None:
             self._own(self._outbox_synced(mem, outbox))
+
+    async def _book_overflow(self) -> None:
+        try:
+            await self._book_pool_events()
+        except Exception:  # booked at the next payout or start (idempotent keys)
+            log.exception("event=jackpot_overflow_booking_failed")
 
     async def _outbox_synced(self, mem: MemoryCoordinator, key: str) -> None:
         try:
@@ -412,6 +421,10 @@ class JackpotService:
                     await self.ledger.transfer(
                         JACKPOT_HOUSE, JACKPOT_POOL, e.amount, reason=f"jackpot_{e.kind}",
                         key=f"jackpot:{e.kind}:{e.hand}:{e.pool}")
+                elif e.kind == "overflow" and e.amount > 0:  # above the ceiling: the house's
+                    await self.ledger.transfer(
+                        JACKPOT_POOL, JACKPOT_HOUSE, e.amount, reason="jackpot_overflow",
+                        key=f"jackpot:overflow:{e.key}:{e.pool}")
             self._history_at += len(entries)
             if len(entries) < 1000:
                 return

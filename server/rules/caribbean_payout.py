@@ -123,7 +123,9 @@ class CaribbeanSettings:
     kind, full house, flush) and ``major_share_bp`` to the major pool (straight and royal
     flushes) instead; the rest of a wager is house jackpot revenue.  ``reset_amount`` is the
     reseed level of the pool (the major pool when split) and the royal flush minimum (CSP-09);
-    ``minor_reset_amount`` is the minor pool's reseed level.  ``dealer_qualifier``: a dealer's
+    ``minor_reset_amount`` is the minor pool's reseed level.  ``max_pool``: the operator's
+    ceiling of each pool (0: none); what a contribution would add above it goes to the house
+    (the coordinator's ``overflow``).  ``dealer_qualifier``: a dealer's
     high-card hand qualifies when its ranks, highest first, are at least this (ace-king,
     CSP-04); any pair or better always qualifies.
     """
@@ -141,6 +143,7 @@ class CaribbeanSettings:
     minor_reset_amount: int = 100_000
     dealing_mode: DealingMode = "shuffler"
     dealer_qualifier: tuple[int, ...] = (14, 13)
+    max_pool: int = 0
 
     def __post_init__(self) -> None:
         ints = {
@@ -148,6 +151,7 @@ class CaribbeanSettings:
             "jackpot_wager": self.jackpot_wager, "pool_share_bp": self.pool_share_bp,
             "reset_amount": self.reset_amount, "minor_share_bp": self.minor_share_bp,
             "major_share_bp": self.major_share_bp, "minor_reset_amount": self.minor_reset_amount,
+            "max_pool": self.max_pool,
         }
         for name, v in ints.items():
             if not is_int(v) or v < 0:
