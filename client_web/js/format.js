@@ -58,6 +58,28 @@ export function stakesText(variant, stakes) {
   return parts.join(", ") || "\u2014";
 }
 
+/** GEN-10: the house's take at a table, from its lobby entry: "rake 5% (cap 300)", "no rake"
+ * or "fee 50 a hand". */
+export function rakeText(entry) {
+  const e = entry || {};
+  if (e.fee) return `fee ${chips(e.fee.amount ?? e.fee)} a hand`;
+  const bp = (e.rake && e.rake.bp) || 0;
+  if (!bp) return "no rake";
+  const cap = e.rake.cap ? ` (cap ${chips(e.rake.cap)})` : "";
+  return `rake ${(bp / 100).toLocaleString("en-US")}%${cap}`;
+}
+
+/** CSP-13: the house's jackpot terms of a Caribbean lobby entry: "jackpot wager 100 · royal
+ * 100%, straight flush 10%, four 500, full house 100, flush 50 · reset 10,000". */
+export function jackpotTermsText(terms) {
+  if (!terms) return "";
+  const p = terms.paytable || {};
+  const pct = (bp) => `${((bp || 0) / 100).toLocaleString("en-US")}%`;
+  const pays = [`royal ${pct(p.royal_flush_bp)}`, `straight flush ${pct(p.straight_flush_bp)}`,
+    `four ${chips(p.four_of_a_kind)}`, `full house ${chips(p.full_house)}`, `flush ${chips(p.flush)}`];
+  return `jackpot wager ${chips(terms.wager)} \u00b7 ${pays.join(", ")} \u00b7 reset ${chips(terms.reset)}`;
+}
+
 /** The stake a buy-in is counted in (last blind, small bet, bring-in, minimum ante). */
 export function bigBet(variant, stakes) {
   const s = stakes || {};

@@ -6,7 +6,7 @@ import { test } from "node:test";
 import { actionsHTML, clamp, quickSizes } from "../js/ui/actions.js";
 import { cardHTML } from "../js/ui/cards.js";
 import { esc } from "../js/ui/dom.js";
-import { createRequest, stakeFieldsFor } from "../js/ui/lobby.js";
+import { createRequest, houseText, stakeFieldsFor, tableListHTML } from "../js/ui/lobby.js";
 
 function table(extra = {}) {
   return {
@@ -56,11 +56,11 @@ test("the action bar offers exactly the options, only on one's own turn", () => 
 
 test("the create form's request for every kind of table", () => {
   assert.deepEqual(stakeFieldsFor("holdem", "fixed_limit"), ["sb", "bb", "small_bet", "big_bet"]);
-  assert.deepEqual(stakeFieldsFor("caribbean", "no_limit"), ["min", "max", "jackpot_wager"]);
+  assert.deepEqual(stakeFieldsFor("caribbean", "no_limit"), ["min", "max"]);  // CSP-13: no jackpot wager
   assert.deepEqual(createRequest({ variant: "holdem", structure: "no_limit", sb: "50", bb: "100", seats: "6", name: " Main " }),
     { variant: "holdem", structure: "no_limit", stakes: { blinds: [50, 100] }, seats: 6, name: "Main" });
   assert.deepEqual(createRequest({ variant: "caribbean", structure: "no_limit", min: "100", max: "1000", jackpot_wager: "100", seats: "5" }),
-    { variant: "caribbean", stakes: { min: 100, max: 1000, jackpot_wager: 100 }, seats: 5 });
+    { variant: "caribbean", stakes: { min: 100, max: 1000 }, seats: 5 });
   assert.deepEqual(createRequest({ variant: "stud7", structure: "fixed_limit", ante: "10", bring_in: "25", small_bet: "50", big_bet: "100", seats: "8" }).stakes,
     { ante: 10, bring_in: 25, small_bet: 50, big_bet: 100 });
 });
@@ -86,4 +86,16 @@ test("the middle shows the main pot and each side pot, with who can win it", asy
   assert.match(html, /data-pot="2000"/);
   assert.match(html, /data-pot-index="0"[^>]*>Main pot 1,200</);
   assert.match(html, /data-pot-index="1"[^>]*data-eligible="1,2"[^>]*title="Can be won by Bob, &lt;Carol&gt;">Side pot 1: 800</);
+});
+
+test("GEN-10/CSP-13: the lobby shows each table's rake and the Caribbean jackpot terms", () => {
+  assert.equal(houseText({ variant: "holdem", rake: { bp: 500, cap: 300 } }), "rake 5% (cap 300)");
+  assert.equal(houseText({ variant: "holdem", rake: { bp: 0, cap: 0 } }), "no rake");
+  const terms = { wager: 100, reset: 1000000, paytable: { royal_flush_bp: 10000, straight_flush_bp: 1000,
+    four_of_a_kind: 50000, full_house: 10000, flush: 5000 } };
+  assert.equal(houseText({ variant: "caribbean", rake: { bp: 0, cap: 0 }, jackpot_terms: terms }),
+    "jackpot wager 100 \u00b7 royal 100%, straight flush 10%, four 50,000, full house 10,000, flush 5,000 \u00b7 reset 1,000,000");
+  const row = tableListHTML([{ table: "t1", name: "<b>", variant: "holdem", structure: "no_limit",
+    stakes: { blinds: [5, 10] }, seats: 6, players: 0, spectators: 0, rake: { bp: 250, cap: 0 } }], null);
+  assert.match(row, /rake 2\.5%/);
 });

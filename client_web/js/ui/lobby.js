@@ -2,7 +2,7 @@
 // list of tables (live), and the form that creates a table of any variant and structure.
 
 import { STRUCTURES, VARIANTS } from "../../protocol.js";
-import { chips, stakesText, STRUCTURE_NAMES, VARIANT_NAMES } from "../format.js";
+import { chips, jackpotTermsText, rakeText, stakesText, STRUCTURE_NAMES, VARIANT_NAMES } from "../format.js";
 import { $, esc } from "./dom.js";
 
 /** The rows of the table list. */
@@ -17,7 +17,8 @@ export function tableListHTML(tables, me) {
     const id = encodeURIComponent(t.table);
     return `<tr data-table="${esc(t.table)}"><th scope="row">${esc(t.name || t.table)}</th>` +
       `<td>${esc(game)}<span class="structure">${esc(structure)}</span></td>` +
-      `<td class="stakes-cell">${esc(stakesText(t.variant, t.stakes))}</td>` +
+      `<td class="stakes-cell">${esc(stakesText(t.variant, t.stakes))}` +
+      `<span class="house">${esc(houseText(t))}</span></td>` +
       `<td class="players-cell"><span class="seats-count">${t.players}/${t.seats}</span><span class="phone-only"> seated</span></td>` +
       `<td class="watching-cell">${t.spectators}<span class="phone-only"> watching</span></td>` +
       `<td class="go"><div class="go-btns"><a class="btn primary" href="#/table/${id}">${full ? "Open" : "Join"}</a>` +
@@ -25,16 +26,22 @@ export function tableListHTML(tables, me) {
   }).join("");
 }
 
+/** What the house takes at a table and, at Caribbean tables, the jackpot terms (GEN-10). */
+export function houseText(t) {
+  if (t.variant === "caribbean") return t.jackpot_terms ? jackpotTermsText(t.jackpot_terms) : "";
+  return rakeText(t);
+}
+
+// The jackpot wager is the house's (CSP-13): the form offers only the ante limits.
 const STAKE_FIELDS = {
   sb: ["Small blind", 50], bb: ["Big blind", 100], ante: ["Ante", 10], bring_in: ["Bring-in", 25],
   small_bet: ["Small bet", 100], big_bet: ["Big bet", 200], min_bet: ["Min bet", 100],
   max_bet: ["Max bet", 400], min: ["Min ante", 100], max: ["Max ante", 1000],
-  jackpot_wager: ["Jackpot wager", 100],
 };
 
 /** Which stake fields the form shows for a variant and structure. */
 export function stakeFieldsFor(variant, structure) {
-  if (variant === "caribbean") return ["min", "max", "jackpot_wager"];
+  if (variant === "caribbean") return ["min", "max"];
   const fields = variant.startsWith("stud") ? ["ante", "bring_in"] : ["sb", "bb"];
   if (structure === "fixed_limit") fields.push("small_bet", "big_bet");
   if (structure === "spread_limit") fields.push("min_bet", "max_bet");
