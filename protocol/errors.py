@@ -55,6 +55,7 @@ ERROR_CODES: dict[str, str] = {
     "bad_settings": "Invalid table settings.",
     "bad_deck": "A deck is not a permutation of the variant's cards.",
     "test_mode_only": "That is only available when the server runs in test mode.",
+    "house_policy": "The house sets that (jackpot terms, rake limits), not a table's creator.",
     "not_watching": "You are not watching that table.",
     # Seats and money.
     "bad_seat": "No such seat at this table.",
@@ -64,6 +65,7 @@ ERROR_CODES: dict[str, str] = {
     "insufficient_funds": "Your balance is too low for that.",
     "bad_buy_in": "The buy-in is outside the table's limits.",
     "hand_in_progress": "Not while a hand is in progress.",
+    "limit_exceeded": "That would pass the house's limit.",
     # Playing a hand (engine reason codes map onto these).
     "no_hand": "There is no hand in progress.",
     "not_in_hand": "You are not in this hand.",

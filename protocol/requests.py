@@ -237,9 +237,11 @@ class Tables(Request):
     """``tables``: list tables, optionally only one ``variant``.
 
     Answer: ``ok`` with ``tables``: a list of
-    ``{table, name, variant, structure, stakes, seats, players, spectators}``; Caribbean Stud
-    tables also carry ``jackpot``: ``{pool}`` (and ``minor``, ``major`` when split), the shared
-    progressive pool as it stands.
+    ``{table, name, variant, structure, stakes, seats, players, spectators, rake}``
+    (``rake``: the house's ``{bp, cap}``, GEN-10); Caribbean Stud tables also carry
+    ``jackpot``: ``{pool}`` (and ``minor``, ``major`` when split), the shared progressive pool
+    as it stands, and ``jackpot_terms``: the house's ``{wager, paytable, reset, share_bp}``
+    (CSP-13; plus ``minor_reset``, ``minor_share_bp``, ``major_share_bp`` when split).
     """
 
     TYPE: ClassVar[str] = "tables"

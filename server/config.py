@@ -172,6 +172,80 @@ class Config:
     starting_balance: int = 10000
     """Chips credited to a new guest account (PROTOCOL.md `welcome`)."""
 
+    # --- house policy (operator) ---------------------------------------------------------
+    # GEN-09/GEN-10/CSP-13: house revenue and the jackpot terms are the operator's, the same
+    # for every table; a table's creator picks only what these bounds allow.
+    jackpot_wager: int = 100
+    """Chips of the Caribbean Stud jackpot wager (CSP-01), the same at every linked table
+    (CSP-13). A creator cannot choose it (`house_policy`)."""
+
+    jackpot_paytable: tuple[int, ...] = (10_000, 1_000, 50_000, 10_000, 5_000)
+    """The jackpot paytable (CSP-07), every Caribbean table: royal flush and straight flush in
+    basis points of the pool, then four of a kind, full house and flush in chips (defaults
+    100%, 10%, $500, $100, $50). A 0 entry does not qualify."""
+
+    jackpot_reset: int = 1_000_000
+    """The pool's reset amount in chips (CSP-08, default $10,000; the major pool's when split):
+    what a new pool opens at, the reseed level and the royal flush minimum (CSP-09)."""
+
+    jackpot_pool_share_bp: int = 7_000
+    """Share of every collected jackpot wager that goes to the pool, in basis points (CSP-08,
+    default 70%); the rest is house jackpot revenue (GEN-09)."""
+
+    jackpot_split: bool = False
+    """CSP-11: split the pool into a minor pool (four of a kind, full house, flush) and a
+    major pool (straight and royal flushes), each with its own share and reset amount."""
+
+    jackpot_minor_share_bp: int = 2_000
+    """With `jackpot_split`: share of a wager to the minor pool (basis points)."""
+
+    jackpot_major_share_bp: int = 5_000
+    """With `jackpot_split`: share of a wager to the major pool (basis points); minor + major
+    at most 10,000."""
+
+    jackpot_minor_reset: int = 100_000
+    """With `jackpot_split`: the minor pool's reset amount in chips (default $1,000)."""
+
+    rake_bp: int = 0
+    """GEN-09: the rake of every pot table, in basis points of the pot, unless its creator
+    picks another within `max_rake_bp`. 0: no rake (the default: the house takes nothing
+    unless the operator says so)."""
+
+    rake_cap: int = 0
+    """GEN-09: the rake's maximum per pot in chips (the "cap") of every pot table unless its
+    creator picks another within `max_rake_cap`. 0: no cap (allowed only while
+    `max_rake_cap` is 0)."""
+
+    max_rake_bp: int = 0
+    """The highest rake (basis points) a table's creator may choose; a higher `rake_bp` in
+    `create_table` is refused (`house_policy`). 0 (default): creators cannot add a rake.
+    At least `rake_bp`; at most 10,000."""
+
+    max_rake_cap: int = 0
+    """The highest rake cap (chips) a table's creator may choose; when > 0 every raked table
+    has a cap of 1..this (a creator's "no cap", 0, is refused). 0: caps are not bounded."""
+
+    max_pool: int = 100_000_000_000
+    """Ceiling of the jackpot pool in chips (each pool when split). A contribution that would
+    take a pool past it goes to the house jackpot ledger instead ("overflow" in the pool
+    history), and a jackpot wager is refused (`limit_exceeded`) while the pool is at it. At
+    most 9 * 10**11 (the Redis scripts' arithmetic is exact below that) and never below a
+    reset amount."""
+
+    max_stake: int = 1_000_000_000
+    """Ceiling of every stakes amount a table may have (blinds, antes, bring-in, bets,
+    Caribbean ante limits), in chips; a higher one is refused (`limit_exceeded`)."""
+
+    max_buy_in: int = 10_000_000_000
+    """Ceiling of a table's buy-in limits and of a stack a buy-in or rebuy may make, in chips
+    (`limit_exceeded` / `bad_buy_in`). A table's default maximum buy-in is clamped to it."""
+
+    max_balance: int = 1_000_000_000_000_000
+    """Ceiling of an account balance in chips, at least `starting_balance`. Chips are
+    conserved and the pool is capped (`max_pool`), so balances stay far below it; it is not
+    checked on a cash-out or a jackpot credit (a player's chips always go back). Every
+    ceiling is at most 2**53 - 1, what JSON and MessagePack carry."""
+
     # --- identity and login (abuse) ------------------------------------------------------
     login_fail_limit: int = 5
     """Failed password checks (`login`, `change_password`) for one account name within
@@ -313,3 +387,54 @@ class Config:
         if self.starting_balance < 0:
             raise ValueError(f"starting_balance must not be negative, got {self.starting_balance}")
         self._check_identity()
+        self._check_house_policy()
+
+    def _check_house_policy(self) -> None:
+        """GEN-09/GEN-10/CSP-13: the operator's house policy must be coherent and every
+        amount fit 2**53 - 1 (JSON and MessagePack carry it exactly)."""
+        safe = 2**53 - 1
+        amounts = {
+            "jackpot_wager": self.jackpot_wager, "jackpot_reset": self.jackpot_reset,
+            "jackpot_minor_reset": self.jackpot_minor_reset, "rake_cap": self.rake_cap,
+            "max_rake_cap": self.max_rake_cap, "max_pool": self.max_pool,
+            "max_stake": self.max_stake, "max_buy_in": self.max_buy_in,
+            "max_balance": self.max_balance, "starting_balance": self.starting_balance,
+        }
+        for name, value in amounts.items():
+            if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= safe:
+                raise ValueError(f"{name} must be an integer 0..2**53-1, got {value!r}")
+        if self.jackpot_wager <= 0:
+            raise ValueError("jackpot_wager must be positive")
+        for name, ceiling in (("max_pool", self.max_pool), ("max_stake", self.max_stake),
+                              ("max_buy_in", self.max_buy_in),
+                              ("max_balance", self.max_balance)):
+            if ceiling <= 0:
+                raise ValueError(f"{name} must be positive")
+        if self.max_pool > 900_000_000_000:
+            raise ValueError("max_pool must be at most 9 * 10**11 (exact pool arithmetic)")
+        pays = self.jackpot_paytable
+        if len(pays) != 5 or any(isinstance(v, bool) or not isinstance(v, int) or not
+                                 0 <= v <= safe for v in pays):
+            raise ValueError("jackpot_paytable must be 5 non-negative integers: royal flush "
+                             "bp, straight flush bp, four of a kind, full house, flush")
+        if pays[0] > 10_000 or pays[1] > 10_000:
+            raise ValueError("jackpot_paytable: pool shares are at most 10,000 bp")
+        for name, bp in (("jackpot_pool_share_bp", self.jackpot_pool_share_bp),
+                         ("jackpot_minor_share_bp", self.jackpot_minor_share_bp),
+                         ("jackpot_major_share_bp", self.jackpot_major_share_bp),
+                         ("rake_bp", self.rake_bp), ("max_rake_bp", self.max_rake_bp)):
+            if isinstance(bp, bool) or not isinstance(bp, int) or not 0 <= bp <= 10_000:
+                raise ValueError(f"{name} must be 0..10000 basis points, got {bp!r}")
+        if self.jackpot_minor_share_bp + self.jackpot_major_share_bp > 10_000:
+            raise ValueError("jackpot_minor_share_bp + jackpot_major_share_bp above 10000")
+        if self.jackpot_reset > self.max_pool or (self.jackpot_split and
+                                                  self.jackpot_minor_reset > self.max_pool):
+            raise ValueError("a jackpot reset amount above max_pool")
+        if self.rake_bp > self.max_rake_bp:
+            raise ValueError("rake_bp above max_rake_bp")
+        if self.max_rake_cap and self.rake_bp and not 0 < self.rake_cap <= self.max_rake_cap:
+            raise ValueError("rake_cap must be 1..max_rake_cap while max_rake_cap is set")
+        if self.starting_balance > self.max_balance:
+            raise ValueError("starting_balance above max_balance")
+        if self.jackpot_wager > self.max_stake:
+            raise ValueError("jackpot_wager above max_stake")

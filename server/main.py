@@ -48,6 +48,7 @@ from server.net.metrics import Metrics
 from server.net.router import Router
 from server.net.sessions import GuestSweeper, Sessions
 from server.table import TableRegistry, TableRegistryAPI
+from server.table.house import jackpot_terms
 from server.table.jackpot import EmbeddedJackpot
 
 log = logging.getLogger("server.main")
@@ -75,7 +76,7 @@ def build_registry(config: Config, wallet: Wallet) -> TableRegistry:
     in `jackpot.sqlite3` in the data dir, so they survive restarts (CSP-08)."""
     jackpot = build_jackpot(config)
     if jackpot is None:
-        jackpot = EmbeddedJackpot(lease=config.jackpot_lease,
+        jackpot = EmbeddedJackpot(lease=config.jackpot_lease, terms=jackpot_terms(config),
                                   file=PoolFile.in_dir(config.data_dir))
     return TableRegistry(config, wallet, jackpot=jackpot)
 

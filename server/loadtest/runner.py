@@ -57,7 +57,7 @@ _FINAL_TOTAL = re.compile(r"event=final_balances total=(-?\d+)")
 def default_stakes(variant: str, structure: str | None) -> dict[str, Any]:
     """The stakes a table of ``variant``/``structure`` gets unless ``--stakes`` says more."""
     if variant == "caribbean":
-        return {"min": 100, "max": 1000, "jackpot_wager": 100}
+        return {"min": 100, "max": 1000}  # the jackpot wager is the house's (CSP-13)
     if variant.startswith("stud"):
         stakes: dict[str, Any] = {"ante": 10, "bring_in": 25, "small_bet": 50, "big_bet": 100}
         if structure == "spread_limit":

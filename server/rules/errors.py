@@ -16,9 +16,11 @@ BAD_DISCARD = "bad_discard"
 NO_HAND = "no_hand"
 BAD_DECK = "bad_deck"
 BAD_SETUP = "bad_setup"
+LIMIT_EXCEEDED = "limit_exceeded"  # a house ceiling (server.config house policy)
 
 REASONS = frozenset(
-    {NOT_YOUR_TURN, BAD_ACTION, BAD_AMOUNT, BAD_DISCARD, NO_HAND, BAD_DECK, BAD_SETUP}
+    {NOT_YOUR_TURN, BAD_ACTION, BAD_AMOUNT, BAD_DISCARD, NO_HAND, BAD_DECK, BAD_SETUP,
+     LIMIT_EXCEEDED}
 )
 
 

@@ -73,6 +73,7 @@ from server.rules.hand import Hand
 from server.table.api import Clock, Envelope, Sink, Timer
 from server.table.caribbean_table import CaribbeanMixin
 from server.table.fanout import FanoutMixin
+from server.table.house import lobby_terms
 from server.table.jackpot import JackpotService
 from server.table.projection import Draft, HandProjector, Msg
 from server.table.recording import HandRecorder, RecordingMixin
@@ -186,11 +187,18 @@ class TableActor(SeatingMixin, TurnClockMixin, CaribbeanMixin, RecordingMixin, F
     def summary(self) -> dict[str, Any]:
         players = {s.player_id for s in self.seats if s is not None}
         spectators = {c for c, s in self.sinks.items() if s.player_id not in players}
-        return {
+        rules = self.spec.rules
+        entry: dict[str, Any] = {
             "table": self.table_id, "name": self.spec.name, "variant": self.spec.variant_name,
             "structure": self.spec.structure, "stakes": dict(self.spec.stakes_wire),
             "seats": self.spec.seats, "players": len(players), "spectators": len(spectators),
+            # GEN-09/GEN-10: the house's revenue at this table (Caribbean: none, its edge)
+            "rake": {"bp": rules.rake_bp if rules is not None else 0,
+                     "cap": rules.rake_cap if rules is not None else 0},
         }
+        if self.spec.is_caribbean:  # CSP-13: the operator's terms, the same at every table
+            entry["jackpot_terms"] = lobby_terms(self.config)
+        return entry
 
     async def idle(self) -> None:
         """Wait until every queued item has been handled (tests)."""

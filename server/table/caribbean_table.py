@@ -54,6 +54,8 @@ class CaribbeanMixin(TableState):
         if rnd.phase == "antes":
             if req.action == "ante":
                 assert req.amount is not None
+                if req.jackpot:
+                    self._check_pool_ceiling()
                 return list(rnd.ante(seat, req.amount, jackpot=req.jackpot))
             if req.action == "fold":
                 return list(rnd.sit_out(seat))
@@ -63,6 +65,19 @@ class CaribbeanMixin(TableState):
             if req.action == "fold":
                 return list(rnd.fold(seat))
         raise IllegalAction(rerr.BAD_ACTION, f"{req.action} is not possible now")
+
+    def _check_pool_ceiling(self) -> None:
+        """GEN-10: a jackpot wager whose pool share would take a pool past the operator's
+        ``max_pool`` is refused (``limit_exceeded``) before anything changes."""
+        terms = self.spec.caribbean
+        if terms is None or self.jackpot is None or terms.max_pool <= 0:
+            return
+        state = self.jackpot.meter.state
+        minor, major, _ = terms.split_wager(terms.jackpot_wager)
+        if state.minor + minor > terms.max_pool or state.major + major > terms.max_pool:
+            raise IllegalAction(rerr.LIMIT_EXCEEDED,
+                                f"the jackpot is at the house's limit of {terms.max_pool}; "
+                                "ante without the jackpot wager")
 
     def _pay_jackpot(self, stacks: dict[int, int]) -> dict[int, int]:
         """The round is over: hand its contributions and qualifying hands to the jackpot

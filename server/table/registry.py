@@ -39,6 +39,7 @@ from server.rules.cards import shuffled
 from server.table.actor import TableActor
 from server.table.api import Clock, Sink
 from server.table.clock import AsyncioClock
+from server.table.house import jackpot_terms
 from server.table.jackpot import EmbeddedJackpot, JackpotService
 from server.table.settings import build_spec
 
@@ -78,7 +79,7 @@ class TableRegistry:
         self.rng = rng
         self.shuffle = shuffle
         self.jackpot = jackpot if jackpot is not None else EmbeddedJackpot(
-            lease=config.jackpot_lease)
+            lease=config.jackpot_lease, terms=jackpot_terms(config))  # CSP-13: the house's
         if self.jackpot.credit is None:
             self.jackpot.credit = self._credit_jackpot
         if self.jackpot.ledger is None:  # durable reports, house share, reseeds (CSP-12)

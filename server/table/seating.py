@@ -62,6 +62,11 @@ class SeatingMixin(TableState):
             return await self._sit_again(env, mine, req)
         if self.seats[req.seat] is not None:
             if all(s is not None for s in self.seats):
+                if not self.spec.min_buy_in <= req.buy_in <= self.spec.max_buy_in:
+                    # refused at once, never changed later (a waiter buys in what they asked)
+                    return self._answer(env, m.error(
+                        rid, "bad_buy_in",
+                        f"buy-in must be {self.spec.min_buy_in}..{self.spec.max_buy_in}"))
                 if all(w.player_id != pid for w in self.waiting):
                     self.waiting.append(_Waiter(pid, env.sink.name or pid, req.buy_in, env.sink))
                 return self._answer(env, m.error(rid, "table_full",
@@ -253,7 +258,9 @@ class SeatingMixin(TableState):
 
     async def _fill_seats(self) -> None:
         """GEN-04: a free seat goes first to a seated player who asked for it, then to the
-        waiting list (in order; a waiter who can no longer pay is dropped)."""
+        waiting list (in order; a waiter who can no longer pay is dropped). A waiter buys in
+        exactly what they asked for, checked against the table's limits when they joined the
+        list (never silently changed)."""
         moved = True
         while moved:
             moved = False
@@ -270,7 +277,9 @@ class SeatingMixin(TableState):
             w = self.waiting.pop(0)
             if self._seat_of(w.player_id) is not None:
                 continue
-            buy = min(max(w.buy_in, self.spec.min_buy_in), self.spec.max_buy_in)
+            buy = w.buy_in
+            if not self.spec.min_buy_in <= buy <= self.spec.max_buy_in:
+                continue
             if not await self.wallet.buy_in(w.player_id, self.table_id, buy,
                                             reason=f"buy_in {self.table_id}"):
                 continue

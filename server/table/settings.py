@@ -3,12 +3,21 @@
 Rule of this module: everything the lobby lets a creator choose is checked here, once, and
 turned into a frozen :class:`TableSpec`; a refusal raises :class:`protocol.ProtocolError` with
 its specific code (``bad_variant``, ``bad_structure``, ``bad_stakes``, ``bad_settings``,
-``test_mode_only``, ``bad_deck``).
+``test_mode_only``, ``bad_deck``, ``house_policy``, ``limit_exceeded``).
+
+House policy (GEN-09, GEN-10, CSP-13; :mod:`server.table.house`): the jackpot terms (wager,
+paytable, reset amounts, pool shares, split) are the operator's ``Config`` and the same at
+every Caribbean table; a request that names one is refused (``house_policy``). The rake of a
+pot table is ``Config.rake_bp`` / ``rake_cap`` unless its creator picks another within
+``Config.max_rake_bp`` / ``max_rake_cap`` (above: ``house_policy``). Every stakes amount is at
+most ``Config.max_stake`` and every buy-in limit at most ``Config.max_buy_in``
+(``limit_exceeded``; the default maximum buy-in is clamped to it).
 
 Stakes keys (chips): pot games take ``blinds`` (list, first to last), ``ante``, ``bring_in``,
 ``small_bet``, ``big_bet``, ``min_bet``, ``max_bet``, ``chip``; hold'em/manila/draw need
 ``blinds``, stud needs ``bring_in``. Caribbean Stud takes ``min``/``ante_min``,
-``max``/``ante_max`` (the ante range) and ``jackpot_wager``.
+``max``/``ante_max`` (the ante range); its jackpot wager is the house's
+(``Config.jackpot_wager``).
 
 Table settings (``settings``, all optional):
 
@@ -22,7 +31,7 @@ Table settings (``settings``, all optional):
   seconds (default ``Config.action_clock``).
 - engine settings: ``raise_cap``, ``max_discard``, ``over_blind``,
   ``heads_up_button_first_blind``, ``rake_bp``, ``rake_cap`` (when the engine has them);
-  Caribbean: ``pool_share_bp``, ``reset_amount``, ``dealing_mode``.
+  Caribbean: ``dealing_mode`` (CSP-10).
 """
 
 from __future__ import annotations
@@ -39,15 +48,20 @@ from server.rules.caribbean import MAX_PLAYERS, CaribbeanSettings
 from server.rules.structure import STRUCTURES, Stakes, check_stakes
 from server.rules.variant import TableRules, Variant
 from server.rules.variants import VARIANTS
+from server.table.house import jackpot_terms
 
 __all__ = ["TableSpec", "build_spec"]
 
 _POT_STAKES = {"blinds", "ante", "bring_in", "small_bet", "big_bet", "min_bet", "max_bet",
                "chip"}
-_CSP_STAKES = {"min", "max", "ante_min", "ante_max", "jackpot_wager"}
+_CSP_STAKES = {"min", "max", "ante_min", "ante_max"}
 _ENGINE_BOOL = {"over_blind", "heads_up_button_first_blind"}
 _ENGINE_INT = {"raise_cap", "max_discard", "rake_bp", "rake_cap"}
-_CSP_SETTINGS = {"pool_share_bp", "reset_amount", "dealing_mode"}
+_CSP_SETTINGS = {"dealing_mode"}
+#: The house's terms (GEN-10, CSP-13): named in a request's stakes or settings -> house_policy.
+_HOUSE_KEYS = {"jackpot_wager", "jackpot", "paytable", "jackpot_paytable", "pays",
+               "pool_share_bp", "reset_amount", "minor_reset_amount", "split_pools", "split",
+               "minor_share_bp", "major_share_bp", "max_pool", "jackpot_reset", "fee"}
 _TABLE_SETTINGS = {"min_buy_in", "max_buy_in", "spectator_delay", "spectator_chat", "chat",
                    "pause", "ante_time", "post_to_enter"}
 
@@ -113,6 +127,16 @@ def _bool(settings: dict[str, Any], key: str, default: bool) -> bool:
     return value
 
 
+def _check_rake(rake_bp: int, rake_cap: int, config: Config) -> None:
+    """GEN-09/GEN-10: a table's rake within the operator's bounds (else ``house_policy``)."""
+    if rake_bp > config.max_rake_bp:
+        raise _err("house_policy", f"`rake_bp` {rake_bp} above the house's maximum of "
+                   f"{config.max_rake_bp} basis points")
+    if rake_bp and config.max_rake_cap and not 0 < rake_cap <= config.max_rake_cap:
+        raise _err("house_policy", f"`rake_cap` must be 1..{config.max_rake_cap} chips "
+                   "(the house's maximum)")
+
+
 def build_spec(req: CreateTable, config: Config, *, name: str) -> TableSpec:
     """Validate ``req`` against ``config`` (test mode for ``decks``); raise ProtocolError."""
     settings = dict(req.settings or {})
@@ -122,6 +146,16 @@ def build_spec(req: CreateTable, config: Config, *, name: str) -> TableSpec:
         raise _err("bad_variant", f"unknown variant {req.variant!r}")
     if not caribbean and req.structure not in STRUCTURES:
         raise _err("bad_structure", f"unknown structure {req.structure!r}")
+    house = sorted(_HOUSE_KEYS & (set(settings) | set(stakes)))
+    if house:
+        raise _err("house_policy", f"the house sets {', '.join(house)} (GEN-10, CSP-13): a "
+                   "table's creator chooses only the stakes"
+                   + (" (the ante limits)" if caribbean else ""))
+    for key, amount in stakes.items():
+        amounts = amount if isinstance(amount, tuple) else (amount,)
+        if any(a > config.max_stake for a in amounts):
+            raise _err("limit_exceeded",
+                       f"`{key}` above the house's stake limit of {config.max_stake}")
     allowed = _TABLE_SETTINGS | (_CSP_SETTINGS if caribbean else _ENGINE_BOOL | _ENGINE_INT)
     unknown = set(settings) - allowed
     if unknown:
@@ -143,12 +177,10 @@ def build_spec(req: CreateTable, config: Config, *, name: str) -> TableSpec:
             kw["ante_min"] = lo
         if hi is not None:
             kw["ante_max"] = hi
-        if "jackpot_wager" in stakes:
-            kw["jackpot_wager"] = stakes["jackpot_wager"]
         for key in _CSP_SETTINGS & set(settings):
             kw[key] = settings[key]
         try:
-            csp = CaribbeanSettings(**kw)
+            csp = jackpot_terms(config, **kw)
         except (ValueError, TypeError) as exc:
             raise _err("bad_stakes", str(exc)) from None
         if req.seats > MAX_PLAYERS:
@@ -183,7 +215,7 @@ def build_spec(req: CreateTable, config: Config, *, name: str) -> TableSpec:
         if req.seats > variant.max_seats:
             raise _err("bad_settings",
                        f"{req.variant} seats at most {variant.max_seats} (GEN-07)")
-        rkw: dict[str, Any] = {}
+        rkw: dict[str, Any] = {"rake_bp": config.rake_bp, "rake_cap": config.rake_cap}
         names = {f.name for f in dataclasses.fields(TableRules)}
         for key in _ENGINE_BOOL & set(settings):
             rkw[key] = _bool(settings, key, False)
@@ -191,12 +223,16 @@ def build_spec(req: CreateTable, config: Config, *, name: str) -> TableSpec:
             if key not in names:
                 raise _err("bad_settings", f"`{key}` is not supported by this server")
             rkw[key] = _int(settings, key, 0)
+        _check_rake(rkw["rake_bp"], rkw["rake_cap"], config)
         rules = TableRules(structure=req.structure, stakes=st, **rkw)
         stud_unit = st.small_bet or st.min_bet or st.bring_in
         unit = stud_unit if variant.is_stud else st.blinds[-1]
 
-    min_buy = _int(settings, "min_buy_in", 20 * unit)
-    max_buy = _int(settings, "max_buy_in", 100 * unit)
+    min_buy = _int(settings, "min_buy_in", min(20 * unit, config.max_buy_in))
+    max_buy = _int(settings, "max_buy_in", min(100 * unit, config.max_buy_in))
+    if max(min_buy, max_buy) > config.max_buy_in:
+        raise _err("limit_exceeded",
+                   f"buy-in limits above the house's limit of {config.max_buy_in}")
     if not 0 < min_buy <= max_buy:
         raise _err("bad_settings", "need 0 < min_buy_in <= max_buy_in")
 

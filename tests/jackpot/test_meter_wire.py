@@ -44,7 +44,7 @@ async def test_csp12_meter_reaches_every_process_within_a_second_and_history_ove
         player = await open_client(b)
         await player.hello("Ann")
         made = await player.request("create_table", variant="caribbean",
-                                    stakes={"min": 10, "max": 100, "jackpot_wager": 100},
+                                    stakes={"min": 10, "max": 100},
                                     seats=5)
         assert made["type"] == "ok", made
         assert a.app.jackpot is not None

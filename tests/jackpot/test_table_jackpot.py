@@ -4,6 +4,8 @@ once; the lobby shows the pool."""
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 
 from server.rules.cards import make_deck
@@ -11,7 +13,9 @@ from server.table.caribbean_table import jackpot_round
 from tests.table.helpers import Harness
 from tests.table.test_table_behaviour import CFG
 
-STAKES = {"min": 10, "max": 100, "jackpot_wager": 5}
+STAKES = {"min": 10, "max": 100}
+#: the jackpot wager is the house's (CSP-13, Config.jackpot_wager), not the creator's
+JP_CFG = dataclasses.replace(CFG, jackpot_wager=5)
 
 
 def deck(player: list[str], dealer: list[str]) -> list[str]:
@@ -23,7 +27,7 @@ def deck(player: list[str], dealer: list[str]) -> list[str]:
 async def test_csp10_table_dealt_first_is_paid_first_even_when_it_settles_last() -> None:
     """CSP-10/CSP-07/CSP-09: alice's royal flush was dealt before bob's flush; bob settles
     first and waits; when alice settles, alice is paid from the pool first, then bob."""
-    h = Harness(config=CFG)
+    h = Harness(config=JP_CFG)
     jp = h.registry.jackpot
     jp.pool = 200_000
     royal = deck(["As", "Ks", "Qs", "Js", "Ts"], ["2c", "3d", "5h", "7c", "9d"])

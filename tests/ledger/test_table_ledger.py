@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from server.config import Config
 from server.ledger.journal import RAKE, Ledger, player_account
 from server.ledger.wallet import LedgerWallet
 from server.table import TableActor, TableRegistry
@@ -19,7 +20,9 @@ PLAYERS = ["ann", "ben", "cat"]
 
 
 async def ledger_harness(ledger: Ledger) -> tuple[Harness, LedgerWallet]:
-    h = Harness(seed=7)
+    # the operator allows the creator's 5% rake capped at 150 (GEN-09/GEN-10: house policy)
+    h = Harness(seed=7, config=Config(test_mode=True, action_clock=10.0, time_bank=5.0,
+                                      max_rake_bp=500, max_rake_cap=150))
     wallet = LedgerWallet(ledger)
     h.wallet = wallet  # type: ignore[assignment]
     h.registry = TableRegistry(h.config, wallet, clock=h.clock,

@@ -45,7 +45,7 @@ def test_stakes_per_structure() -> None:
     assert default_stakes("holdem", "fixed_limit") == {"blinds": [50, 100], "small_bet": 100,
                                                        "big_bet": 200}
     assert default_stakes("draw", "spread_limit")["max_bet"] == 500
-    assert default_stakes("caribbean", None) == {"min": 100, "max": 1000, "jackpot_wager": 100}
+    assert default_stakes("caribbean", None) == {"min": 100, "max": 1000}
 
 
 def test_the_spawned_server_takes_the_request_limit_options() -> None:

@@ -192,7 +192,7 @@ CSP_HANDS = {0: ["5c", "6d", "7h", "8s", "9c"], 1: ["Tc", "Td", "4s", "3c", "2d"
              2: ["Jh", "8d", "4d", "3h", "2s"], 3: ["As", "Kh", "Qs", "7c", "3d"]}
 CSP_DECK = fixed_deck(2, *(CSP_HANDS[i][r] for r in range(5) for i in range(4)))
 CSP_CREATE: dict[str, Any] = {"variant": "caribbean", "structure": None,
-                              "stakes": {"min": 100, "max": 1000, "jackpot_wager": 100},
+                              "stakes": {"min": 100, "max": 1000},
                               "seats": 3, "settings": {"pause": 4.0}}
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import logging
 
 import pytest
@@ -92,10 +93,9 @@ async def test_shutdown_lets_a_running_hand_finish_within_the_deadline() -> None
 
 
 async def test_caribbean_round_ante_deal_decide_settle() -> None:
-    h = Harness(config=CFG)
+    h = Harness(config=dataclasses.replace(CFG, jackpot_wager=5))  # the house's wager (CSP-13)
     h.registry.jackpot.pool = 0
-    t = h.create(variant="caribbean", stakes={"min": 10, "max": 100, "jackpot_wager": 5},
-                 seats=5)
+    t = h.create(variant="caribbean", stakes={"min": 10, "max": 100}, seats=5)
     alice, bob, watcher = h.player("alice"), h.player("bob"), FakeSink()
     jackpots: list[dict[str, object]] = []
     h.registry.jackpot_listener = jackpots.append

@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 from protocol.cards import ALL_CARDS
+from server.config import Config
 from server.rules import caribbean as csp
 from server.rules import events as ev
 from server.table import TableActor
@@ -25,7 +26,7 @@ TABLES: dict[str, dict[str, Any]] = {
     "draw": {"structure": "fixed_limit", "stakes": {**POT, "small_bet": 10, "big_bet": 20}},
     "stud5": {"structure": "fixed_limit", "stakes": STUD},
     "stud7": {"structure": "fixed_limit", "stakes": STUD},
-    "caribbean": {"stakes": {"min": 10, "max": 50, "jackpot_wager": 5}},
+    "caribbean": {"stakes": {"min": 10, "max": 50}},  # the jackpot wager: the house's (5)
 }
 
 
@@ -128,7 +129,8 @@ async def play_random_hand(h: Harness, t: TableActor, players: dict[int, FakeSin
 @pytest.mark.parametrize("variant", sorted(TABLES))
 async def test_no_card_reaches_a_receiver_not_entitled_to_it(variant: str) -> None:
     rng = random.Random(variant)
-    h = Harness(seed=len(variant))
+    h = Harness(seed=len(variant), config=Config(test_mode=True, action_clock=10.0,
+                                                 time_bank=5.0, jackpot_wager=5))
     if variant == "caribbean":
         h.registry.jackpot.pool = 0  # empty the pool (it opens at the reset amount, CSP-08)
     t = h.create(variant=variant, seats=5, **TABLES[variant])

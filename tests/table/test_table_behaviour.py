@@ -372,5 +372,6 @@ async def test_decks_only_in_test_mode_and_lobby_summary() -> None:
     await h.send(t, spectator, "watch")
     assert h.registry.tables() == [{
         "table": t.table_id, "name": "Main", "variant": "holdem", "structure": "no_limit",
-        "stakes": {"blinds": [50, 100]}, "seats": 6, "players": 1, "spectators": 1}]
+        "stakes": {"blinds": [50, 100]}, "seats": 6, "players": 1, "spectators": 1,
+        "rake": {"bp": 0, "cap": 0}}]  # GEN-10: the house's rake (none by default)
     assert h.registry.tables("stud7") == []

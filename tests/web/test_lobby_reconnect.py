@@ -27,8 +27,8 @@ FORMS: list[tuple[str, str | None, dict[str, str], str]] = [
      "Fixed Limit Five Card Stud · ante 10, bring-in 25, bets 50/100"),
     ("stud7", "fixed_limit", {"ante": "10", "bring_in": "25", "small_bet": "50", "big_bet": "100"},
      "Fixed Limit Seven Card Stud · ante 10, bring-in 25, bets 50/100"),
-    ("caribbean", None, {"min": "100", "max": "1000", "jackpot_wager": "100"},
-     "Caribbean Stud · ante 100–1,000, jackpot 100"),
+    ("caribbean", None, {"min": "100", "max": "1000"},  # the jackpot wager: the house's
+     "Caribbean Stud · ante 100–1,000"),
 ]
 
 
@@ -54,7 +54,7 @@ async def test_the_lobby_lists_tables_live_and_creates_every_variant(
     for variant, stakes, name in (
             ("holdem", {"blinds": [50, 100]}, "Main street"),
             ("stud7", {"ante": 10, "bring_in": 25, "small_bet": 50, "big_bet": 100}, "Stud hall"),
-            ("caribbean", {"min": 100, "max": 1000, "jackpot_wager": 100}, "Island")):
+            ("caribbean", {"min": 100, "max": 1000}, "Island")):
         structure = {"holdem": "no_limit", "stud7": "fixed_limit"}.get(variant)
         extra = {"structure": structure} if structure else {}
         await create(creator, variant=variant, stakes=stakes, seats=6, name=name, **extra)

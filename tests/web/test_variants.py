@@ -137,8 +137,7 @@ async def test_a_caribbean_stud_round_with_the_jackpot_wager(
     jackpot.pool = 250_000  # the embedded pool starts empty; a flush pays 5,000 from it
     creator = await host(live)
     meter_client = await open_client(live)  # every connection gets the meter
-    table = await create(creator, variant="caribbean", stakes={"min": 100, "max": 1000,
-                                                              "jackpot_wager": 100},
+    table = await create(creator, variant="caribbean", stakes={"min": 100, "max": 1000},
                          seats=5, name="Island", settings={"pause": 0.2}, decks=[CSP_DECK])
     await creator.request("watch", table=table)
     alice = await open_player()
