@@ -337,6 +337,156 @@ class Config:
             if not isinstance(reserved, str) or not 0 < len(reserved.strip()) <= 24:
                 raise ValueError(f"reserved_names: {reserved!r} is not a 1..24 character name")
 
+    # --- connection limits (abuse) ---
+    max_connections_per_ip: int = 64
+    """TCP connections (WebSocket or plain HTTP) one client address may hold open at once on
+    the public listener; one more is answered `503` and closed at once, before any handshake
+    (counted in `poker_connections_refused_total{reason="per_ip"}`, not logged one by one).
+    IPv6 addresses count per /64 (one host's usual allocation). Behind a reverse proxy every
+    client has the proxy's address: raise this there (the proxy limits per client)."""
+
+    max_connections: int = 10000
+    """TCP connections the public listener holds open at once (every address together); one
+    more is answered `503` and closed (`reason="total"`). At start-up it is clamped to the
+    process's file-descriptor limit (`RLIMIT_NOFILE`, raised towards its hard limit when
+    needed) minus `fd_reserve`, and the applied value is logged (`event=connection_limits`)."""
+
+    fd_reserve: int = 128
+    """File descriptors kept free of connections for everything else: the ledger's SQLite or
+    Redis sockets, log files, the operator listener, the listening sockets."""
+
+    hello_deadline: float = 30.0
+    """Seconds from a socket's TCP accept until it must have identified (`hello`, `login`,
+    `register` answered `ok`) or be watching a table (`watch` of a live table); else it is
+    closed with 1008 (policy violation) and the reason `hello deadline` (counted in
+    `poker_hello_deadline_closes_total`). The WebSocket handshake must finish within it too.
+    A lobby page left open without a name is closed after this long (it reconnects)."""
+
+    accept_error_log_interval: float = 10.0
+    """Seconds between the aggregated log lines of the edge's refusals: failed `accept()`
+    calls (EMFILE, ENFILE, ENOBUFS, ENOMEM), connections refused over a cap, sockets closed
+    at the hello deadline, handshakes refused for their Origin: at most one line per interval
+    for each, with the count since the last one (never one line per event)."""
+
+    log_lines_per_interval: int = 200
+    """Per-connection and per-request log lines (`event=http`, `event=ws_open`,
+    `event=ws_closed`) written per `accept_error_log_interval`, for each kind; the rest are
+    counted and the count is logged with the next line that goes out (`suppressed=N`)."""
+
+    allowed_origins: tuple[str, ...] = ()
+    """`Origin` values a WebSocket handshake may carry (`scheme://host[:port]`, e.g.
+    `https://poker.example.com`); another Origin is refused with 403. Empty (the default):
+    only the server's own origin, the same host and port as the request's `Host` header. A
+    handshake without an Origin header (bots, load testers, not browsers) is allowed: only a
+    browser sends one, and the attack is a hostile page in a visitor's browser."""
+
+    operator_host: str = "127.0.0.1"
+    """Interface of the operator listener (`/metrics`, `/jackpot/history`, `/healthz`,
+    `/readyz`); loopback by default. These endpoints are not served on the public port."""
+
+    operator_port: int = 0
+    """TCP port of the operator listener; 0 lets the OS pick a free one. The bound URL is the
+    second stdout line, `poker-server operator on http://H:P/`. Set a fixed port for a
+    scraper."""
+
+    operator_token: str | None = None
+    """Bearer token the operator listener's endpoints (`/metrics`, `/jackpot/history`) require
+    (`Authorization: Bearer <token>`, compared in constant time); None (the default): no token,
+    the operator listener's address is the only protection. Give it with
+    `--operator-token-file PATH` or the environment variable `POKER_OPERATOR_TOKEN` rather than
+    `--set` (the command line is visible to every local user). At least 16 characters."""
+
+    # --- identity and login (abuse) ------------------------------------------------------
+    login_fail_limit: int = 5
+    """Failed password checks (`login`, `change_password`) for one account name within
+    `login_fail_window` seconds before the name is locked: refused with `login_locked` and
+    `retry_after` for `login_lockout` seconds, the right password too. Each further failure
+    after that doubles the lockout (exponential backoff) up to `login_lockout_max`. Names are
+    compared by their confusables skeleton, so "AIice" counts against "Alice"."""
+
+    login_ip_fail_limit: int = 20
+    """The same per client address (many names guessed from one place): its failures lock
+    every login from that address. Higher than `login_fail_limit` because players share
+    addresses (NAT, a club's wifi)."""
+
+    login_fail_window: float = 900.0
+    """Seconds over which login failures are counted; a name or address with no failure for
+    this long starts again from zero (a success also clears the name's count)."""
+
+    login_lockout: float = 30.0
+    """Seconds of the first lockout (see `login_fail_limit`)."""
+
+    login_lockout_max: float = 3600.0
+    """Longest lockout, in seconds, however many failures came before."""
+
+    login_tracked: int = 65536
+    """Names and addresses whose login failures are remembered at once; past it the oldest
+    records are forgotten (memory stays bounded under a flood of made-up names)."""
+
+    max_password_hashes: int = 4
+    """Password hashes (scrypt, 16 MiB and tens of milliseconds each, in worker threads) that
+    run at once, for the whole process. Others wait their turn (`password_hash_queue`), so a
+    flood of guesses costs a bounded number of CPU cores and memory and other players'
+    requests are still served."""
+
+    password_hash_queue: int = 32
+    """Password checks that may wait for a free hashing slot; one more is refused at once
+    with `server_busy` (`retry_after`) rather than queued without bound."""
+
+    password_hashes_per_ip: int = 2
+    """Password checks (running or waiting) one client address may have at a time; one more is
+    refused with `rate_limited`, so one attacker cannot fill the queue that everybody's login
+    waits in."""
+
+    guests_per_ip_per_minute: int = 10
+    """Guest accounts (`hello` with `guest`) one client address may create in any 60 seconds;
+    one more is refused with `too_many_guests` (`retry_after`). Each guest gets
+    `starting_balance` chips, so this also bounds how fast chips can be farmed."""
+
+    guest_idle_expiry: float = 86400.0
+    """Seconds a guest account may stay idle (no connection, no chips at a table) before it is
+    expired: its chips go back to `bank` (a journal entry `guest_expired`) and its tokens are
+    revoked; the guest starts again as a new one."""
+
+    guest_sweep_interval: float = 60.0
+    """Seconds between two sweeps for idle guests (and expired session records). At most
+    `guest_idle_expiry`."""
+
+    reserved_names: tuple[str, ...] = ("admin", "administrator", "operator", "moderator",
+                                       "dealer", "house", "system", "support", "staff",
+                                       "root", "server", "bank", "casino", "official")
+    """Display names nobody may register or take as a guest (`name_reserved`), compared by
+    their confusables skeleton ("Admin", "adrnin" and "АDMIN" with a Cyrillic А are all
+    refused). Comma-separated with `--set`."""
+
+    def _check_identity(self) -> None:
+        """The identity and login limits (section `identity and login (abuse)`)."""
+        for name in ("login_fail_limit", "login_ip_fail_limit", "login_tracked",
+                     "max_password_hashes", "password_hashes_per_ip",
+                     "guests_per_ip_per_minute"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
+                raise ValueError(f"{name} must be a positive integer, got {value!r}")
+        if (isinstance(self.password_hash_queue, bool)
+                or not isinstance(self.password_hash_queue, int)
+                or self.password_hash_queue < 0):
+            raise ValueError("password_hash_queue must be a non-negative integer, got "
+                             f"{self.password_hash_queue!r}")
+        for name in ("login_fail_window", "login_lockout", "login_lockout_max",
+                     "guest_idle_expiry", "guest_sweep_interval"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int | float) or not value > 0:
+                raise ValueError(f"{name} must be positive, got {value!r}")
+        if self.login_lockout > self.login_lockout_max:
+            raise ValueError("login_lockout must not exceed login_lockout_max")
+        if self.guest_sweep_interval > self.guest_idle_expiry:
+            raise ValueError("guest_sweep_interval must not exceed guest_idle_expiry")
+        if not isinstance(self.reserved_names, tuple):
+            raise ValueError("reserved_names must be a tuple of names")
+        for reserved in self.reserved_names:
+            if not isinstance(reserved, str) or not 0 < len(reserved.strip()) <= 24:
+                raise ValueError(f"reserved_names: {reserved!r} is not a 1..24 character name")
+
     def __post_init__(self) -> None:
         if not 0 <= self.port <= 65535:
             raise ValueError(f"port must be 0..65535, got {self.port}")
@@ -386,6 +536,40 @@ class Config:
             raise ValueError(f"node must be 1..64 characters without ':', got {self.node!r}")
         if self.starting_balance < 0:
             raise ValueError(f"starting_balance must not be negative, got {self.starting_balance}")
+        self._check_connections()
+
+    def _check_connections(self) -> None:
+        """The connection limits (section `connection limits (abuse)`)."""
+        for name in ("max_connections_per_ip", "max_connections", "log_lines_per_interval"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
+                raise ValueError(f"{name} must be a positive integer, got {value!r}")
+        if isinstance(self.fd_reserve, bool) or not isinstance(self.fd_reserve, int) \
+                or self.fd_reserve < 16:
+            raise ValueError(f"fd_reserve must be an integer of at least 16, "
+                             f"got {self.fd_reserve!r}")
+        for name in ("hello_deadline", "accept_error_log_interval"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int | float) or not value > 0:
+                raise ValueError(f"{name} must be positive, got {value!r}")
+        for origin in self.allowed_origins:
+            scheme, sep, rest = origin.partition("://")
+            if (scheme not in ("http", "https") or not sep or not rest or "/" in rest
+                    or any(ch.isspace() for ch in origin)):
+                raise ValueError(f"allowed_origins: {origin!r} is not scheme://host[:port] "
+                                 "(http or https, no path)")
+        if not self.operator_host:
+            raise ValueError("operator_host must not be empty")
+        if not 0 <= self.operator_port <= 65535:
+            raise ValueError(f"operator_port must be 0..65535, got {self.operator_port}")
+        if self.operator_port and self.operator_port == self.port \
+                and self.operator_host == self.host:
+            raise ValueError("operator_port must differ from port on the same host")
+        token = self.operator_token
+        if token is not None and (len(token) < 16 or any(ch.isspace() or not ch.isprintable()
+                                                         for ch in token)):
+            raise ValueError("operator_token must be at least 16 printable characters "
+                             "without spaces")
         self._check_identity()
         self._check_house_policy()
 

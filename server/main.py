@@ -5,8 +5,11 @@ everything else receives the `Config`. One port serves plain HTTP (health, readi
 client; see `server.net.http`) and the WebSocket at `/ws` (`handle_connection`).
 
 Run it as `poker-server [--host H] [--port P] [--test-mode] [--redis URL] [--data-dir DIR]`.
-Once listening it prints exactly one line to stdout, `poker-server listening on http://H:P/`
-(the actually bound port, so `--port 0` is usable by tests), then logs structured lines
+Once listening it prints `poker-server listening on http://H:P/` as its first stdout line
+(the actually bound port, so `--port 0` is usable by tests) and `poker-server operator on
+http://H:P/` as the second (the operator listener, loopback by default: `/metrics`,
+`/jackpot/history`, behind `Config.operator_token` when one is given with
+`--operator-token-file` or `$POKER_OPERATOR_TOKEN`), then logs structured lines
 (key=value) to stderr. SIGTERM or SIGINT closes it gracefully within
 `Config.shutdown_deadline` and the process exits 0.
 """
@@ -19,6 +22,7 @@ import contextlib
 import dataclasses
 import gc
 import logging
+import os
 import signal
 import sys
 import tomllib
@@ -41,8 +45,9 @@ from server.ledger.redis_store import RedisStore
 from server.ledger.sqlite_store import SqliteStore
 from server.ledger.store import Store
 from server.ledger.wallet import LedgerWallet, Wallet
-from server.net.edge import Edge, EdgeConnection, ws_max_size
-from server.net.http import WS_PATH, HttpEndpoints
+from server.net.admission import accept_error_handler, apply_fd_limit
+from server.net.edge import Edge, ws_max_size
+from server.net.http import WS_PATH, HttpEndpoints, OperatorEndpoints
 from server.net.loginguard import LoginGuard
 from server.net.metrics import Metrics
 from server.net.router import Router
@@ -94,6 +99,7 @@ class App:
     router: Router
     http: HttpEndpoints
     jackpot: JackpotService | None = None
+    operator_url: str | None = None  # the operator listener's URL, once `run` bound it
 
 
 def build_store(config: Config) -> Store:
@@ -146,7 +152,12 @@ def build_app(config: Config) -> App:
     router.connections = lambda: edge.connections.values()
     registry.jackpot_listener = edge.broadcast
     registry.hand_listener = metrics.hand_finished
-    http = HttpEndpoints(static_dir=config.static_dir, metrics=metrics.render)
+    http = HttpEndpoints(static_dir=config.static_dir, metrics=metrics.render,
+                         allowed_origins=config.allowed_origins,
+                         log_lines=config.log_lines_per_interval,
+                         log_interval=config.accept_error_log_interval)
+    http.on_origin_refused = lambda: setattr(metrics, "origin_refused_total",
+                                             metrics.origin_refused_total + 1)
     jackpot = registry.jackpot
     http.jackpot_history = lambda start, count: _jackpot_history(jackpot, start, count)
     return App(config=config, wallet=wallet, registry=registry, metrics=metrics,
@@ -242,6 +253,14 @@ def build_parser() -> argparse.ArgumentParser:
         help=f"directory of the embedded store (default {defaults.data_dir})",
     )
     parser.add_argument(
+        "--operator-token-file",
+        type=Path,
+        default=None,
+        metavar="PATH",
+        help="file holding the operator token (Config.operator_token) that /metrics and "
+        f"/jackpot/history on the operator listener require; or set ${OPERATOR_TOKEN_ENV}",
+    )
+    parser.add_argument(
         "--config",
         type=Path,
         default=None,
@@ -335,7 +354,26 @@ def config_from_args(args: argparse.Namespace, argv: Sequence[str] | None = None
     for key, value in explicit.items():
         if key not in values or key in given:
             values[key] = value
+    token = _operator_token(getattr(args, "operator_token_file", None))
+    if token is not None:
+        values["operator_token"] = token
     return Config(**values)
+
+
+OPERATOR_TOKEN_ENV = "POKER_OPERATOR_TOKEN"
+"""Environment variable holding the operator token (`--operator-token-file` wins over it)."""
+
+
+def _operator_token(path: Path | None) -> str | None:
+    """The operator token from `--operator-token-file` (surrounding whitespace stripped) or
+    `$POKER_OPERATOR_TOKEN`; None when neither is given (then `--set`/`--config` may)."""
+    if path is not None:
+        token = path.read_text(encoding="utf-8").strip()
+        if not token:
+            raise ValueError(f"--operator-token-file {path} is empty")
+        return token
+    token = os.environ.get(OPERATOR_TOKEN_ENV, "").strip()
+    return token or None
 
 
 _OPTION_FIELDS = {"--host": "host", "--port": "port", "--test-mode": "test_mode",
@@ -434,6 +472,12 @@ async def run(
         config.data_dir.mkdir(parents=True, exist_ok=True)
 
     app = app if app is not None else build_app(config)
+    # the total connection cap below the file-descriptor limit; accept() failures counted and
+    # logged once per interval, not once per attempt
+    app.edge.admission.total = apply_fd_limit(config)
+    previous_handler = loop.get_exception_handler()
+    loop.set_exception_handler(accept_error_handler(app.metrics,
+                                                    config.accept_error_log_interval))
     await start_ledger(app)
     edge = app.edge  # idle guests expire (Config.guest_idle_expiry): an owned periodic task
     sweeper = GuestSweeper(app.sessions, interval=config.guest_sweep_interval,
@@ -446,8 +490,9 @@ async def run(
         app.edge.handle,
         config.host,
         config.port,
-        create_connection=EdgeConnection,
+        create_connection=app.edge.connection_class(),
         process_request=app.http.process_request,
+        open_timeout=config.hello_deadline,
         subprotocols=SUBPROTOCOLS,
         select_subprotocol=select_subprotocol,
         compression="deflate" if config.compression else None,
@@ -455,10 +500,23 @@ async def run(
         ping_interval=config.ping_interval or None,
         ping_timeout=config.ping_timeout or None,
     )
+    operator_http = OperatorEndpoints(app.http, token=config.operator_token)
+    try:
+        operator = await serve(_no_websocket, config.operator_host, config.operator_port,
+                               process_request=operator_http.process_request,
+                               open_timeout=10.0, ping_interval=None)
+    except BaseException:
+        server.close()
+        raise
     try:
         url = listening_url(config.host, _bound_port(server, config.port))
+        app.operator_url = listening_url(config.operator_host,
+                                         _bound_port(operator, config.operator_port))
         app.http.ready = True
         print(f"poker-server listening on {url}", flush=True)
+        print(f"poker-server operator on {app.operator_url}", flush=True)
+        log.info("event=operator_listening url=%s token=%s", app.operator_url,
+                 "required" if config.operator_token else "none")
         log.info(
             "event=listening url=%s test_mode=%s store=%s",
             url,
@@ -472,6 +530,7 @@ async def run(
     finally:
         app.http.ready = False
         server.close(close_connections=False)  # stop accepting; open connections go on
+        operator.close()
         try:
             await asyncio.wait_for(app.registry.shutdown(config.shutdown_deadline),
                                    config.shutdown_deadline + 5.0)
@@ -490,6 +549,9 @@ async def run(
         for sig in installed:
             with contextlib.suppress(Exception):
                 loop.remove_signal_handler(sig)
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(operator.wait_closed(), 1.0)
+        loop.set_exception_handler(previous_handler)
         await sweeper.stop()
         log.info("event=final_balances %s", balances_line(app.wallet))
         try:
@@ -499,6 +561,12 @@ async def run(
         except Exception:
             log.exception("event=ledger_close_failed")
         log.info("event=stopped")
+
+
+async def _no_websocket(ws: ServerConnection) -> None:
+    """The operator listener's handler: never reached (its `process_request` answers every
+    request with plain HTTP)."""
+    await ws.close()
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -47,8 +47,10 @@ __all__ = ["RunConfig", "ServerProcess", "default_stakes", "run_load", "start_se
 
 #: Arguments every spawned server gets first (``--server-arg`` may override them): bots at
 #: zero think time send far more than a human's 20 requests a second, so the per-connection
-#: request limit is lifted for the run.
-SPAWN_ARGS = ("--request-rate", "1000000", "--request-burst", "1000000")
+#: request limit is lifted for the run; and every bot connects from this one address, so the
+#: per-address connection cap is lifted too (the total cap still applies).
+SPAWN_ARGS = ("--request-rate", "1000000", "--request-burst", "1000000",
+              "--set", "max_connections_per_ip=1000000")
 
 _URL_LINE = re.compile(r"listening on (http://\S+?)/?\s*$")
 _FINAL_TOTAL = re.compile(r"event=final_balances total=(-?\d+)")

@@ -28,6 +28,13 @@ Frame size (`ws_max_size`): websockets refuses messages over `Config.max_frame_b
 margin (a quarter, at least 4 KiB) by closing with **1009** (message too big); a message
 between the two limits reaches the codec, which answers `oversized` with the request's rid
 unknown (`null`), and the connection stays open.
+
+Admission (`server.net.admission`, `Edge.connection_class`): connections over
+`Config.max_connections_per_ip` or `Config.max_connections` are refused at accept with a
+`503`; a socket that has not identified (`hello`, `login`, `register`) nor watched a table
+(`Connection.settle`, called by the router) within `Config.hello_deadline` seconds of its
+accept is closed with **1008** and the reason `hello deadline`. Per-connection log lines
+(`ws_open`, `ws_closed`) are bounded by `Config.log_lines_per_interval`.
 """
 
 from __future__ import annotations
@@ -50,6 +57,7 @@ from websockets.protocol import State
 from protocol import JSON_CODEC, MSGPACK_CODEC, codec_for
 from protocol.codec import JsonCodec, MsgpackCodec
 from server.config import Config
+from server.net.admission import Admission, LogBudget, Summary
 from server.net.inbound import EdgeConnection
 from server.net.metrics import Metrics
 from server.net.ratelimit import FloodGuard, TokenBucket
@@ -63,6 +71,7 @@ log = logging.getLogger("server.net.edge")
 CLOSE_SLOW_CONSUMER = CloseCode.TRY_AGAIN_LATER  # 1013
 CLOSE_FLOOD = CloseCode.POLICY_VIOLATION  # 1008
 CLOSE_SHUTDOWN = CloseCode.GOING_AWAY  # 1001
+CLOSE_HELLO_DEADLINE = CloseCode.POLICY_VIOLATION  # 1008, reason `hello deadline`
 
 def ws_max_size(config: Config) -> int:
     """websockets' `max_size`: the protocol limit plus a margin (see the module doc)."""
@@ -187,6 +196,8 @@ class Connection:
     ) -> None:
         self.ws = ws
         self.conn_id = conn_id
+        peer = getattr(ws, "remote_address", None)  # the client's IP (per-IP table caps)
+        self.remote_ip: str | None = str(peer[0]) if isinstance(peer, tuple) and peer else None
         self.player_id: str | None = None
         self.name: str | None = None
         self.codec: JsonCodec | MsgpackCodec = codec
@@ -312,6 +323,12 @@ class Connection:
             log.debug("event=write_failed conn=%d error=%r", self.conn_id, exc)
             self.closing = True
         return True
+
+    def settle(self) -> None:
+        """This connection identified or watches a table: no hello deadline any more."""
+        settle = getattr(self.ws, "settle", None)
+        if settle is not None:
+            settle()
 
     def reply(self, message: dict[str, Any]) -> None:
         """Encode and send one answer built by `protocol.messages` (edge answers)."""
@@ -458,6 +475,33 @@ class Edge:
         self._ids = itertools.count(1)
         self._tasks: set[asyncio.Task[Any]] = set()
         self._clock = clock
+        self.admission = Admission(config, metrics)
+        metrics.tcp_gauge = lambda: self.admission.open
+        self._deadlines = Summary("hello_deadline_closes", config.accept_error_log_interval)
+        self._open_log = LogBudget(config.log_lines_per_interval,
+                                   config.accept_error_log_interval)
+        self._closed_log = LogBudget(config.log_lines_per_interval,
+                                     config.accept_error_log_interval)
+
+    def connection_class(self) -> type[EdgeConnection]:
+        """The `create_connection` of the public listener: `EdgeConnection` with this edge's
+        caps (`admission`) and `Config.hello_deadline`."""
+        edge = self
+
+        class PublicConnection(EdgeConnection):
+            admission = edge.admission
+            hello_deadline = edge.config.hello_deadline
+
+        return PublicConnection
+
+    def _hello_deadline(self, conn: Connection) -> None:
+        """`conn` neither identified nor watched in time: close it (1008)."""
+        if conn.closing:
+            return
+        self.metrics.hello_deadline_closes_total += 1
+        self._deadlines.add()
+        conn.close_soon(CLOSE_HELLO_DEADLINE, "hello deadline",
+                        abort_after=self.config.slow_close_timeout)
 
     def spawn(self, coro: Any, name: str) -> None:
         """Run `coro` as a task this edge owns: kept referenced, failures logged."""
@@ -484,8 +528,11 @@ class Edge:
         # The handler owns its writer: cancelled and awaited below, whatever happens.
         writer = asyncio.get_running_loop().create_task(conn.writer(),
                                                         name=f"writer-{conn.conn_id}")
-        log.info("event=ws_open conn=%d subprotocol=%s", conn.conn_id, codec.subprotocol)
+        if self._open_log.allow():
+            log.info("event=ws_open conn=%d subprotocol=%s suppressed=%d", conn.conn_id,
+                     codec.subprotocol, self._open_log.suppressed())
         conn.handle_now = self.handle_now
+        ws.on_deadline = lambda: self._hello_deadline(conn)
         try:
             ws.set_on_message(conn.receive)
             await ws.lost
@@ -499,7 +546,10 @@ class Edge:
             writer.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await writer
-            log.info("event=ws_closed conn=%d code=%s", conn.conn_id, ws.close_code)
+            if self._closed_log.allow():
+                log.info("event=ws_closed conn=%d code=%s player=%s suppressed=%d",
+                         conn.conn_id, ws.close_code, conn.player_id,
+                         self._closed_log.suppressed())
 
     def broadcast(self, message: dict[str, Any]) -> None:
         """Send `message` to every connection, encoded once per codec (e.g. `jackpot`)."""

@@ -1,8 +1,16 @@
-"""Plain HTTP on the server's port: health, readiness and the static browser client.
+"""Plain HTTP on the server's port: health, readiness and the static browser client; and the
+operator listener's endpoints (`OperatorEndpoints`: metrics, jackpot history).
 
 Rule of this module: it answers every request that is not the WebSocket upgrade at `/ws`, and
 it never serves a file outside `Config.static_dir` (paths are percent-decoded, `..` segments are
 refused and the resolved file must lie inside the static root).
+
+The browser edge: every public response carries `BROWSER_HEADERS` and a Content-Security-Policy
+(`content_security_policy`: scripts, styles and connections only from the server's own origin,
+no framing); the WebSocket upgrade is refused with 403 when its `Origin` header is neither
+the server's own origin (the `Host` header's) nor in `Config.allowed_origins` (no Origin
+header: allowed, only browsers send one). `/metrics` and `/jackpot/history` are 404 here: they
+are the operator listener's, which may require a bearer token (`Config.operator_token`).
 
 Use `HttpEndpoints.process_request` as the `process_request` hook of
 `websockets.asyncio.server.serve`: it returns a `Response` for plain HTTP, or None to let the
@@ -12,8 +20,10 @@ players, and back to False when it starts shutting down.
 
 from __future__ import annotations
 
+import hmac
 import json
 import logging
+import re
 from collections.abc import Awaitable, Callable
 from http import HTTPStatus
 from pathlib import Path
@@ -23,6 +33,8 @@ from urllib.parse import parse_qs, unquote, urlsplit
 from websockets.asyncio.server import ServerConnection
 from websockets.datastructures import Headers
 from websockets.http11 import Request, Response
+
+from server.net.admission import LogBudget, Summary
 
 log = logging.getLogger("server.net.http")
 
@@ -43,6 +55,76 @@ CONTENT_TYPES: dict[str, str] = {
 
 METRICS_CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8"
 """Prometheus text exposition format 0.0.4."""
+
+OPERATOR_PATHS = frozenset({"/metrics", "/jackpot/history"})
+"""Served only by the operator listener (404 on the public one)."""
+
+BROWSER_HEADERS: tuple[tuple[str, str], ...] = (
+    ("Referrer-Policy", "no-referrer"),
+    ("X-Frame-Options", "DENY"),
+    ("Cross-Origin-Opener-Policy", "same-origin"),
+    ("Cross-Origin-Resource-Policy", "same-origin"),
+)
+"""Headers of every public response besides the CSP (`X-Content-Type-Options: nosniff` is in
+every response already)."""
+
+_HOST = re.compile(r"^(?:[A-Za-z0-9.-]+|\[[0-9A-Fa-f:.]+\])(?::[0-9]{1,5})?$")
+_DEFAULT_PORTS = {"http": 80, "https": 443, "ws": 80, "wss": 443}
+
+
+def content_security_policy(host: str | None) -> str:
+    """The public pages' CSP: everything from the page's own origin only, the client's own
+    WebSocket (`ws://HOST`/`wss://HOST`, spelled out for browsers whose `'self'` does not
+    cover ws:), no plugins, no framing (`frame-ancestors 'none'`). Inline `<script>` and
+    `<style>` elements are refused; style *attributes* are allowed (`style-src-attr`: the
+    client positions seats with them; they cannot run script, and `img-src` keeps them from
+    loading anything from elsewhere)."""
+    connect = "'self'"
+    if host is not None and _HOST.match(host):
+        connect += f" ws://{host} wss://{host}"
+    return ("default-src 'self'; script-src 'self'; style-src 'self'; "
+            "style-src-attr 'unsafe-inline'; img-src 'self' data:; "
+            f"connect-src {connect}; object-src 'none'; base-uri 'none'; "
+            "form-action 'self'; frame-ancestors 'none'")
+
+
+def _host_port(netloc: str, scheme: str) -> tuple[str, int] | None:
+    """(host lowercased, port with the scheme's default) of `host[:port]`, None if bad."""
+    if not _HOST.match(netloc):
+        return None
+    if netloc.startswith("["):
+        host, _, rest = netloc[1:].partition("]")
+        port_text = rest[1:] if rest.startswith(":") else ""
+    else:
+        host, _, port_text = netloc.partition(":")
+    try:
+        port = int(port_text) if port_text else _DEFAULT_PORTS.get(scheme, 80)
+    except ValueError:
+        return None
+    return host.lower(), port
+
+
+def origin_allowed(origin: str, host: str | None, allowed: tuple[str, ...]) -> bool:
+    """May a handshake with this `Origin` header go on? With an allowlist: an exact entry
+    (case-insensitive, a default port may be left out). Without one: the same host and
+    port as the request's `Host` header (the server's own origin)."""
+    scheme, sep, netloc = origin.strip().partition("://")
+    scheme = scheme.lower()
+    if not sep or scheme not in ("http", "https"):
+        return False  # `null` (sandboxed frames, file:) and anything odd
+    mine = _host_port(netloc, scheme)
+    if mine is None:
+        return False
+    if allowed:
+        for entry in allowed:
+            e_scheme, _, e_netloc = entry.partition("://")
+            e_scheme = e_scheme.lower()
+            if e_scheme == scheme and _host_port(e_netloc, e_scheme) == mine:
+                return True
+        return False
+    if host is None:
+        return False
+    return _host_port(host.strip(), scheme) == mine
 
 
 def make_response(
@@ -110,33 +192,58 @@ class HttpEndpoints:
     """Answers plain HTTP requests; hands `/ws` on to the WebSocket handshake.
 
     Routes: `GET /healthz` (200 "ok" while the process runs), `GET /readyz` (200 when `ready`,
-    else 503), `GET /metrics` (the Prometheus text exposition from `metrics()`, 404 when no
-    `metrics` callable was given), `GET /jackpot/history?start=N&count=M` (the jackpot pool's
-    history as JSON, from `jackpot_history`; count at most 1000), `GET /` and static files from
-    `static_dir`, 404 for anything else.
+    else 503), `GET /` and static files from `static_dir`, 404 for anything else (`/metrics`
+    and `/jackpot/history` included: `OperatorEndpoints` serves them from `metrics()` and
+    `jackpot_history`, count at most 1000). `/ws` goes on to the handshake when its Origin is
+    allowed (`origin_allowed`), else 403.
     """
 
-    def __init__(self, *, static_dir: Path, metrics: Callable[[], str] | None = None) -> None:
+    def __init__(self, *, static_dir: Path, metrics: Callable[[], str] | None = None,
+                 allowed_origins: tuple[str, ...] = (), log_lines: int = 200,
+                 log_interval: float = 10.0) -> None:
         self.static_dir = static_dir
-        self.metrics = metrics
+        self.metrics = metrics  # (served by `OperatorEndpoints`, not here)
         self.ready = False
         self.jackpot_history: Callable[[int, int], Awaitable[Any]] | None = None
+        self.allowed_origins = allowed_origins
+        self.on_origin_refused: Callable[[], None] = lambda: None
+        self._log = LogBudget(log_lines, log_interval)
+        self._origin_refusals = Summary("origin_refused", log_interval)
 
     def process_request(self, connection: ServerConnection, request: Request
                         ) -> Response | Awaitable[Response] | None:
-        """The `process_request` hook: a Response for plain HTTP, None to upgrade `/ws`."""
+        """The `process_request` hook: a Response for plain HTTP, None to upgrade `/ws`
+        (403 instead when its Origin is not allowed)."""
         path = urlsplit(request.path).path
+        host = _one_header(request.headers, "Host")
         if path == WS_PATH:
-            return None
-        if path == "/jackpot/history" and self.jackpot_history is not None:
-            return self._jackpot_history(request.path)
-        response = self.route(request.path)
-        log.info(
-            "event=http path=%s status=%d remote=%s",
-            _quote_for_log(request.path),
-            response.status_code,
-            _remote(connection),
-        )
+            try:
+                origin = request.headers.get("Origin")
+            except Exception:  # several Origin headers
+                origin = "several"
+            if origin is None or origin_allowed(origin, host, self.allowed_origins):
+                return None
+            self.on_origin_refused()
+            self._origin_refusals.add()
+            return self._secured(text_response(HTTPStatus.FORBIDDEN,
+                                               "origin not allowed\n"), host)
+        response = self._secured(self.route(request.path), host)
+        if self._log.allow():
+            log.info(
+                "event=http path=%s status=%d remote=%s suppressed=%d",
+                _quote_for_log(request.path),
+                response.status_code,
+                _remote(connection),
+                self._log.suppressed(),
+            )
+        return response
+
+    @staticmethod
+    def _secured(response: Response, host: str | None) -> Response:
+        """`response` with the browser edge's headers (CSP, referrer, framing)."""
+        response.headers["Content-Security-Policy"] = content_security_policy(host)
+        for name, value in BROWSER_HEADERS:
+            response.headers[name] = value
         return response
 
     async def _jackpot_history(self, request_path: str) -> Response:
@@ -166,9 +273,8 @@ class HttpEndpoints:
             if self.ready:
                 return text_response(HTTPStatus.OK, "ready\n")
             return text_response(HTTPStatus.SERVICE_UNAVAILABLE, "not ready\n")
-        if path == "/metrics" and self.metrics is not None:
-            return make_response(HTTPStatus.OK, self.metrics().encode("utf-8"),
-                                 METRICS_CONTENT_TYPE)
+        if path in OPERATOR_PATHS:  # the operator listener's (`OperatorEndpoints`)
+            return text_response(HTTPStatus.NOT_FOUND, "not found\n")
         try:
             target = resolve_static(self.static_dir, request_path)
         except UnicodeDecodeError:
@@ -180,6 +286,57 @@ class HttpEndpoints:
         except OSError:
             return text_response(HTTPStatus.NOT_FOUND, "not found\n")
         return make_response(HTTPStatus.OK, body, CONTENT_TYPES[target.suffix.lower()])
+
+
+class OperatorEndpoints:
+    """The operator listener (`Config.operator_host`/`operator_port`, loopback by default):
+    `GET /metrics` and `GET /jackpot/history` of the public `HttpEndpoints` (its `metrics`
+    and `jackpot_history`), which need `Authorization: Bearer <Config.operator_token>` when a
+    token is configured (401 otherwise; compared in constant time); `/healthz` and `/readyz`
+    without a token (for probes); 404 for anything else. Never upgrades to a WebSocket."""
+
+    PROTECTED = OPERATOR_PATHS
+
+    def __init__(self, public: HttpEndpoints, *, token: str | None = None) -> None:
+        self.public = public
+        self._token = None if token is None else token.encode("utf-8")
+
+    def authorized(self, request: Request) -> bool:
+        if self._token is None:
+            return True
+        try:
+            value = request.headers.get("Authorization")
+        except Exception:  # several Authorization headers
+            return False
+        if value is None:
+            return False
+        scheme, _, given = value.partition(" ")
+        if scheme.lower() != "bearer":
+            return False
+        return hmac.compare_digest(given.strip().encode("utf-8", "replace"), self._token)
+
+    def process_request(self, connection: ServerConnection, request: Request
+                        ) -> Response | Awaitable[Response]:
+        path = urlsplit(request.path).path
+        if path in self.PROTECTED and not self.authorized(request):
+            response = text_response(HTTPStatus.UNAUTHORIZED, "operator token required\n")
+            response.headers["WWW-Authenticate"] = 'Bearer realm="poker-operator"'
+            return response
+        if path == "/jackpot/history" and self.public.jackpot_history is not None:
+            return self.public._jackpot_history(request.path)
+        if path == "/metrics" and self.public.metrics is not None:
+            return make_response(HTTPStatus.OK, self.public.metrics().encode("utf-8"),
+                                 METRICS_CONTENT_TYPE)
+        if path in ("/healthz", "/readyz"):
+            return self.public.route(path)
+        return text_response(HTTPStatus.NOT_FOUND, "not found\n")
+
+
+def _one_header(headers: Headers, name: str) -> str | None:
+    try:
+        return headers.get(name)
+    except Exception:  # several of them
+        return None
 
 
 def _remote(connection: ServerConnection) -> str:

@@ -4,19 +4,45 @@ Rule of this module: `EdgeConnection` only turns websockets' parsed frames into 
 (text as `str`, binary as `bytes`) and hands each to one callback, inside websockets'
 `data_received`; what is done with a message (decode, rate limit, answer, order behind a
 request that waits) is `server.net.edge.Connection.receive`'s.
+
+It also applies the admission rules of the public listener at TCP accept (`admission`, a
+class attribute the edge sets on its subclass, `Edge.connection_class`): a connection over a
+cap gets `server.net.admission.REFUSED_RESPONSE` and is closed before websockets sees a
+byte; an admitted one must `settle()` (identify or watch) within `hello_deadline` seconds of
+its accept, or `on_deadline` (the edge: close with 1008) is called; still in the handshake
+then, it is aborted.
 """
 
 from __future__ import annotations
 
 import asyncio
+import os
 from collections.abc import Callable
 from typing import Any
 
+from websockets.asyncio.connection import Connection as _WsConnection
 from websockets.asyncio.server import ServerConnection
 from websockets.frames import CloseCode, Frame, Opcode
 from websockets.protocol import Event
 
+from server.net.admission import REFUSED_RESPONSE, Admission
+
 __all__ = ["EdgeConnection"]
+
+def _drain(transport: asyncio.BaseTransport) -> None:
+    """Read away what a refused client already sent (its request, usually), so that closing
+    the socket sends FIN after the 503, not a reset that may destroy the 503 in flight."""
+    sock = transport.get_extra_info("socket")
+    if sock is None:
+        return
+    try:
+        fd = sock.fileno()
+        for _ in range(4):
+            if len(os.read(fd, 65536)) < 65536:
+                return
+    except OSError:  # nothing there (EAGAIN) or already gone
+        return
+
 
 class EdgeConnection(ServerConnection):
     """websockets' server connection, handing each whole data message (text as `str`, binary
@@ -29,6 +55,8 @@ class EdgeConnection(ServerConnection):
     when the TCP connection has ended (`wait_closed()` without a shield per connection)."""
 
     max_fragments = 1024  # (the edge sets `Config.max_fragments` on each connection)
+    admission: Admission | None = None  # (set on the edge's subclass: the listener's caps)
+    hello_deadline: float | None = None  # (likewise: `Config.hello_deadline`)
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -37,8 +65,56 @@ class EdgeConnection(ServerConnection):
         self._fragments: list[bytes] | None = None
         self._fragments_text = False
         self.lost: asyncio.Future[None] = self.loop.create_future()  # the TCP connection ended
+        self.peer: str | None = None  # the admission key held while open
+        self.refused = False
+        self.settled = False
+        self.on_deadline: Callable[[], None] | None = None
+        self._deadline: asyncio.TimerHandle | None = None
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        admission = self.admission
+        if admission is not None:
+            key = admission.admit(transport.get_extra_info("peername"))
+            if key is None:  # over a cap: one write, closed, no handler task, no log line
+                self.refused = True
+                _WsConnection.connection_made(self, transport)
+                _drain(transport)
+                self.transport.write(REFUSED_RESPONSE)
+                self.transport.close()
+                return
+            self.peer = key
+        super().connection_made(transport)
+        if self.hello_deadline is not None:
+            self._deadline = self.loop.call_later(self.hello_deadline, self._deadline_passed)
+
+    def data_received(self, data: bytes) -> None:
+        if not self.refused:
+            super().data_received(data)
+
+    def settle(self) -> None:
+        """The connection identified or watches a table: the hello deadline no longer
+        applies."""
+        self.settled = True
+        if self._deadline is not None:
+            self._deadline.cancel()
+            self._deadline = None
+
+    def _deadline_passed(self) -> None:
+        self._deadline = None
+        if self.settled:
+            return
+        if self.on_deadline is not None:
+            self.on_deadline()
+        else:  # still in the opening handshake
+            self.transport.abort()
 
     def connection_lost(self, exc: Exception | None) -> None:
+        if self._deadline is not None:
+            self._deadline.cancel()
+            self._deadline = None
+        if self.peer is not None and self.admission is not None:
+            self.admission.release(self.peer)
+            self.peer = None
         super().connection_lost(exc)
         if not self.lost.done():
             self.lost.set_result(None)

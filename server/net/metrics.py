@@ -6,6 +6,8 @@ at scrape time from callables (live connections, live tables), so they are never
 
 Exposed series (all prefixed `poker_`):
   connections                      gauge    open WebSocket connections
+  tcp_connections                  gauge    open TCP connections of the public listener (any
+                                   stage: HTTP, handshake, WebSocket), what the caps count
   tables                           gauge    live tables
   hands_total                      counter  hands finished (every table's `hand_ended`)
   messages_in_total                counter  frames received from clients
@@ -13,6 +15,11 @@ Exposed series (all prefixed `poker_`):
   errors_total{code="..."}         counter  error answers sent by the edge, by code
   slow_consumer_disconnects_total  counter  connections cut because their outbox was full
   flood_disconnects_total          counter  connections closed (1008) for flooding
+  connections_refused_total{reason="per_ip"|"total"}
+                                   counter  TCP connections refused at accept over a cap
+  accept_errors_total              counter  accept() failures for lack of resources (EMFILE...)
+  hello_deadline_closes_total      counter  sockets closed for not saying hello/watch in time
+  origin_refused_total             counter  WebSocket handshakes refused (403) for their Origin
   action_latency_seconds           histogram  from an `act` frame's receipt at the edge to its
                                    answer (`ok`/`error`, matched by rid) being queued by the
                                    table actor; the actor queues the `acted` broadcast in the
@@ -83,6 +90,7 @@ class Metrics:
         tables: Callable[[], int] = lambda: 0,
     ) -> None:
         self.connections_gauge = connections
+        self.tcp_gauge: Callable[[], int] = lambda: 0
         self.tables_gauge = tables
         self.hands_total = 0
         self.messages_in_total = 0
@@ -90,12 +98,21 @@ class Metrics:
         self.errors_total: dict[str, int] = {}
         self.slow_consumer_disconnects_total = 0
         self.flood_disconnects_total = 0
+        self.connections_refused_total: dict[str, int] = {}
+        self.accept_errors_total = 0
+        self.hello_deadline_closes_total = 0
+        self.origin_refused_total = 0
         self.action_latency = Histogram()
 
     # --- hooks -----------------------------------------------------------------------------
     def error(self, code: str) -> None:
         """Count one error answer with `code`."""
         self.errors_total[code] = self.errors_total.get(code, 0) + 1
+
+    def refused(self, reason: str) -> None:
+        """Count one connection refused at accept (`per_ip` or `total`)."""
+        self.connections_refused_total[reason] = (
+            self.connections_refused_total.get(reason, 0) + 1)
 
     def hand_finished(self) -> None:
         """Count one finished hand."""
@@ -117,6 +134,9 @@ class Metrics:
 
         metric("poker_connections", "gauge", "Open WebSocket connections.",
                [f"poker_connections {self.connections_gauge()}"])
+        metric("poker_tcp_connections", "gauge",
+               "Open TCP connections of the public listener (what the connection caps count).",
+               [f"poker_tcp_connections {self.tcp_gauge()}"])
         metric("poker_tables", "gauge", "Live tables.", [f"poker_tables {self.tables_gauge()}"])
         metric("poker_hands_total", "counter", "Hands finished.",
                [f"poker_hands_total {self.hands_total}"])
@@ -133,6 +153,19 @@ class Metrics:
         metric("poker_flood_disconnects_total", "counter",
                "Connections closed with 1008 for flooding.",
                [f"poker_flood_disconnects_total {self.flood_disconnects_total}"])
+        metric("poker_connections_refused_total", "counter",
+               "TCP connections refused at accept over a connection cap, by cap.",
+               [f'poker_connections_refused_total{{reason="{_escape(reason)}"}} {count}'
+                for reason, count in sorted(self.connections_refused_total.items())])
+        metric("poker_accept_errors_total", "counter",
+               "accept() failures for lack of resources (EMFILE, ENFILE, ENOBUFS, ENOMEM).",
+               [f"poker_accept_errors_total {self.accept_errors_total}"])
+        metric("poker_hello_deadline_closes_total", "counter",
+               "Sockets closed for not identifying or watching within the hello deadline.",
+               [f"poker_hello_deadline_closes_total {self.hello_deadline_closes_total}"])
+        metric("poker_origin_refused_total", "counter",
+               "WebSocket handshakes refused with 403 for their Origin header.",
+               [f"poker_origin_refused_total {self.origin_refused_total}"])
         metric("poker_action_latency_seconds", "histogram",
                "Seconds from receiving an act to the table's answer to it.",
                self.action_latency.lines("poker_action_latency_seconds"))

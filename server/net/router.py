@@ -212,6 +212,8 @@ class Router:
                 raise ProtocolError("unknown_table", f"no table {table_id[:64]!r}", rid=rid)
             if isinstance(request, Act):
                 conn.act_received(rid)
+            if isinstance(request, Watch):
+                conn.settle()  # a live table watched: the hello deadline is met
             actor.submit_nowait(Envelope(request, conn))
         elif isinstance(request, Hello | Login | Register):
             return self._finish(conn, rid, self._hello(conn, request))
@@ -258,6 +260,7 @@ class Router:
             raise ProtocolError("not_allowed", "this connection already said hello",
                                 rid=request.rid)
         conn.player_id, conn.name = identity.player_id, identity.name
+        conn.settle()  # identified: the hello deadline is met
         self._session_of[conn] = identity.session
         resumed = isinstance(request, Hello) and request.token is not None
         log.info("event=hello conn=%d player=%s kind=%s guest=%s", conn.conn_id,

@@ -1,7 +1,7 @@
 """CSP-12 meter over the wire: a pool change made on one server process reaches a connection of
 another process (through Redis pub/sub) within a second; the lobby shows the pool; operators
-read the history at ``GET /jackpot/history``.  And the in-process default does the same on one
-process."""
+read the history at ``GET /jackpot/history`` (on the operator listener).  And the in-process
+default does the same on one process."""
 
 from __future__ import annotations
 
@@ -11,9 +11,10 @@ import sys
 import time
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 from server.rules.caribbean_payout import CaribbeanSettings, Contribution
-from tests.net.conftest import open_client, start_live, test_config
+from tests.net.conftest import Live, open_client, start_live, test_config
 from tests.redis_helpers import RedisProcess
 
 S = CaribbeanSettings(reset_amount=10_000)
@@ -23,6 +24,13 @@ ROOT = Path(__file__).resolve().parents[2]
 def wager(hand: str, seat: int, amount: int = 100) -> Contribution:
     minor, major, house = S.split_wager(amount)
     return Contribution(hand, seat, amount, minor + major, minor, major, house)
+
+
+def operator(server: Live) -> tuple[str, int]:
+    """Host and port of the server's operator listener (where `/jackpot/history` is)."""
+    parts = urlsplit(server.app.operator_url or "")
+    assert parts.hostname and parts.port
+    return parts.hostname, parts.port
 
 
 async def http_get(host: str, port: int, path: str) -> tuple[int, bytes]:
@@ -59,13 +67,13 @@ async def test_csp12_meter_reaches_every_process_within_a_second_and_history_ove
         tables = (await player.request("tables"))["tables"]
         assert [t["jackpot"] for t in tables if t["variant"] == "caribbean"] == [
             {"pool": 1_000_770}]
-        status, body = await http_get(*b.host_port, "/jackpot/history?start=0&count=10")
+        status, body = await http_get(*operator(b), "/jackpot/history?start=0&count=10")
         page: dict[str, Any] = json.loads(body)
         assert status == 200 and page["state"]["major"] == 1_000_770
         assert [(e["kind"], e["hand"], e["key"], e["amount"]) for e in page["entries"]] == [
             ("seed", "", "", 1_000_000), ("contribution", "far.1", "far.1:0", 70),
             ("contribution", "far.1", "far.1:1", 700)]
-        assert (await http_get(*b.host_port, "/jackpot/history?start=x"))[0] == 400
+        assert (await http_get(*operator(b), "/jackpot/history?start=x"))[0] == 400
         print(f"meter latency across processes: {took * 1000:.1f} ms")
     finally:
         await a.close()
@@ -82,7 +90,7 @@ async def test_csp12_in_process_meter_and_history(tmp_path: Path) -> None:
                                         contributions=[wager("t1.1", 3)], claims=[])
         assert await asyncio.wait_for(watcher.event("jackpot"), 1.0) == {
             "type": "jackpot", "pool": 1_000_070}  # opened at $10,000 (CSP-08), then 70
-        status, body = await http_get(*server.host_port, "/jackpot/history")
+        status, body = await http_get(*operator(server), "/jackpot/history")
         entries = json.loads(body)["entries"]
         assert status == 200 and [e["kind"] for e in entries[:2]] == ["seed", "contribution"]
         assert entries[1]["key"] == "t1.1:3"

@@ -7,6 +7,7 @@ import asyncio
 import http.client
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 import msgpack
 import orjson
@@ -19,8 +20,13 @@ from server.net.edge import ws_max_size
 from tests.net.conftest import ENCODINGS, TIMEOUT, Live, LiveFactory, open_client
 
 
-def http_get(server: Live, path: str) -> tuple[int, str, str]:
+def http_get(server: Live, path: str, *, operator: bool = False) -> tuple[int, str, str]:
+    """GET `path` from the public listener, or the operator listener with `operator`."""
     host, port = server.host_port
+    if operator:
+        parts = urlsplit(server.app.operator_url or "")
+        assert parts.hostname and parts.port, "no operator listener"
+        host, port = parts.hostname, parts.port
     conn = http.client.HTTPConnection(host, port, timeout=TIMEOUT)
     try:
         conn.request("GET", path)
@@ -31,8 +37,9 @@ def http_get(server: Live, path: str) -> tuple[int, str, str]:
 
 
 async def scrape(server: Live) -> dict[str, float]:
-    """The /metrics exposition as {series: value} (fetched off the event loop)."""
-    status, ctype, body = await asyncio.to_thread(http_get, server, "/metrics")
+    """The /metrics exposition of the operator listener as {series: value} (fetched off
+    the event loop)."""
+    status, ctype, body = await asyncio.to_thread(http_get, server, "/metrics", operator=True)
     assert status == 200 and ctype.startswith("text/plain; version=0.0.4")
     out: dict[str, float] = {}
     for line in body.splitlines():

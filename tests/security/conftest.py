@@ -40,6 +40,7 @@ from tests.net.conftest import Client
 
 ROOT = Path(__file__).resolve().parents[2]
 LISTENING_PREFIX = "poker-server listening on "
+OPERATOR_PREFIX = "poker-server operator on "
 START_TIMEOUT = 30.0
 TIMEOUT = 10.0
 SERVED_BOUND = 0.5
@@ -55,6 +56,8 @@ class HostileServer:
     data_dir: Path
     stderr: queue.Queue[str | None]
     lines: list[str] = field(default_factory=list)
+    operator_url: str = ""
+    """The operator listener (`/metrics`, `/jackpot/history`): the second stdout line."""
 
     @property
     def host(self) -> str:
@@ -120,8 +123,14 @@ def start_hostile(tmp_path: Path, *extra: str) -> HostileServer:
     if first is None or not first.startswith(LISTENING_PREFIX):
         proc.kill()
         pytest.fail(f"unexpected first line {first!r}")
+    try:
+        second = out.get(timeout=START_TIMEOUT)
+    except queue.Empty:
+        second = None
+    operator = (second[len(OPERATOR_PREFIX):].strip()
+                if second is not None and second.startswith(OPERATOR_PREFIX) else "")
     return HostileServer(proc=proc, url=first[len(LISTENING_PREFIX):].strip(), data_dir=data,
-                         stderr=err)
+                         stderr=err, operator_url=operator)
 
 
 ServerFactory = Callable[..., HostileServer]
