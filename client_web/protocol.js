@@ -28,10 +28,10 @@ export const STRUCTURES = Object.freeze(["fixed_limit", "spread_limit", "pot_lim
 export const ACTIONS = Object.freeze(["fold", "check", "call", "bet", "raise", "bring_in", "complete", "draw", "ante", "play"]);
 export const POST_KINDS = Object.freeze(["blind", "ante", "bring_in", "over_blind"]);
 export const HISTORY_FORMATS = Object.freeze(["json", "pokerstars", "phh"]);
-export const REQUEST_TYPES = Object.freeze(["hello", "login", "register", "ping", "tables", "create_table", "watch", "unwatch", "sit", "leave", "act", "chat", "sit_out", "sit_in", "show_hands", "resume", "history", "hand"]);
+export const REQUEST_TYPES = Object.freeze(["hello", "login", "register", "logout", "change_password", "ping", "tables", "create_table", "watch", "unwatch", "sit", "leave", "act", "chat", "sit_out", "sit_in", "show_hands", "resume", "history", "hand", "mute"]);
 export const ANSWER_TYPES = Object.freeze(["ok", "error", "pong"]);
-export const TABLE_EVENT_TYPES = Object.freeze(["snapshot", "seated", "left", "sat_out", "sat_in", "hand_started", "posted", "dealt", "drew", "board", "turn", "acted", "showdown", "mucked", "pot_awarded", "pots", "hand_ended", "chat", "dealer", "settled"]);
-export const EVENT_TYPES = Object.freeze(["snapshot", "seated", "left", "sat_out", "sat_in", "hand_started", "posted", "dealt", "drew", "board", "turn", "acted", "showdown", "mucked", "pot_awarded", "pots", "hand_ended", "chat", "dealer", "settled", "jackpot", "welcome"]);
+export const TABLE_EVENT_TYPES = Object.freeze(["snapshot", "seated", "left", "sat_out", "sat_in", "hand_started", "posted", "dealt", "drew", "board", "turn", "acted", "showdown", "mucked", "pot_awarded", "pots", "hand_ended", "chat", "dealer", "settled", "table_closed"]);
+export const EVENT_TYPES = Object.freeze(["snapshot", "seated", "left", "sat_out", "sat_in", "hand_started", "posted", "dealt", "drew", "board", "turn", "acted", "showdown", "mucked", "pot_awarded", "pots", "hand_ended", "chat", "dealer", "settled", "table_closed", "jackpot", "welcome"]);
 
 // Error code -> default human message.
 export const ERROR_CODES = Object.freeze({
@@ -48,6 +48,9 @@ export const ERROR_CODES = Object.freeze({
   "weak_password": "That password is too weak.",
   "rate_limited": "Too many messages; slow down.",
   "server_busy": "The server is busy; try again shortly.",
+  "login_locked": "Too many failed logins; try again after `retry_after` seconds.",
+  "too_many_guests": "Too many guest accounts from your address; try again later.",
+  "name_reserved": "That name is reserved.",
   "shutting_down": "The server is shutting down.",
   "internal_error": "Something went wrong on the server.",
   "not_allowed": "You are not allowed to do that.",
@@ -62,6 +65,7 @@ export const ERROR_CODES = Object.freeze({
   "bad_settings": "Invalid table settings.",
   "bad_deck": "A deck is not a permutation of the variant's cards.",
   "test_mode_only": "That is only available when the server runs in test mode.",
+  "house_policy": "The house sets that (jackpot terms, rake limits), not a table's creator.",
   "not_watching": "You are not watching that table.",
   "bad_seat": "No such seat at this table.",
   "seat_taken": "That seat is taken.",
@@ -70,6 +74,7 @@ export const ERROR_CODES = Object.freeze({
   "insufficient_funds": "Your balance is too low for that.",
   "bad_buy_in": "The buy-in is outside the table's limits.",
   "hand_in_progress": "Not while a hand is in progress.",
+  "limit_exceeded": "That would pass the house's limit.",
   "no_hand": "There is no hand in progress.",
   "not_in_hand": "You are not in this hand.",
   "not_your_turn": "It is not your turn.",
@@ -78,6 +83,7 @@ export const ERROR_CODES = Object.freeze({
   "unknown_hand": "No such hand.",
   "next_hand_started": "The next hand has started: that hand's cards can no longer be shown.",
   "chat_disabled": "Chat is disabled here.",
+  "chat_limited": "This table's chat is busy; wait a moment.",
 });
 
 // Request type -> {required, optional} fields (besides `type` and `rid`).
@@ -85,8 +91,10 @@ export const REQUEST_FIELDS = Object.freeze({
   "hello": Object.freeze({"required": Object.freeze([]), "optional": Object.freeze(["guest", "token"])}),
   "login": Object.freeze({"required": Object.freeze(["name", "password"]), "optional": Object.freeze([])}),
   "register": Object.freeze({"required": Object.freeze(["name", "password"]), "optional": Object.freeze([])}),
+  "logout": Object.freeze({"required": Object.freeze([]), "optional": Object.freeze(["all"])}),
+  "change_password": Object.freeze({"required": Object.freeze(["old_password", "new_password"]), "optional": Object.freeze([])}),
   "ping": Object.freeze({"required": Object.freeze([]), "optional": Object.freeze(["t"])}),
-  "tables": Object.freeze({"required": Object.freeze([]), "optional": Object.freeze(["variant"])}),
+  "tables": Object.freeze({"required": Object.freeze([]), "optional": Object.freeze(["variant", "min_big_blind", "max_big_blind", "free_seats", "limit", "cursor"])}),
   "create_table": Object.freeze({"required": Object.freeze(["variant", "stakes", "seats"]), "optional": Object.freeze(["structure", "name", "settings", "decks"])}),
   "watch": Object.freeze({"required": Object.freeze(["table"]), "optional": Object.freeze([])}),
   "unwatch": Object.freeze({"required": Object.freeze(["table"]), "optional": Object.freeze([])}),
@@ -100,17 +108,18 @@ export const REQUEST_FIELDS = Object.freeze({
   "resume": Object.freeze({"required": Object.freeze(["table", "since"]), "optional": Object.freeze([])}),
   "history": Object.freeze({"required": Object.freeze([]), "optional": Object.freeze(["limit", "before", "table"])}),
   "hand": Object.freeze({"required": Object.freeze(["hand"]), "optional": Object.freeze(["format"])}),
+  "mute": Object.freeze({"required": Object.freeze(["table"]), "optional": Object.freeze(["seat", "name", "on"])}),
 });
 
 // Server message type -> {required, optional} fields (besides `type`).
 export const MESSAGE_FIELDS = Object.freeze({
   "ok": Object.freeze({"required": Object.freeze(["rid"]), "optional": Object.freeze([])}),
-  "error": Object.freeze({"required": Object.freeze(["rid", "code", "message"]), "optional": Object.freeze([])}),
+  "error": Object.freeze({"required": Object.freeze(["rid", "code", "message"]), "optional": Object.freeze(["retry_after"])}),
   "pong": Object.freeze({"required": Object.freeze(["rid", "time"]), "optional": Object.freeze(["t"])}),
   "welcome": Object.freeze({"required": Object.freeze(["player_id", "name", "token", "balance"]), "optional": Object.freeze(["guest"])}),
   "jackpot": Object.freeze({"required": Object.freeze(["pool"]), "optional": Object.freeze(["minor", "major", "table"])}),
   "snapshot": Object.freeze({"required": Object.freeze(["table", "seq", "variant", "structure", "stakes", "seats", "board", "pots", "button", "turn", "hand"]), "optional": Object.freeze(["name", "settings", "you"])}),
-  "seated": Object.freeze({"required": Object.freeze(["table", "seq", "seat", "name", "stack"]), "optional": Object.freeze([])}),
+  "seated": Object.freeze({"required": Object.freeze(["table", "seq", "seat", "name", "stack"]), "optional": Object.freeze(["guest", "tag"])}),
   "left": Object.freeze({"required": Object.freeze(["table", "seq", "seat", "name"]), "optional": Object.freeze([])}),
   "sat_out": Object.freeze({"required": Object.freeze(["table", "seq", "seat"]), "optional": Object.freeze([])}),
   "sat_in": Object.freeze({"required": Object.freeze(["table", "seq", "seat"]), "optional": Object.freeze([])}),
@@ -126,9 +135,10 @@ export const MESSAGE_FIELDS = Object.freeze({
   "pot_awarded": Object.freeze({"required": Object.freeze(["table", "seq", "pot", "amount", "winners", "odd_chip"]), "optional": Object.freeze([])}),
   "pots": Object.freeze({"required": Object.freeze(["table", "seq", "pots"]), "optional": Object.freeze([])}),
   "hand_ended": Object.freeze({"required": Object.freeze(["table", "seq", "hand", "stacks", "reveal"]), "optional": Object.freeze([])}),
-  "chat": Object.freeze({"required": Object.freeze(["table", "seq", "text"]), "optional": Object.freeze(["seat", "name"])}),
+  "chat": Object.freeze({"required": Object.freeze(["table", "seq", "text"]), "optional": Object.freeze(["seat", "name", "guest", "tag"])}),
   "dealer": Object.freeze({"required": Object.freeze(["table", "seq", "cards"]), "optional": Object.freeze(["hand", "qualifies"])}),
   "settled": Object.freeze({"required": Object.freeze(["table", "seq", "results"]), "optional": Object.freeze([])}),
+  "table_closed": Object.freeze({"required": Object.freeze(["table", "seq", "reason"]), "optional": Object.freeze([])}),
 });
 
 /** The human message for an error code (the code itself when unknown). */

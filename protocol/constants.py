@@ -22,6 +22,7 @@ __all__ = [
     "MAX_DISCARD",
     "MAX_FRAME_BYTES",
     "MAX_HISTORY_LIMIT",
+    "MAX_LOBBY_LIMIT",
     "MAX_ID_LEN",
     "MAX_NAME_LEN",
     "MAX_PASSWORD_LEN",
@@ -86,6 +87,9 @@ MAX_STAKES_KEYS: Final = 16
 MAX_SETTINGS_KEYS: Final = 64
 #: Most hands one ``history`` request may list.
 MAX_HISTORY_LIMIT: Final = 100
+#: Most lobby entries one ``tables`` request may ask for (the server cuts it further to its
+#: ``lobby_max_page``).
+MAX_LOBBY_LIMIT: Final = 1000
 #: ``format`` of a ``hand`` request: the record as data, PokerStars-style text, PHH (TOML).
 HISTORY_FORMATS: Final = ("json", "pokerstars", "phh")
 
@@ -104,7 +108,7 @@ REQUEST_TYPES: Final = (
     "hello", "login", "register", "logout", "change_password", "ping",
     "tables", "create_table", "watch", "unwatch",
     "sit", "leave", "act", "chat", "sit_out", "sit_in", "show_hands", "resume",
-    "history", "hand",
+    "history", "hand", "mute",
 )
 #: Answers to requests; each carries the request's ``rid`` (``null`` when it had none).
 #: ``pong`` is the success answer to ``ping``; every other success answer is ``ok``.
@@ -114,7 +118,7 @@ TABLE_EVENT_TYPES: Final = (
     "snapshot", "seated", "left", "sat_out", "sat_in",
     "hand_started", "posted", "dealt", "drew", "board", "turn", "acted",
     "showdown", "mucked", "pot_awarded", "pots", "hand_ended", "chat",
-    "dealer", "settled",
+    "dealer", "settled", "table_closed",
 )
 #: Every message type the server sends that is not an answer: the table events, plus
 #: ``welcome`` (after hello/login/register) and ``jackpot`` (broadcast to every connection;

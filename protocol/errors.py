@@ -75,6 +75,7 @@ ERROR_CODES: dict[str, str] = {
     "unknown_hand": "No such hand.",
     "next_hand_started": "The next hand has started: that hand's cards can no longer be shown.",
     "chat_disabled": "Chat is disabled here.",
+    "chat_limited": "This table's chat is busy; wait a moment.",
 }
 
 

@@ -22,6 +22,7 @@ from .constants import (
     MAX_DISCARD,
     MAX_HISTORY_LIMIT,
     MAX_ID_LEN,
+    MAX_LOBBY_LIMIT,
     MAX_NAME_LEN,
     MAX_PASSWORD_LEN,
     MAX_SAFE_INT,
@@ -182,6 +183,20 @@ def v_limit(field: str, value: Any) -> int:
     """Page size: 1..MAX_HISTORY_LIMIT."""
     if not is_int(value) or not 1 <= value <= MAX_HISTORY_LIMIT:
         raise _bad(field, f"must be an integer 1 to {MAX_HISTORY_LIMIT}")
+    return int(value)
+
+
+def v_lobby_limit(field: str, value: Any) -> int:
+    """Lobby page size: 1..MAX_LOBBY_LIMIT (the server cuts it to its ``lobby_max_page``)."""
+    if not is_int(value) or not 1 <= value <= MAX_LOBBY_LIMIT:
+        raise _bad(field, f"must be an integer 1 to {MAX_LOBBY_LIMIT}")
+    return int(value)
+
+
+def v_free_seats(field: str, value: Any) -> int:
+    """Free seats wanted in the lobby: 0..MAX_SEATS."""
+    if not is_int(value) or not 0 <= value <= MAX_SEATS:
+        raise _bad(field, f"must be an integer 0 to {MAX_SEATS}")
     return int(value)
 
 

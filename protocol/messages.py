@@ -51,6 +51,7 @@ __all__ = [
     "settled",
     "showdown",
     "snapshot",
+    "table_closed",
     "turn",
     "welcome",
 ]
@@ -89,6 +90,7 @@ MESSAGE_FIELDS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "chat": ((*_T, "text"), ("seat", "name", "guest", "tag")),
     "dealer": ((*_T, "cards"), ("hand", "qualifies")),
     "settled": ((*_T, "results"), ()),
+    "table_closed": ((*_T, "reason"), ()),
 }
 
 
@@ -374,6 +376,13 @@ def settled(table: str, seq: int, *, results: Mapping[int, Mapping[str, Any]]) -
     (``play``/``jackpot`` null when not placed), plus optional ``hand`` (name)."""
     return _ev("settled", table, seq,
                {"results": {k: dict(v) for k, v in seat_map(results).items()}})
+
+
+def table_closed(table: str, seq: int, *, reason: str) -> Msg:
+    """``table_closed``: the table is gone (``reason``: ``"idle"``, nobody sat at it for
+    ``idle_table_close`` seconds); its viewers get nothing more from it and it has left the
+    lobby; a later request naming it answers ``unknown_table``."""
+    return _ev("table_closed", table, seq, {"reason": reason})
 
 
 assert set(MESSAGE_FIELDS) == {"ok", "error", "pong", *EVENT_TYPES}

@@ -33,10 +33,12 @@ from .fields import (
     v_chat_text,
     v_decks,
     v_discard,
+    v_free_seats,
     v_hand_id,
     v_history_format,
     v_id,
     v_limit,
+    v_lobby_limit,
     v_name,
     v_password,
     v_rid,
@@ -64,6 +66,7 @@ __all__ = [
     "Leave",
     "Login",
     "Logout",
+    "Mute",
     "Ping",
     "Register",
     "Request",
@@ -234,18 +237,32 @@ class Ping(Request):
 # --- Lobby -----------------------------------------------------------------------------
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Tables(Request):
-    """``tables``: list tables, optionally only one ``variant``.
+    """``tables``: list open tables, a page at a time, optionally filtered.
+
+    Filters: ``variant`` (one of VARIANTS); ``min_big_blind`` / ``max_big_blind`` (the
+    table's *stake level*: the big blind of a blinds game, else the bring-in or the ante,
+    the minimum ante at Caribbean Stud); ``free_seats`` (at least this many seats free,
+    0..10).  Paging: ``limit`` (1..1000, default and maximum set by the server:
+    ``lobby_page_size``, ``lobby_max_page``) and ``cursor`` (the ``next`` of the previous
+    page).  Tables are listed in the order they were opened.
 
     Answer: ``ok`` with ``tables``: a list of
     ``{table, name, variant, structure, stakes, seats, players, spectators, rake}``
     (``rake``: the house's ``{bp, cap}``, GEN-10); Caribbean Stud tables also carry
     ``jackpot``: ``{pool}`` (and ``minor``, ``major`` when split), the shared progressive pool
     as it stands, and ``jackpot_terms``: the house's ``{wager, paytable, reset, share_bp}``
-    (CSP-13; plus ``minor_reset``, ``minor_share_bp``, ``major_share_bp`` when split).
+    (CSP-13; plus ``minor_reset``, ``minor_share_bp``, ``major_share_bp`` when split);
+    ``total``: how many tables match the filters; ``next``:
+    the cursor of the next page, ``null`` on the last one.
     """
 
     TYPE: ClassVar[str] = "tables"
     variant: str | None = _v(v_variant, None)
+    min_big_blind: int | None = _v(v_amount, None)
+    max_big_blind: int | None = _v(v_amount, None)
+    free_seats: int | None = _v(v_free_seats, None)
+    limit: int | None = _v(v_lobby_limit, None)
+    cursor: str | None = _v(v_id, None)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -384,6 +401,26 @@ class Chat(Request):
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class Mute(Request):
+    """``mute``: stop (``on``: true, the default) or start again (``on``: false) receiving
+    another player's ``chat`` at every table, on all my connections.  The player is named at
+    ``table`` by ``seat`` (a seated player) or by ``name`` (a spectator's ``chat`` name):
+    exactly one of the two.  Answer: ``ok`` with ``muted`` (bool).  Errors: ``bad_seat``
+    (nobody there), ``unauthorized``, ``not_allowed`` (yourself, or too many muted)."""
+
+    TYPE: ClassVar[str] = "mute"
+    table: str = _v(v_id)
+    seat: int | None = _v(v_seat, None)
+    name: str | None = _v(v_name, None)
+    on: bool = _v(v_bool, True)
+
+    def _check(self) -> None:
+        if (self.seat is None) == (self.name is None):
+            raise ProtocolError("missing_field" if self.seat is None else "bad_field",
+                                "mute takes `seat` or `name`, one of them", field="seat")
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class ShowHands(Request):
     """``show_hands`` (RULES.md SHOW-02): after ``hand``'s showdown, reveal the hands that
     were in it to the table: those of ``seats``, or all when absent.  Answer: ``ok``; the
@@ -446,7 +483,7 @@ REQUEST_CLASSES: dict[str, type[Request]] = {
     for cls in (
         Hello, Login, Register, Logout, ChangePassword,
         Ping, Tables, CreateTable, Watch, Unwatch, Sit, Leave, Act,
-        Chat, SitOut, SitIn, ShowHands, Resume, History, Hand,
+        Chat, SitOut, SitIn, ShowHands, Resume, History, Hand, Mute,
     )
 }
 

@@ -31,6 +31,7 @@ from protocol.requests import (
     Leave,
     Login,
     Logout,
+    Mute,
     Ping,
     Register,
     Request,
@@ -57,6 +58,10 @@ REQUESTS: list[Request] = [
     Ping(rid=5, t=1712345678.25),
     Tables(rid=6),
     Tables(rid=7, variant="stud7"),
+    Tables(rid="t8", variant="holdem", min_big_blind=10, max_big_blind=200, free_seats=2,
+           limit=25, cursor="t40"),
+    Mute(rid="m1", table="t1", seat=3),
+    Mute(rid="m2", table="t1", name="rail-bird", on=False),
     CreateTable(rid=8, variant="holdem", structure="no_limit", stakes={"blinds": [50, 100]},
                 seats=6, name="High rollers", settings={"action_clock": 30, "rake": {"cap": 3}},
                 decks=[DECK, list(reversed(DECK))]),
@@ -139,6 +144,7 @@ SERVER_MESSAGES: list[dict[str, Any]] = [
              qualifies=True),
     m.settled(T, 21, results={1: {"ante": 25, "play": 50, "jackpot": -1},
                               2: {"ante": -25, "play": None, "jackpot": None}}),
+    m.table_closed(T, 22, reason="idle"),
 ]
 
 CODEC_LIST = list(CODECS.values())
