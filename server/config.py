@@ -246,97 +246,6 @@ class Config:
     checked on a cash-out or a jackpot credit (a player's chips always go back). Every
     ceiling is at most 2**53 - 1, what JSON and MessagePack carry."""
 
-    # --- identity and login (abuse) ------------------------------------------------------
-    login_fail_limit: int = 5
-    """Failed password checks (`login`, `change_password`) for one account name within
-    `login_fail_window` seconds before the name is locked: refused with `login_locked` and
-    `retry_after` for `login_lockout` seconds, the right password too. Each further failure
-    after that doubles the lockout (exponential backoff) up to `login_lockout_max`. Names are
-    compared by their confusables skeleton, so "AIice" counts against "Alice"."""
-
-    login_ip_fail_limit: int = 20
-    """The same per client address (many names guessed from one place): its failures lock
-    every login from that address. Higher than `login_fail_limit` because players share
-    addresses (NAT, a club's wifi)."""
-
-    login_fail_window: float = 900.0
-    """Seconds over which login failures are counted; a name or address with no failure for
-    this long starts again from zero (a success also clears the name's count)."""
-
-    login_lockout: float = 30.0
-    """Seconds of the first lockout (see `login_fail_limit`)."""
-
-    login_lockout_max: float = 3600.0
-    """Longest lockout, in seconds, however many failures came before."""
-
-    login_tracked: int = 65536
-    """Names and addresses whose login failures are remembered at once; past it the oldest
-    records are forgotten (memory stays bounded under a flood of made-up names)."""
-
-    max_password_hashes: int = 4
-    """Password hashes (scrypt, 16 MiB and tens of milliseconds each, in worker threads) that
-    run at once, for the whole process. Others wait their turn (`password_hash_queue`), so a
-    flood of guesses costs a bounded number of CPU cores and memory and other players'
-    requests are still served."""
-
-    password_hash_queue: int = 32
-    """Password checks that may wait for a free hashing slot; one more is refused at once
-    with `server_busy` (`retry_after`) rather than queued without bound."""
-
-    password_hashes_per_ip: int = 2
-    """Password checks (running or waiting) one client address may have at a time; one more is
-    refused with `rate_limited`, so one attacker cannot fill the queue that everybody's login
-    waits in."""
-
-    guests_per_ip_per_minute: int = 10
-    """Guest accounts (`hello` with `guest`) one client address may create in any 60 seconds;
-    one more is refused with `too_many_guests` (`retry_after`). Each guest gets
-    `starting_balance` chips, so this also bounds how fast chips can be farmed."""
-
-    guest_idle_expiry: float = 86400.0
-    """Seconds a guest account may stay idle (no connection, no chips at a table) before it is
-    expired: its chips go back to `bank` (a journal entry `guest_expired`) and its tokens are
-    revoked; the guest starts again as a new one."""
-
-    guest_sweep_interval: float = 60.0
-    """Seconds between two sweeps for idle guests (and expired session records). At most
-    `guest_idle_expiry`."""
-
-    reserved_names: tuple[str, ...] = ("admin", "administrator", "operator", "moderator",
-                                       "dealer", "house", "system", "support", "staff",
-                                       "root", "server", "bank", "casino", "official")
-    """Display names nobody may register or take as a guest (`name_reserved`), compared by
-    their confusables skeleton ("Admin", "adrnin" and "АDMIN" with a Cyrillic А are all
-    refused). Comma-separated with `--set`."""
-
-    def _check_identity(self) -> None:
-        """The identity and login limits (section `identity and login (abuse)`)."""
-        for name in ("login_fail_limit", "login_ip_fail_limit", "login_tracked",
-                     "max_password_hashes", "password_hashes_per_ip",
-                     "guests_per_ip_per_minute"):
-            value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
-                raise ValueError(f"{name} must be a positive integer, got {value!r}")
-        if (isinstance(self.password_hash_queue, bool)
-                or not isinstance(self.password_hash_queue, int)
-                or self.password_hash_queue < 0):
-            raise ValueError("password_hash_queue must be a non-negative integer, got "
-                             f"{self.password_hash_queue!r}")
-        for name in ("login_fail_window", "login_lockout", "login_lockout_max",
-                     "guest_idle_expiry", "guest_sweep_interval"):
-            value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, int | float) or not value > 0:
-                raise ValueError(f"{name} must be positive, got {value!r}")
-        if self.login_lockout > self.login_lockout_max:
-            raise ValueError("login_lockout must not exceed login_lockout_max")
-        if self.guest_sweep_interval > self.guest_idle_expiry:
-            raise ValueError("guest_sweep_interval must not exceed guest_idle_expiry")
-        if not isinstance(self.reserved_names, tuple):
-            raise ValueError("reserved_names must be a tuple of names")
-        for reserved in self.reserved_names:
-            if not isinstance(reserved, str) or not 0 < len(reserved.strip()) <= 24:
-                raise ValueError(f"reserved_names: {reserved!r} is not a 1..24 character name")
-
     # --- connection limits (abuse) ---
     max_connections_per_ip: int = 64
     """TCP connections (WebSocket or plain HTTP) one client address may hold open at once on
@@ -580,6 +489,8 @@ class Config:
             raise ValueError(f"node must be 1..64 characters without ':', got {self.node!r}")
         if self.starting_balance < 0:
             raise ValueError(f"starting_balance must not be negative, got {self.starting_balance}")
+        self._check_identity()
+        self._check_house_policy()
         self._check_connections()
         self._check_tables()
 
@@ -634,8 +545,6 @@ class Config:
                                                          for ch in token)):
             raise ValueError("operator_token must be at least 16 printable characters "
                              "without spaces")
-        self._check_identity()
-        self._check_house_policy()
 
     def _check_house_policy(self) -> None:
         """GEN-09/GEN-10/CSP-13: the operator's house policy must be coherent and every
