@@ -49,8 +49,14 @@ __all__ = ["RunConfig", "ServerProcess", "default_stakes", "run_load", "start_se
 #: zero think time send far more than a human's 20 requests a second, so the per-connection
 #: request limit is lifted for the run; and every bot connects from this one address, so the
 #: per-address connection cap is lifted too (the total cap still applies).
+#: One admin account opens every table of the run from that address: the table caps (a real
+#: room's defaults: 8 per account, 32 per address, 2000 in all) are lifted as well; against
+#: ``--url`` the server's own apply (give it ``--set max_tables_per_account=N`` and
+#: ``--set max_tables_per_ip=N`` for a run of N tables).
 SPAWN_ARGS = ("--request-rate", "1000000", "--request-burst", "1000000",
-              "--set", "max_connections_per_ip=1000000")
+              "--set", "max_connections_per_ip=1000000",
+              "--set", "max_tables_per_account=100000", "--set", "max_tables_per_ip=100000",
+              "--set", "max_tables=100000")
 
 _URL_LINE = re.compile(r"listening on (http://\S+?)/?\s*$")
 _FINAL_TOTAL = re.compile(r"event=final_balances total=(-?\d+)")

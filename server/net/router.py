@@ -47,6 +47,7 @@ from protocol import (
     Leave,
     Login,
     Logout,
+    Mute,
     Ping,
     ProtocolError,
     Register,
@@ -68,6 +69,7 @@ from server.ledger.history import HistoryStore, player_copy
 from server.net.edge import CLOSE_FLOOD, Connection
 from server.net.loginguard import address_key
 from server.net.metrics import Metrics
+from server.net.ratelimit import TokenBucket
 from server.net.sessions import Sessions
 from server.table.api import Envelope, TableRegistryAPI
 
@@ -77,7 +79,7 @@ __all__ = ["Router"]
 log = logging.getLogger("server.net.router")
 
 TABLE_REQUESTS: tuple[type[Request], ...] = (
-    Watch, Unwatch, Resume, Sit, Leave, Act, Chat, SitOut, SitIn, ShowHands,
+    Watch, Unwatch, Resume, Sit, Leave, Act, Chat, SitOut, SitIn, ShowHands, Mute,
 )
 """Requests answered by the table's actor."""
 
@@ -117,6 +119,8 @@ class Router:
         self.sessions = sessions
         self.metrics = metrics
         self._wall = wall
+        # chat per account, across its connections (Config.chat_rate_per_account)
+        self._chat_buckets: dict[str, TokenBucket] = {}
         self.connections: Callable[[], Iterable[Connection]] = lambda: ()
         """Every open connection of this process (`server.main` sets the edge's), so that a
         revocation closes the connections whose session it ended."""
@@ -146,7 +150,8 @@ class Router:
                 self._refuse(conn, rid)
                 return None
             request = parse_request(message)
-            if isinstance(request, Chat) and not conn.chats.take():
+            if isinstance(request, Chat) and not (conn.chats.take()
+                                                  and self._account_chat(conn)):
                 self._refuse(conn, rid)
                 return None
             return self.route_now(conn, request)
@@ -167,6 +172,23 @@ class Router:
         except Exception:
             log.exception("event=handler_error conn=%d player=%s", conn.conn_id, conn.player_id)
             conn.reply(messages.error(rid, "internal_error"))
+
+    def _account_chat(self, conn: Connection) -> bool:
+        """One token of the account's chat bucket (shared by its connections). A refusal
+        counts a flood strike like the connection's own bucket: it is the sender's own
+        flood. (The table's limit, `chat_limited`, does not: that may be others' chat.)"""
+        pid = conn.player_id
+        if pid is None:
+            return True  # answered `unauthorized` by route_now
+        bucket = self._chat_buckets.get(pid)
+        if bucket is None:
+            if len(self._chat_buckets) >= 4096:  # forget the accounts whose bucket is full
+                self._chat_buckets = {k: b for k, b in self._chat_buckets.items()
+                                      if b.tokens < b.burst}
+            bucket = self._chat_buckets[pid] = TokenBucket(
+                rate=self.config.chat_rate_per_account,
+                burst=self.config.chat_burst_per_account, clock=conn.chats._clock)
+        return bucket.take()
 
     def _refuse(self, conn: Connection, rid: Any) -> None:
         conn.reply(messages.error(rid, "rate_limited"))
@@ -222,10 +244,11 @@ class Router:
         elif isinstance(request, Ping):
             conn.reply(messages.pong(rid, time=self._wall(), t=request.t))
         elif isinstance(request, Tables):
-            conn.reply(messages.ok(rid, tables=self.registry.tables(request.variant)))
+            conn.reply(messages.ok(rid, **self.registry.page(request)))
         elif isinstance(request, CreateTable):
             try:
-                table_id = self.registry.create(request, owner=conn.player_id)
+                table_id = self.registry.create(request, owner=conn.player_id,
+                                                ip=getattr(conn, "remote_ip", None))
             except ProtocolError as exc:
                 exc.rid = rid
                 raise

@@ -51,6 +51,7 @@ from protocol.requests import (
     Act,
     Chat,
     Leave,
+    Mute,
     Request,
     Resume,
     ShowHands,
@@ -65,6 +66,7 @@ from server.ledger.history import HistoryStore, MemoryHistory
 from server.ledger.journal import hand_entries
 from server.ledger.store import Transfer
 from server.ledger.wallet import Wallet
+from server.net.ratelimit import TokenBucket
 from server.rules import events as ev
 from server.rules.button import Positions, first_positions, next_positions
 from server.rules.caribbean import CaribbeanRound, RoundEnded
@@ -75,6 +77,7 @@ from server.table.caribbean_table import CaribbeanMixin
 from server.table.fanout import FanoutMixin
 from server.table.house import lobby_terms
 from server.table.jackpot import JackpotService
+from server.table.lobby import Mutes
 from server.table.projection import Draft, HandProjector, Msg
 from server.table.recording import HandRecorder, RecordingMixin
 from server.table.seating import SeatingMixin
@@ -159,6 +162,13 @@ class TableActor(SeatingMixin, TurnClockMixin, CaribbeanMixin, RecordingMixin, F
         self.voided_marks: list[tuple[str, str]] = []  # (hand id, reason) for the ledger
         self.history: HistoryStore = history if history is not None else MemoryHistory()
         self.recorder: HandRecorder | None = None
+        # abuse limits (Config `tables, lobby and chat`; set by the registry)
+        self.on_change: Callable[[TableActor], None] | None = None  # lobby entry changed
+        self.mutes: Mutes | None = None  # the process's mutes (chat fan-out skips muters)
+        self.idle_closed = False
+        self._lobby_key: object = None
+        self.chat_bucket = TokenBucket(rate=config.chat_rate_per_table,
+                                       burst=config.chat_burst_per_table, clock=clock.now)
 
     # ================================================================ public API
     async def submit(self, env: Envelope) -> None:
@@ -229,6 +239,7 @@ class TableActor(SeatingMixin, TurnClockMixin, CaribbeanMixin, RecordingMixin, F
                     return
                 self._current = item
                 await self._handle(item)
+                self._lobby_check()
                 self._current = None
                 if not self.stopped:
                     self._kick()
@@ -594,6 +605,43 @@ class TableActor(SeatingMixin, TurnClockMixin, CaribbeanMixin, RecordingMixin, F
                 await self._remove(seat)
         self.stopped = True
 
+    # ================================================================ lobby and idle close
+    def _lobby_check(self) -> None:
+        """After each handled item: tell the registry when the lobby entry may have changed
+        (seats taken or freed, viewers come or gone), so the listing is rebuilt once per
+        change and the idle count starts or stops. Cheap: the seats' owners and the number
+        of connections."""
+        key = (len(self.sinks), tuple(None if s is None else s.player_id for s in self.seats))
+        if key != self._lobby_key:
+            self._lobby_key = key
+            if self.on_change is not None:
+                self.on_change(self)
+
+    async def close_if_idle(self) -> None:
+        """Registry, after ``Config.idle_table_close`` seconds with nobody seated: if still
+        nobody is seated and no hand runs, tell the viewers (``table_closed``), answer every
+        request still queued ``table_closed`` and stop (the registry then forgets the
+        table)."""
+        if self.closing or self.stopped or self.in_hand or any(
+                s is not None for s in self.seats):
+            return
+        self.idle_closed = True
+        self.closing = True
+        if self._next_hand is not None:
+            self._next_hand.cancel()
+            self._next_hand = None
+        self._publish(Draft(_builder(m.table_closed, reason="idle")))
+        self.waiting = []
+        await self._close()
+        self.sinks.clear()
+        while not self.inbox.empty():  # nothing is handled after this: refuse what waits
+            item = self.inbox.get_nowait()
+            if isinstance(item, Envelope):
+                self._external -= 1
+                self._answer(item, m.error(item.request.rid, "table_closed"))
+            self.inbox.task_done()
+        log.info("event=table_idle_closed table=%s", self.table_id)
+
     async def cash_out_all(self) -> None:
         """After the task is gone (cancelled): void, refund and credit everyone."""
         if self.in_hand:
@@ -613,4 +661,5 @@ _HANDLERS: dict[type[Request], _Handler] = {
     ShowHands: TableActor._show_hands,
     Resume: TableActor._resume,
     Act: TableActor._act,
+    Mute: TableActor._mute,
 }

@@ -135,11 +135,19 @@ class TableRegistryAPI(Protocol):
 
     jackpot_listener: Callable[[dict[str, Any]], None] | None
 
-    def create(self, spec: Any, *, owner: str | None) -> str:
+    def create(self, spec: Any, *, owner: str | None, ip: str | None = None) -> str:
         """Open a table from a :class:`protocol.CreateTable` request; return its id.
         Raises :class:`protocol.ProtocolError` (``bad_variant``, ``bad_structure``,
         ``bad_stakes``, ``bad_settings``, ``bad_seat``, ``test_mode_only``, ``bad_deck``,
-        ``shutting_down``)."""
+        ``shutting_down``, ``too_many_tables``: ``owner``'s, the address ``ip``'s or the
+        process's most open tables, Config ``max_tables_per_account``, ``max_tables_per_ip``,
+        ``max_tables``)."""
+        ...
+
+    def page(self, request: Any) -> dict[str, Any]:
+        """A ``tables`` answer's fields (``tables``, ``total``, ``next``) for a
+        :class:`protocol.Tables` request: filtered, one page, from the listing built once
+        per change (:mod:`server.table.lobby`)."""
         ...
 
     async def prime_ids(self) -> None:

@@ -40,11 +40,13 @@ class FanoutMixin(TableState):
         self.sinks.pop(sink.conn_id, None)  # no more frames to it, at once
         self.detach(sink)  # and forget it as a seat's connection, in the actor task
 
-    def _publish(self, draft: Draft) -> None:
-        """Give ``draft`` the next ``seq``, log it, project once per audience and send."""
+    def _publish(self, draft: Draft, skip: frozenset[str] | None = None) -> None:
+        """Give ``draft`` the next ``seq``, log it, project once per audience and send.
+        ``skip``: players whose sinks do not get it (a chat's sender's muters; still encoded
+        once per audience, the others' frames are the same objects)."""
         self.seq += 1
         public, private = draft.render(self.table_id, self.seq)
-        self.events.append(_LogEntry(self.seq, public, private))
+        self.events.append(_LogEntry(self.seq, public, private, skip or None))
         delay = self.spec.spectator_delay
         seated = {s.player_id for s in self.seats if s is not None} if delay > 0 else ()
         # public frames by codec; private frames by (player, codec) (a player's private form
@@ -54,6 +56,8 @@ class FanoutMixin(TableState):
         delayed = False
         for sink in list(self.sinks.values()):
             pid = sink.player_id
+            if skip and pid in skip:
+                continue
             codec = sink.codec
             if pid is not None and pid in private:
                 okey = (pid, id(codec))
@@ -74,14 +78,16 @@ class FanoutMixin(TableState):
             except Exception as exc:
                 self._sink_failed(sink, exc)
         if delayed and public is not None:
-            self.clock.call_later(delay, lambda: self._send_delayed(public))
+            self.clock.call_later(delay, lambda: self._send_delayed(public, skip))
 
-    def _send_delayed(self, msg: Msg) -> None:
+    def _send_delayed(self, msg: Msg, skip: frozenset[str] | None = None) -> None:
         seated = {s.player_id for s in self.seats if s is not None}
         frames: dict[int, str | bytes] = {}
         for sink in list(self.sinks.values()):
             if sink.player_id in seated or sink.conn_id in self.snapshot_pending:
                 continue  # (a pending watcher's delayed snapshot already holds this event)
+            if skip and sink.player_id in skip:
+                continue
             frame = frames.get(id(sink.codec))
             if frame is None:
                 frame = frames[id(sink.codec)] = sink.codec.encode(msg, check=False)

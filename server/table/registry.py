@@ -12,6 +12,7 @@ refund and cash everyone out.
 from __future__ import annotations
 
 import asyncio
+import bisect
 import contextlib
 import logging
 import secrets
@@ -41,6 +42,7 @@ from server.table.api import Clock, Sink
 from server.table.clock import AsyncioClock
 from server.table.house import jackpot_terms
 from server.table.jackpot import EmbeddedJackpot, JackpotService
+from server.table.lobby import Lobby, Mutes
 from server.table.settings import build_spec
 
 __all__ = ["TableRegistry"]
@@ -91,6 +93,14 @@ class TableRegistry:
         self.accepting = True
         self._actors: dict[str, TableActor] = {}
         self._tasks: dict[str, asyncio.Task[None]] = {}
+        # abuse limits (Config `tables, lobby and chat`): open tables by creator and address,
+        # the idle-close timers, the lobby listing built once per change, the mutes
+        self._by_owner: dict[str, set[str]] = {}
+        self._by_ip: dict[str, set[str]] = {}
+        self._creator: dict[str, tuple[str | None, str | None]] = {}
+        self._idle: dict[str, Any] = {}  # table id -> its idle-close Timer
+        self.lobby = Lobby(self)
+        self.mutes = Mutes(config.mute_limit)
         self.use_ids(ids)
         self.crashes = 0
 
@@ -112,11 +122,14 @@ class TableRegistry:
             await self.hand_ids.prime()
 
     # ------------------------------------------------------------------ lobby
-    def create(self, spec: CreateTable, *, owner: str | None) -> str:
+    def create(self, spec: CreateTable, *, owner: str | None, ip: str | None = None) -> str:
         """Open a table; raises :class:`ProtocolError` with a specific code (``server_busy``
-        when no table id is in hand: the store has not answered yet)."""
+        when no table id is in hand: the store has not answered yet; ``too_many_tables`` past
+        ``Config.max_tables_per_account`` open tables created by ``owner``,
+        ``max_tables_per_ip`` from the address ``ip``, or ``max_tables`` in all)."""
         if not self.accepting:
             raise ProtocolError("shutting_down")
+        self._check_caps(owner, ip)
         try:
             n = self.table_ids.take()
         except IdsExhausted:
@@ -129,8 +142,16 @@ class TableRegistry:
                            on_jackpot=self._on_jackpot, on_hand_end=self._on_hand_end,
                            history=self.history)
         actor.hand_numbers = self.hand_ids
+        actor.mutes = self.mutes
+        actor.on_change = self._on_table_change
         self._actors[table_id] = actor
+        self._creator[table_id] = (owner, ip)
+        if owner is not None:
+            self._by_owner.setdefault(owner, set()).add(table_id)
+        if ip is not None:
+            self._by_ip.setdefault(ip, set()).add(table_id)
         self._spawn(actor)
+        self._on_table_change(actor)  # in the lobby; empty: the idle count starts
         log.info("event=table_created table=%s variant=%s owner=%s", table_id,
                  tspec.variant_name, owner)
         return table_id
@@ -138,9 +159,79 @@ class TableRegistry:
     def get(self, table_id: str) -> TableActor | None:
         return self._actors.get(table_id)
 
+    # ------------------------------------------------------------------ abuse limits
+    def _check_caps(self, owner: str | None, ip: str | None) -> None:
+        """``too_many_tables`` when ``owner``, ``ip`` or the process has its most open tables."""
+        cfg = self.config
+        if owner is not None and len(self._by_owner.get(owner, ())) >= cfg.max_tables_per_account:
+            log.info("event=table_refused reason=account owner=%s", owner)
+            raise ProtocolError("too_many_tables", f"you have {cfg.max_tables_per_account} open "
+                                "tables, the most one account may have; an empty table closes "
+                                "by itself")
+        if ip is not None and len(self._by_ip.get(ip, ())) >= cfg.max_tables_per_ip:
+            log.info("event=table_refused reason=ip ip=%s", ip)
+            raise ProtocolError("too_many_tables", f"{cfg.max_tables_per_ip} tables are open "
+                                "from your address, the most one address may have")
+        if len(self._actors) >= cfg.max_tables:
+            log.warning("event=table_refused reason=global tables=%d", len(self._actors))
+            raise ProtocolError("too_many_tables", f"the server has {cfg.max_tables} open "
+                                "tables, its maximum; try again when one has closed")
+
+    def _on_table_change(self, actor: TableActor) -> None:
+        """The actor's lobby entry changed (created, seats, viewers): the listing is rebuilt
+        on the next ``tables`` request; an empty table's idle count starts, a seated one's
+        stops."""
+        table_id = actor.table_id
+        if self._actors.get(table_id) is not actor:
+            return
+        self.lobby.changed(table_id)
+        empty = not actor.in_hand and all(s is None for s in actor.seats)
+        timer = self._idle.get(table_id)
+        if empty and timer is None and not actor.closing and self.accepting:
+            self._idle[table_id] = self.clock.call_later(
+                self.config.idle_table_close, lambda: self._idle_due(actor))
+        elif not empty and timer is not None:
+            timer.cancel()
+            del self._idle[table_id]
+
+    def _idle_due(self, actor: TableActor) -> None:
+        """The idle time ran out: the actor checks, in its own task, that the table is still
+        empty, then closes (``table_closed`` to its viewers) and stops; :meth:`_done` then
+        forgets it."""
+        self._idle.pop(actor.table_id, None)
+        if self._actors.get(actor.table_id) is actor and not actor.stopped:
+            actor.call(actor.close_if_idle)
+
+    def _forget(self, actor: TableActor) -> None:
+        """A table closed for good (idle): out of the lobby and the creators' counts."""
+        table_id = actor.table_id
+        if self._actors.get(table_id) is not actor:
+            return
+        del self._actors[table_id]
+        timer = self._idle.pop(table_id, None)
+        if timer is not None:
+            timer.cancel()
+        owner, ip = self._creator.pop(table_id, (None, None))
+        for index, key in ((self._by_owner, owner), (self._by_ip, ip)):
+            if key is not None and key in index:
+                index[key].discard(table_id)
+                if not index[key]:
+                    del index[key]
+        self.lobby.removed(table_id)
+        log.info("event=table_closed table=%s reason=idle", table_id)
+
+    def page(self, request: Any) -> dict[str, Any]:
+        """The ``tables`` answer's fields (``tables``, ``total``, ``next``) for a
+        :class:`protocol.Tables` request, from the listing built once per change."""
+        return self.lobby.page(request)
+
     def tables(self, variant: str | None = None) -> list[dict[str, Any]]:
-        out = [a.summary() for a in self._actors.values()
-               if variant is None or a.spec.variant_name == variant]
+        out = [dict(e) for e in self.lobby.entries()
+               if variant is None or e.get("variant") == variant]
+        return self._enrich(out)
+
+    def _enrich(self, out: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        """What changes too often to cache (the jackpot pool) on copies of lobby entries."""
         for entry in out:  # Caribbean tables show the shared pool (CSP-11: both when split)
             if entry.get("variant") == "caribbean":
                 entry["jackpot"] = self.jackpot.meter.lobby()
@@ -171,6 +262,8 @@ class TableRegistry:
     def _done(self, actor: TableActor, task: asyncio.Task[None]) -> None:
         if self._tasks.get(actor.table_id) is task:
             del self._tasks[actor.table_id]
+        if actor.idle_closed and actor.stopped and self.accepting:
+            self._forget(actor)
         if task.cancelled():
             log.info("event=actor_cancelled table=%s", actor.table_id)
             return
@@ -190,6 +283,9 @@ class TableRegistry:
         """Stop accepting; running hands may finish within ``deadline`` seconds; then every
         remaining hand is voided and refunded and every player is cashed out."""
         self.accepting = False
+        for timer in self._idle.values():
+            timer.cancel()
+        self._idle.clear()
         for actor in self._actors.values():
             actor.begin_shutdown()
         tasks = set(self._tasks.values())

@@ -11,7 +11,8 @@ from __future__ import annotations
 from typing import Any
 
 from protocol import messages as m
-from protocol.requests import Chat, Leave, Resume, ShowHands, Sit
+from protocol.errors import ProtocolError
+from protocol.requests import Chat, Leave, Mute, Resume, ShowHands, Sit
 from server.ledger.accounts import guest_tag
 from server.rules import events as ev
 from server.rules.pots import build_pots
@@ -167,13 +168,48 @@ class SeatingMixin(TableState):
         seat = self._seat_of(env.sink.player_id)
         if not self.spec.chat or (seat is None and not self.spec.spectator_chat):
             return self._answer(env, m.error(req.rid, "chat_disabled"))
+        if not self.chat_bucket.take():  # the table's own limit (everyone's chat together)
+            return self._answer(env, m.error(req.rid, "chat_limited"))
         self._answer(env, m.ok(req.rid))
+        # players who muted the sender do not get it (the fan-out skips their sinks)
+        skip = self.mutes.muters_of(env.sink.player_id) if self.mutes is not None else None
         if seat is not None:
-            self._publish(Draft(_builder(m.chat, text=req.text, seat=seat)))
+            self._publish(Draft(_builder(m.chat, text=req.text, seat=seat)), skip=skip)
         else:
             self._publish(Draft(_builder(m.chat, text=req.text,
                                          guest=guest_tag(env.sink.player_id or ""),
-                                         name=env.sink.name or env.sink.player_id)))
+                                         name=env.sink.name or env.sink.player_id)), skip=skip)
+
+    async def _mute(self, env: Envelope) -> None:
+        """``mute``: the player at ``seat`` (or the viewer who chats as ``name``) is muted
+        (``on``) or unmuted for the sender, on every table and connection (the registry's
+        :class:`~server.table.lobby.Mutes`)."""
+        req = env.request
+        assert isinstance(req, Mute)
+        pid = env.sink.player_id
+        if pid is None:
+            return self._answer(env, m.error(req.rid, "unauthorized"))
+        target: str | None = None
+        if req.seat is not None:
+            st = self.seats[req.seat] if 0 <= req.seat < self.spec.seats else None
+            if st is None:
+                return self._answer(env, m.error(req.rid, "bad_seat", "nobody sits there"))
+            target = st.player_id
+        else:
+            for sink in self.sinks.values():
+                if sink.player_id is not None and (sink.name or sink.player_id) == req.name:
+                    target = sink.player_id
+                    break
+            if target is None:
+                return self._answer(env, m.error(req.rid, "bad_field",
+                                                 "nobody of that name is at this table"))
+        if self.mutes is None:
+            return self._answer(env, m.error(req.rid, "unsupported"))
+        try:
+            muted = self.mutes.set(pid, target, req.on)
+        except ProtocolError as exc:
+            return self._answer(env, m.error(req.rid, exc.code, exc.message))
+        self._answer(env, m.ok(req.rid, muted=muted))
 
     async def _show_hands(self, env: Envelope) -> None:
         """SHOW-02: a seated player asks to see the hands given up unseen in the last hand's
@@ -221,7 +257,7 @@ class SeatingMixin(TableState):
             return
         pid = sink.player_id
         for entry in self.events:
-            if entry.seq <= since:
+            if entry.seq <= since or (entry.skip and pid in entry.skip):
                 continue
             msg = entry.private.get(pid, entry.public) if pid is not None else entry.public
             if msg is not None:

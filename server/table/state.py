@@ -28,6 +28,9 @@ from server.table.settings import TableSpec
 if TYPE_CHECKING:
     import asyncio
 
+    from server.net.ratelimit import TokenBucket
+    from server.table.lobby import Mutes
+
 log = logging.getLogger("server.table")
 
 EVENT_LOG_SIZE = 1024
@@ -78,6 +81,7 @@ class _LogEntry:
     seq: int
     public: Msg | None
     private: dict[str, Msg] = field(default_factory=dict)
+    skip: frozenset[str] | None = None  # players who do not get it (muted the chat's sender)
 
 
 
@@ -135,6 +139,8 @@ class TableState:
     _current: object
     fault: BaseException | None
     hands_played: int
+    chat_bucket: TokenBucket  # the table's chat limit (Config.chat_rate_per_table)
+    mutes: Mutes | None
 
     @property
     def in_hand(self) -> bool:
@@ -155,7 +161,7 @@ class TableState:
     def _send(self, sink: Sink, frame: str | bytes) -> None:
         raise NotImplementedError
 
-    def _publish(self, draft: Draft) -> None:
+    def _publish(self, draft: Draft, skip: frozenset[str] | None = None) -> None:
         raise NotImplementedError
 
     def _send_snapshot(self, sink: Sink) -> None:

@@ -268,10 +268,10 @@ async def test_frame_beyond_the_websocket_limit_closes_1009(live_server: LiveFac
 async def test_an_exception_in_handling_is_internal_error_and_the_connection_goes_on(
     live: Live, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    def broken(variant: str | None = None) -> list[object]:
+    def broken(request: object) -> dict[str, object]:
         raise RuntimeError("boom")
 
-    monkeypatch.setattr(live.app.registry, "tables", broken)
+    monkeypatch.setattr(live.app.registry, "page", broken)
     client = await open_client(live)
     answer = await client.request("tables")
     assert answer["type"] == "error" and answer["code"] == "internal_error"

@@ -242,6 +242,8 @@ async def test_a_spectator_that_stops_reading_is_cut_and_the_table_keeps_its_pac
     live_server: LiveFactory,
 ) -> None:
     server = await live_server(outbox_size=64, chat_rate=1e9, chat_burst=10**9,
+                               chat_rate_per_account=1e9, chat_burst_per_account=10**9,
+                               chat_rate_per_table=1e9, chat_burst_per_table=10**9,
                                request_rate=1e9, request_burst=10**9)
     table, alice, bob = await seat_two(server, SUBPROTOCOL_JSON, SUBPROTOCOL_MSGPACK)
     # a spectator with a small receive buffer that stops reading once it has its snapshot
