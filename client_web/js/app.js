@@ -117,10 +117,39 @@ async function loadHand(el) {
 }
 
 // ------------------------------------------------------------------ lobby
+// The lobby is paged and filtered by the server: `lobbyQuery.cursors[i]` starts page i.
+const lobbyQuery = { variant: "", cursors: [null], page: 0, next: null, total: 0 };
+
 async function refreshTables() {
   if (socket.status !== "online") return;
-  const answer = await socket.request("tables");
-  if (answer.type === "ok") dispatch({ type: "local:tables", tables: answer.tables });
+  const fields = {};
+  if (lobbyQuery.variant) fields.variant = lobbyQuery.variant;
+  const cursor = lobbyQuery.cursors[lobbyQuery.page];
+  if (cursor) fields.cursor = cursor;
+  const answer = await socket.request("tables", fields);
+  if (answer.type !== "ok") return;
+  lobbyQuery.next = answer.next ?? null;
+  lobbyQuery.total = typeof answer.total === "number" ? answer.total : answer.tables.length;
+  dispatch({ type: "local:tables", tables: answer.tables });
+}
+
+function setupLobbyPaging() {
+  const select = $("#lobby-variant");
+  select.innerHTML = `<option value="">All games</option>` + lobbyFormsHTML().variants;
+  select.addEventListener("change", () => {
+    Object.assign(lobbyQuery, { variant: select.value, cursors: [null], page: 0 });
+    refreshTables();
+  });
+  $("#lobby-prev").addEventListener("click", () => {
+    if (lobbyQuery.page > 0) lobbyQuery.page -= 1;
+    refreshTables();
+  });
+  $("#lobby-next").addEventListener("click", () => {
+    if (!lobbyQuery.next) return;
+    lobbyQuery.cursors[lobbyQuery.page + 1] = lobbyQuery.next;
+    lobbyQuery.page += 1;
+    refreshTables();
+  });
 }
 
 async function hello(fields, errorEl) {
@@ -155,6 +184,7 @@ async function account(kind) {
 }
 
 function setupLobby() {
+  setupLobbyPaging();
   const { variants, structures, stakeInputs } = lobbyFormsHTML();
   $("#create-variant").innerHTML = variants;
   $("#create-structure").innerHTML = structures;
@@ -270,6 +300,17 @@ function setupTable() {
       if (name) hello({ guest: name }, $("#act-error"));
     });
   }
+  $("#chat-lines").addEventListener("click", async (ev) => {
+    const btn = ev.target.closest && ev.target.closest("button.mute");
+    const t = store.state.table;
+    if (!btn || !t) return;
+    const fields = { table: t.id, on: true };
+    if (btn.dataset.muteSeat != null) fields.seat = Number(btn.dataset.muteSeat);
+    else fields.name = btn.dataset.muteName;
+    const answer = await socket.request("mute", fields);
+    if (answer.type === "error") $("#act-error").textContent = describe(answer);
+    else showBanner("Muted: you will not see their chat any more.", 3000);
+  });
   $("#chat-form").addEventListener("submit", async (ev) => {
     ev.preventDefault();
     const input = $("#chat-input");
@@ -344,6 +385,11 @@ function renderTop(state) {
 function renderLobby(state) {
   show($("#hello"), !state.me);
   setHTML($("#table-list"), tableListHTML(state.tables, state.me));
+  $("#lobby-page").textContent = lobbyQuery.total
+    ? `Page ${lobbyQuery.page + 1} \u00b7 ${lobbyQuery.total} table${lobbyQuery.total === 1 ? "" : "s"}`
+    : "";
+  $("#lobby-prev").disabled = lobbyQuery.page === 0;
+  $("#lobby-next").disabled = !lobbyQuery.next;
 }
 
 function renderTable(state) {
@@ -385,7 +431,7 @@ function renderTable(state) {
     lastAnnounced = latest;
     $("#sr-announce").textContent = latest;
   }
-  setHTML($("#chat-lines"), chatHTML(t.chat));
+  setHTML($("#chat-lines"), chatHTML(t.chat, t.you ?? null, state.me ? state.me.name : null));
   show($("#server-history"), !!serverHistory);
   if (serverHistory) setHTML($("#server-history-list"), serverHistoryHTML(serverHistory));
   $("#history-note").textContent = serverHistory

@@ -328,10 +328,12 @@ function tableEvent(state, t, msg) {
     case "pots": potsEvent(t, msg); break;
     case "pot_awarded": potAwarded(t, msg); break;
     case "hand_ended": handEnded(t, msg); break;
+    case "table_closed": t.closed = true; t.announcements.push("This table has closed (nobody sat at it)."); break;
     case "chat": {
       const who = msg.seat !== undefined && msg.seat !== null ? nameOf(t, msg.seat)
         : (msg.name || "spectator");
-      t.chat.push({ seq: msg.seq, name: who, text: String(msg.text), seated: msg.seat != null });
+      t.chat.push({ seq: msg.seq, name: who, text: String(msg.text), seated: msg.seat != null,
+        seat: msg.seat ?? null, from: msg.name ?? null });
       if (t.chat.length > MAX_CHAT) t.chat.splice(0, t.chat.length - MAX_CHAT);
       break;
     }

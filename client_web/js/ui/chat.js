@@ -2,9 +2,15 @@
 
 import { esc } from "./dom.js";
 
-export function chatHTML(lines) {
+/** The chat lines; each line not said by `mySeat` / `myName` has a mute button (the server
+ * then stops sending that player's chat to every connection of mine). */
+export function chatHTML(lines, mySeat = null, myName = null) {
   if (!lines.length) return `<li class="none">No messages yet.</li>`;
-  return lines.map((l) =>
-    `<li class="${l.seated ? "player" : "spectator"}"><span class="from">${esc(l.name)}</span> ` +
-    `<span class="text">${esc(l.text)}</span></li>`).join("");
+  return lines.map((l) => {
+    const mine = (l.seat != null && l.seat === mySeat) || (l.seat == null && l.from != null && l.from === myName);
+    const target = l.seat != null ? `data-mute-seat="${l.seat}"` : l.from != null ? `data-mute-name="${esc(l.from)}"` : "";
+    const mute = !mine && target ? ` <button type="button" class="mute" ${target} title="Stop seeing this player's chat">mute</button>` : "";
+    return `<li class="${l.seated ? "player" : "spectator"}"><span class="from">${esc(l.name)}</span> ` +
+      `<span class="text">${esc(l.text)}</span>${mute}</li>`;
+  }).join("");
 }
