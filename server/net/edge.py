@@ -198,8 +198,6 @@ class Connection:
         self.conn_id = conn_id
         peer = getattr(ws, "remote_address", None)  # the client's IP (per-IP table caps)
         self.remote_ip: str | None = str(peer[0]) if isinstance(peer, tuple) and peer else None
-        peer = getattr(ws, "remote_address", None)  # the client's IP (per-IP table caps)
-        self.remote_ip: str | None = str(peer[0]) if isinstance(peer, tuple) and peer else None
         self.player_id: str | None = None
         self.name: str | None = None
         self.codec: JsonCodec | MsgpackCodec = codec

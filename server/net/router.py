@@ -119,13 +119,13 @@ class Router:
         self.sessions = sessions
         self.metrics = metrics
         self._wall = wall
-        # chat per account, across its connections (Config.chat_rate_per_account)
-        self._chat_buckets: dict[str, TokenBucket] = {}
         self.connections: Callable[[], Iterable[Connection]] = lambda: ()
         """Every open connection of this process (`server.main` sets the edge's), so that a
         revocation closes the connections whose session it ended."""
         self._session_of: weakref.WeakKeyDictionary[Connection, str] = \
             weakref.WeakKeyDictionary()
+        # chat per account, across its connections (Config.chat_rate_per_account)
+        self._chat_buckets: dict[str, TokenBucket] = {}
 
     def handle_now(self, conn: Connection,
                    frame: str | bytes) -> Coroutine[Any, Any, None] | None:
@@ -283,8 +283,8 @@ class Router:
             raise ProtocolError("not_allowed", "this connection already said hello",
                                 rid=request.rid)
         conn.player_id, conn.name = identity.player_id, identity.name
-        conn.settle()  # identified: the hello deadline is met
         self._session_of[conn] = identity.session
+        conn.settle()  # identified: the hello deadline is met
         resumed = isinstance(request, Hello) and request.token is not None
         log.info("event=hello conn=%d player=%s kind=%s guest=%s", conn.conn_id,
                  identity.player_id, "resume" if resumed else request.TYPE, identity.guest)

@@ -12,7 +12,6 @@ refund and cash everyone out.
 from __future__ import annotations
 
 import asyncio
-import bisect
 import contextlib
 import logging
 import secrets
