@@ -212,6 +212,13 @@ function setupLobby() {
     if (name) hello({ guest: name }, $("#hello-error"));
   });
   $("#login-btn").addEventListener("click", () => account("login"));
+  // logout revokes this session's token on the server; the server then closes the socket
+  $("#me").addEventListener("click", async (ev) => {
+    if (!(ev.target instanceof Element) || ev.target.id !== "logout-btn") return;
+    try { sessionStorage.removeItem(TOKEN_KEY); } catch { /* private mode */ }
+    try { await socket.request("logout", {}); } catch { /* already gone */ }
+    location.reload();
+  });
   $("#register-btn").addEventListener("click", () => account("register"));
 }
 

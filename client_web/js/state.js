@@ -41,6 +41,7 @@ function seatFrom(entry) {
     state: entry.state || "waiting", cards: [...(entry.cards || [])], up: [...(entry.up || [])],
     shown: null, action: null, jackpot: 0, result: null, mucked: false,
     sittingOut: entry.state === "sitting_out",
+    guest: entry.guest === true, tag: entry.tag ?? null, // a guest account (and its tag)
   };
 }
 
@@ -272,8 +273,9 @@ function tableEvent(state, t, msg) {
   switch (msg.type) {
     case "seated": {
       const prev = t.seats[msg.seat];
-      const seat = seatFrom({ seat: msg.seat, name: msg.name, stack: msg.stack });
-      if (prev && prev.name === msg.name) {
+      const seat = seatFrom({ seat: msg.seat, name: msg.name, stack: msg.stack,
+        guest: msg.guest, tag: msg.tag });
+      if (prev && prev.name === msg.name && prev.tag === seat.tag) {
         t.seats[msg.seat] = { ...prev, stack: msg.stack };
       } else {
         t.seats[msg.seat] = seat;
@@ -333,7 +335,9 @@ function tableEvent(state, t, msg) {
       const who = msg.seat !== undefined && msg.seat !== null ? nameOf(t, msg.seat)
         : (msg.name || "spectator");
       t.chat.push({ seq: msg.seq, name: who, text: String(msg.text), seated: msg.seat != null,
-        seat: msg.seat ?? null, from: msg.name ?? null });
+        seat: msg.seat ?? null, from: msg.name ?? null,
+        guest: msg.seat != null ? Boolean(t.seats[msg.seat] && t.seats[msg.seat].guest)
+          : msg.guest === true });
       if (t.chat.length > MAX_CHAT) t.chat.splice(0, t.chat.length - MAX_CHAT);
       break;
     }

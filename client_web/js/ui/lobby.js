@@ -87,5 +87,7 @@ export function syncCreateForm(form) {
 
 export function meHTML(me) {
   if (!me) return "";
-  return `<span class="who">${esc(me.name)}</span> <span class="balance" title="chips off the tables">${chips(me.balance)}</span>`;
+  const badge = me.guest ? ' <span class="badge guest" title="guest account">guest</span>' : "";
+  return `<span class="who">${esc(me.name)}</span>${badge} <span class="balance" title="chips off the tables">${chips(me.balance)}</span>` +
+    ' <button type="button" id="logout-btn" class="small" title="revoke this session">Log out</button>';
 }

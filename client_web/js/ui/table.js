@@ -7,6 +7,12 @@ import { potTotal, shownPots } from "../state.js";
 import { cardHTML, cardsHTML } from "./cards.js";
 import { esc } from "./dom.js";
 
+/** The badge of a guest account's seat; its tag tells two guests of one name apart. */
+export function guestBadge(tag) {
+  const title = tag ? `guest account #${esc(tag)}` : "guest account";
+  return ` <span class="badge guest" title="${title}">guest${tag ? ` #${esc(tag)}` : ""}</span>`;
+}
+
 const STATE_LABELS = {
   folded: "Folded", all_in: "All in", sitting_out: "Sitting out", waiting: "",
   active: "",
@@ -68,7 +74,7 @@ function seatHTML(t, i, opts) {
   return `<div class="${classes.join(" ")}" data-seat="${i}" style="${style}" role="group" ` +
     `aria-label="Seat ${i + 1}: ${esc(s.name)}${isMe ? " (you)" : ""}${turn ? ", to act" : ""}">` +
     `<div class="cards">${seatCards(t, s, isMe)}</div>` +
-    `<div class="plate">${button}<div class="name">${esc(s.name)}${isMe ? " <span class=\"you\">(you)</span>" : ""}</div>` +
+    `<div class="plate">${button}<div class="name">${esc(s.name)}${s.guest ? guestBadge(s.tag) : ""}${isMe ? " <span class=\"you\">(you)</span>" : ""}</div>` +
     `<div class="stack" data-stack="${s.stack}">${chips(s.stack)}</div>` +
     `${stateLabel ? `<div class="state">${esc(stateLabel)}</div>` : ""}${action}${jp}${odd}</div>` +
     `${shown}${result}${clockHTML(turn, opts.now)}</div>${bet}`;
