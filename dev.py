@@ -167,6 +167,18 @@ def _read_stamp() -> dict[str, object]:
     return data if isinstance(data, dict) else {}
 
 
+def ensure_icu_build_deps() -> None:
+    """PyICU (the UTS #39 confusables skeleton for display names) builds against the system's
+    ICU: make sure its headers, pkg-config and a C++ compiler are there (apt when missing)."""
+    have_icu = shutil.which("pkg-config") is not None and subprocess.run(
+        ["pkg-config", "--exists", "icu-uc", "icu-i18n"]).returncode == 0
+    missing = [] if have_icu else ["libicu-dev", "pkg-config"]
+    if shutil.which("g++") is None and shutil.which("c++") is None:
+        missing.append("g++")
+    if missing:
+        apt_install(*missing)
+
+
 def ensure_venv(extras: tuple[str, ...] = ("test",)) -> None:
     """Create/reuse .venv and `pip install -e '.[extras]'` when pyproject.toml changed."""
     if not _venv_works():
@@ -183,6 +195,7 @@ def ensure_venv(extras: tuple[str, ...] = ("test",)) -> None:
         return
     wanted = sorted(set(extras) | (have if stamp.get("pyproject_sha256") == digest else set()))
     spec = f".[{','.join(wanted)}]"
+    ensure_icu_build_deps()
     say(f"pip install -e '{spec}' (pyproject.toml changed or first install)")
     pip = [str(VENV_PYTHON), "-m", "pip", "--disable-pip-version-check"]
     result = subprocess.run([*pip, "install", "-e", spec], cwd=ROOT)
