@@ -246,6 +246,50 @@ class Config:
     checked on a cash-out or a jackpot credit (a player's chips always go back). Every
     ceiling is at most 2**53 - 1, what JSON and MessagePack carry."""
 
+    # --- tables, lobby and chat (abuse) ---
+    max_tables_per_account: int = 8
+    """Open tables one account may have created at once; one more `create_table` is refused
+    with `too_many_tables`. A table stops counting when it closes (idle, `idle_table_close`)."""
+
+    max_tables_per_ip: int = 32
+    """Open tables created from one client address at once (every account, guests included,
+    from that IP); one more is refused with `too_many_tables`. Guests are free to make, so this
+    is the cap that holds against a script. A room behind one NAT may need more."""
+
+    max_tables: int = 2000
+    """Open tables in this process at once (every creator); one more is refused with
+    `too_many_tables` until one closes."""
+
+    idle_table_close: float = 300.0
+    """Seconds a table lives with nobody seated and no hand running; then it is closed: its
+    spectators get a `table_closed` event and it leaves the lobby (a newly created table
+    nobody sits at included). Any sit in the meantime restarts the count."""
+
+    lobby_page_size: int = 50
+    """Lobby entries in a `tables` answer when the request gives no `limit`."""
+
+    lobby_max_page: int = 200
+    """Most lobby entries one `tables` answer carries (a larger `limit` is cut to it), so an
+    answer's size is bounded whatever the number of tables; the rest is paged (`next`)."""
+
+    chat_rate_per_account: float = 1.0
+    """Chat messages per second one account may sustain across all its connections (token
+    bucket per player id; the per-connection `chat_rate` applies too)."""
+
+    chat_burst_per_account: int = 6
+    """Chat messages one account may send at once, across its connections."""
+
+    chat_rate_per_table: float = 4.0
+    """Chat messages per second one table carries from everyone together; more are refused
+    with `chat_limited` (not counted as a flood strike: it may be others' chat)."""
+
+    chat_burst_per_table: int = 20
+    """Chat messages one table carries at once before `chat_rate_per_table` applies."""
+
+    mute_limit: int = 100
+    """Players one account may mute (`mute`) at once; one more is refused with
+    `not_allowed`."""
+
     # --- connection limits (abuse) ---
     max_connections_per_ip: int = 64
     """TCP connections (WebSocket or plain HTTP) one client address may hold open at once on
@@ -396,50 +440,6 @@ class Config:
             if not isinstance(reserved, str) or not 0 < len(reserved.strip()) <= 24:
                 raise ValueError(f"reserved_names: {reserved!r} is not a 1..24 character name")
 
-    # --- tables, lobby and chat (abuse) ---
-    max_tables_per_account: int = 8
-    """Open tables one account may have created at once; one more `create_table` is refused
-    with `too_many_tables`. A table stops counting when it closes (idle, `idle_table_close`)."""
-
-    max_tables_per_ip: int = 32
-    """Open tables created from one client address at once (every account, guests included,
-    from that IP); one more is refused with `too_many_tables`. Guests are free to make, so this
-    is the cap that holds against a script. A room behind one NAT may need more."""
-
-    max_tables: int = 2000
-    """Open tables in this process at once (every creator); one more is refused with
-    `too_many_tables` until one closes."""
-
-    idle_table_close: float = 300.0
-    """Seconds a table lives with nobody seated and no hand running; then it is closed: its
-    spectators get a `table_closed` event and it leaves the lobby (a newly created table
-    nobody sits at included). Any sit in the meantime restarts the count."""
-
-    lobby_page_size: int = 50
-    """Lobby entries in a `tables` answer when the request gives no `limit`."""
-
-    lobby_max_page: int = 200
-    """Most lobby entries one `tables` answer carries (a larger `limit` is cut to it), so an
-    answer's size is bounded whatever the number of tables; the rest is paged (`next`)."""
-
-    chat_rate_per_account: float = 1.0
-    """Chat messages per second one account may sustain across all its connections (token
-    bucket per player id; the per-connection `chat_rate` applies too)."""
-
-    chat_burst_per_account: int = 6
-    """Chat messages one account may send at once, across its connections."""
-
-    chat_rate_per_table: float = 4.0
-    """Chat messages per second one table carries from everyone together; more are refused
-    with `chat_limited` (not counted as a flood strike: it may be others' chat)."""
-
-    chat_burst_per_table: int = 20
-    """Chat messages one table carries at once before `chat_rate_per_table` applies."""
-
-    mute_limit: int = 100
-    """Players one account may mute (`mute`) at once; one more is refused with
-    `not_allowed`."""
-
     def __post_init__(self) -> None:
         if not 0 <= self.port <= 65535:
             raise ValueError(f"port must be 0..65535, got {self.port}")
@@ -491,27 +491,8 @@ class Config:
             raise ValueError(f"starting_balance must not be negative, got {self.starting_balance}")
         self._check_identity()
         self._check_house_policy()
-        self._check_connections()
         self._check_tables()
-
-    def _check_tables(self) -> None:
-        """The tables, lobby and chat limits (section `tables, lobby and chat`)."""
-        for name in ("max_tables_per_account", "max_tables_per_ip", "max_tables",
-                     "lobby_page_size", "lobby_max_page", "chat_burst_per_account",
-                     "chat_burst_per_table", "mute_limit"):
-            value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
-                raise ValueError(f"{name} must be a positive integer, got {value!r}")
-        for name in ("idle_table_close", "chat_rate_per_account", "chat_rate_per_table"):
-            value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, int | float) or not value > 0:
-                raise ValueError(f"{name} must be positive, got {value!r}")
-        if self.lobby_page_size > self.lobby_max_page:
-            raise ValueError(f"lobby_page_size ({self.lobby_page_size}) must not exceed "
-                             f"lobby_max_page ({self.lobby_max_page})")
-        if self.lobby_max_page > 1000:
-            raise ValueError(f"lobby_max_page must be at most 1000 (the protocol's bound), "
-                             f"got {self.lobby_max_page}")
+        self._check_connections()
 
     def _check_connections(self) -> None:
         """The connection limits (section `connection limits (abuse)`)."""
@@ -545,6 +526,25 @@ class Config:
                                                          for ch in token)):
             raise ValueError("operator_token must be at least 16 printable characters "
                              "without spaces")
+
+    def _check_tables(self) -> None:
+        """The tables, lobby and chat limits (section `tables, lobby and chat`)."""
+        for name in ("max_tables_per_account", "max_tables_per_ip", "max_tables",
+                     "lobby_page_size", "lobby_max_page", "chat_burst_per_account",
+                     "chat_burst_per_table", "mute_limit"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
+                raise ValueError(f"{name} must be a positive integer, got {value!r}")
+        for name in ("idle_table_close", "chat_rate_per_account", "chat_rate_per_table"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int | float) or not value > 0:
+                raise ValueError(f"{name} must be positive, got {value!r}")
+        if self.lobby_page_size > self.lobby_max_page:
+            raise ValueError(f"lobby_page_size ({self.lobby_page_size}) must not exceed "
+                             f"lobby_max_page ({self.lobby_max_page})")
+        if self.lobby_max_page > 1000:
+            raise ValueError(f"lobby_max_page must be at most 1000 (the protocol's bound), "
+                             f"got {self.lobby_max_page}")
 
     def _check_house_policy(self) -> None:
         """GEN-09/GEN-10/CSP-13: the operator's house policy must be coherent and every
