@@ -56,7 +56,7 @@ __all__ = ["RunConfig", "ServerProcess", "default_stakes", "run_load", "start_se
 SPAWN_ARGS = ("--request-rate", "1000000", "--request-burst", "1000000",
               "--set", "max_connections_per_ip=1000000",
               "--set", "max_tables_per_account=100000", "--set", "max_tables_per_ip=100000",
-              "--set", "max_tables=100000")
+              "--set", "max_tables=100000", "--set", "guests_per_ip_per_minute=1000000")
 
 _URL_LINE = re.compile(r"listening on (http://\S+?)/?\s*$")
 _FINAL_TOTAL = re.compile(r"event=final_balances total=(-?\d+)")

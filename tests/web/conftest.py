@@ -32,8 +32,9 @@ expect.set_options(timeout=WAIT_MS)
 
 @pytest.fixture
 async def live(tmp_path: Path) -> AsyncIterator[Live]:
-    """The server, in this event loop, in test mode (tables may take fixed decks)."""
-    server = await start_live(test_config(tmp_path))
+    """The server, in this event loop, in test mode (tables may take fixed decks); the host
+    account of these tests opens a table of every variant, more than a player's cap of 8."""
+    server = await start_live(test_config(tmp_path, max_tables_per_account=32))
     yield server
     await server.close()
 
