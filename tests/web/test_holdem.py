@@ -131,7 +131,9 @@ async def test_two_players_play_a_holdem_hand_to_showdown_and_a_spectator_sees_n
     await spectator.page.press("#chat-input", "Enter")
     for player in (alice, bob):
         line = player.page.locator("#chat-lines li.spectator")
-        await expect(line).to_have_text("Carol nice hand <b>Alice</b>")  # text, never markup
+        await expect(line.locator(".text")).to_have_text("nice hand <b>Alice</b>")  # no markup
+        await expect(line).to_contain_text("Carol")
+        await expect(line.locator("button.mute")).to_be_visible()  # others' lines can be muted
     # The hand is in the histories, to open and read: the server's (Alice's own copy, as
     # text) and the one this browser saw.
     await alice.page.click("#history-panel summary")

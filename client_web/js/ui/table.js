@@ -74,7 +74,7 @@ function seatHTML(t, i, opts) {
   return `<div class="${classes.join(" ")}" data-seat="${i}" style="${style}" role="group" ` +
     `aria-label="Seat ${i + 1}: ${esc(s.name)}${isMe ? " (you)" : ""}${turn ? ", to act" : ""}">` +
     `<div class="cards">${seatCards(t, s, isMe)}</div>` +
-    `<div class="plate">${button}<div class="name">${esc(s.name)}${s.guest ? guestBadge(s.tag) : ""}${isMe ? " <span class=\"you\">(you)</span>" : ""}</div>` +
+    `<div class="plate">${button}<div class="name">${esc(s.name)}${isMe ? " <span class=\"you\">(you)</span>" : ""}</div>${s.guest ? guestBadge(s.tag) : ""}` +
     `<div class="stack" data-stack="${s.stack}">${chips(s.stack)}</div>` +
     `${stateLabel ? `<div class="state">${esc(stateLabel)}</div>` : ""}${action}${jp}${odd}</div>` +
     `${shown}${result}${clockHTML(turn, opts.now)}</div>${bet}`;
