@@ -79,6 +79,7 @@ from server.rules.errors import (
     IllegalAction,
 )
 from server.rules.evaluate import HandValue, evaluate
+from server.rules.options import Options
 
 __all__ = [
     "BP", "HAND_KEYS", "JACKPOT_KEYS", "MAJOR_KEYS", "MINOR_KEYS", "ROYAL_FLUSH",
@@ -201,6 +202,12 @@ class RoundEnded:
     jackpot_collected: int
     voided: bool = False
 
+    @property
+    def rake(self) -> int:
+        """A house game takes no rake (its edge is ``house_net``): the engine protocol's
+        end-of-hand field (:class:`server.rules.engine.HandEnd`)."""
+        return 0
+
 
 Event = (
     AnteAccepted | JackpotWagered | SatOut | RoundVoided | Dealt | DealerDealt | PlayerDecided
@@ -277,33 +284,78 @@ class CaribbeanRound:
             "house_net": self._house_net, "events": len(self._events),
         }
 
-    def options(self, seat: int) -> dict[str, object]:
-        """What ``seat`` may do now (empty when nothing).
+    def options(self, seat: int) -> Options | None:
+        """What ``seat`` may do now (None when nothing), as the one
+        :class:`~server.rules.options.Options` type of every engine.
 
-        Ante phase: ``{"sit_out": True, "ante": {"min", "max"}, "jackpot": {"wager",
-        "max_ante"} or None}``: ``max`` is the largest ante the stack covers without the
-        jackpot wager (the stack must cover ante + jackpot wager + 2 x ante), ``max_ante`` the
-        largest with it; ``ante`` is absent when even the minimum is not covered.  Decision
-        phase: ``{"fold": True, "play": 2 x ante}``.  ``timeout`` is legal whenever ``sit_out``
-        or ``fold`` is.
+        Ante phase: ``sit_out``, ``ante`` ``(min, max)`` and ``jackpot`` ``(wager, max_ante)``
+        or None: ``max`` is the largest ante the stack covers without the jackpot wager (the
+        stack must cover ante + jackpot wager + 2 x ante), ``max_ante`` the largest with it;
+        ``ante`` is None when even the minimum is not covered.  Decision phase: ``fold`` and
+        ``play`` (2 x ante).  ``timeout`` is legal whenever ``sit_out`` or ``fold`` is.
         """
         s = self.settings
         if seat not in self._stacks:
-            return {}
+            return None
+        stack = self._stacks[seat]
         if self._phase == "antes":
             if seat in self._antes or seat in self._sat_out:
-                return {}
-            opts: dict[str, object] = {"sit_out": True}
-            top = min(s.ante_max, self._stacks[seat] // 3)
-            if top >= s.ante_min:
-                opts["ante"] = {"min": s.ante_min, "max": top}
-                top_jp = min(s.ante_max, (self._stacks[seat] - s.jackpot_wager) // 3)
-                ok = s.jackpot_wager > 0 and top_jp >= s.ante_min
-                opts["jackpot"] = {"wager": s.jackpot_wager, "max_ante": top_jp} if ok else None
-            return opts
+                return None
+            top = min(s.ante_max, stack // 3)
+            if top < s.ante_min:
+                return Options(seat, sit_out=True, stack=stack)
+            top_jp = min(s.ante_max, (stack - s.jackpot_wager) // 3)
+            ok = s.jackpot_wager > 0 and top_jp >= s.ante_min
+            return Options(seat, sit_out=True, stack=stack, ante=(s.ante_min, top),
+                           jackpot=(s.jackpot_wager, top_jp) if ok else None)
         if self._phase == "decisions" and seat in self._hands and seat not in self._decisions:
-            return {"fold": True, "play": 2 * self._antes[seat]}
-        return {}
+            return Options(seat, fold=True, play=2 * self._antes[seat], stack=stack)
+        return None
+
+    # -- the engine protocol (server.rules.engine) -----------------------------------------
+    def start(self) -> list[Event]:
+        """The round opens with its ante phase: nothing happens until the first ante."""
+        return []
+
+    @property
+    def is_over(self) -> bool:
+        return self._phase in ("ended", "void")
+
+    def deciding(self) -> tuple[int, ...]:
+        """Every seat with a decision to make now (all at once: one deadline for the phase)."""
+        return tuple(s for s in self._stacks if self.options(s) is not None)
+
+    def act(self, seat: int, action: str, amount: int | None = None,
+            discard: Sequence[str] = (), *, jackpot: bool = False) -> list[Event]:
+        """One engine entry for every action: ``ante`` (``amount``, ``jackpot``) and ``fold``
+        (sitting out) in the ante phase, ``play`` and ``fold`` in the decision phase.  When
+        the last seat of the ante phase has answered, the round is dealt (:meth:`deal`)."""
+        if self._phase == "antes":
+            if action == "ante":
+                if amount is None:
+                    raise IllegalAction(BAD_AMOUNT, "an ante needs an amount")
+                return self._then_deal(self.ante(seat, amount, jackpot=jackpot))
+            if action == "fold":
+                return self._then_deal(self.sit_out(seat))
+        elif self._phase == "decisions":
+            if action == "play":
+                return self.play(seat)
+            if action == "fold":
+                return self.fold(seat)
+        raise IllegalAction(BAD_ACTION, f"{action} is not possible now")
+
+    def expire(self) -> list[Event]:
+        """The phase's deadline passed: every seat still deciding times out (then, in the
+        ante phase, the round is dealt)."""
+        out: list[Event] = []
+        for s in self.deciding():
+            out += self.timeout(s)
+        return self._then_deal(out)
+
+    def _then_deal(self, events: list[Event]) -> list[Event]:
+        if self._phase == "antes" and not self.deciding():
+            events = events + self.deal()
+        return events
 
     # -- ante phase ------------------------------------------------------------------------
     def ante(self, seat: int, amount: int, *, jackpot: bool = False) -> list[Event]:

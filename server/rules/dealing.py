@@ -38,7 +38,7 @@ class DealingMixin(HandState):
 
     def _take(self) -> tuple[str, int]:
         if self.pos >= len(self.stock):
-            raise errors.IllegalAction(errors.BAD_DECK, "the deck ran out")
+            raise errors.InvariantError("the deck ran out")
         card = self.stock[self.pos]
         self.pos += 1
         return card, self.pos - 1
@@ -100,7 +100,7 @@ class DealingMixin(HandState):
             if self.variant.reshuffle_burns or self.variant.community_fallback:
                 pass  # STUD-05: deal as far as it goes, then shuffle the burns to finish
             else:
-                raise errors.IllegalAction(errors.BAD_DECK, "the deck cannot serve this deal")
+                raise errors.InvariantError("the deck cannot serve this deal")
         else:  # the common case: every card comes straight off the stock
             self._deal_own_direct(seats, passes, need)
             return
@@ -109,7 +109,7 @@ class DealingMixin(HandState):
             for s in seats:
                 if self._left() == 0:
                     if not self.burns:
-                        raise errors.IllegalAction(errors.BAD_DECK, "no cards left to deal")
+                        raise errors.InvariantError("no cards left to deal")
                     burns, self.burns = self.burns, []
                     self._reshuffle(burns)
                 c, at = self._take()
@@ -181,7 +181,7 @@ class DealingMixin(HandState):
             if self._left() == 0:
                 pool = self.burns + [c for s, cs in self.discards.items() if s != seat for c in cs]
                 if not pool:
-                    raise errors.IllegalAction(errors.BAD_DECK, "no cards left for the draw")
+                    raise errors.InvariantError("no cards left for the draw")
                 self.burns = []
                 for s in list(self.discards):
                     if s != seat:

@@ -5,6 +5,10 @@ Every refusal carries a ``reason`` that maps 1:1 onto a protocol error code
 ``no_hand``, ``bad_deck``, ``bad_setup``).  An engine method that raises
 :class:`IllegalAction` has changed nothing: callers may simply report the
 reason and carry on with the same state.
+
+:class:`InvariantError` is the other kind: a bug or an impossible state found mid-change (the
+deck ran out during a deal after it passed GEN-02's check, chips not conserved).  It is never
+an answer to a player: the table voids the hand, refunds everyone and carries on.
 """
 
 from __future__ import annotations
@@ -35,3 +39,9 @@ class IllegalAction(Exception):
 
     def __repr__(self) -> str:
         return f"IllegalAction({self.reason!r}, {self.message!r})"
+
+
+class InvariantError(RuntimeError):
+    """An engine or table invariant broke (the state may be half-changed): the caller voids
+    the hand and refunds every stack from before it; never reported to a player as a
+    refusal."""

@@ -158,6 +158,15 @@ class HandEnded:
     shown: tuple[int, ...] = field(default=())
     rake: int = 0
 
+    @property
+    def house_net(self) -> int:
+        """A pot game's house takes only the rake (the engine protocol's end-of-hand field)."""
+        return 0
+
+    @property
+    def jackpot_collected(self) -> int:
+        return 0
+
 
 Event = (
     HandStarted | Posted | Dealt | Burned | Reshuffled | BoardDealt | TurnStarted | Acted | Drew

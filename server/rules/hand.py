@@ -161,9 +161,15 @@ class Hand(DealingMixin, BettingMixin, ShowdownMixin):
             return None
         return self._current_options(seat)
 
+    def deciding(self) -> tuple[int, ...]:
+        """The seat with a decision now (the engine protocol: one at a time here)."""
+        return () if self.is_over or self.to_act is None else (self.to_act,)
+
     def act(self, seat: int, action: str, amount: int | None = None,
-            discard: Iterable[str] = ()) -> list[Event]:
-        """Apply ``seat``'s action; raises IllegalAction (state unchanged) when illegal."""
+            discard: Iterable[str] = (), *, jackpot: bool = False) -> list[Event]:
+        """Apply ``seat``'s action; raises IllegalAction (state unchanged) when illegal.
+        ``jackpot`` (the protocol's, only with a house game's ``ante``) means nothing here:
+        a pot game refuses ``ante`` as an action."""
         if self.is_over or self.street < 0:
             raise errors.IllegalAction(errors.NO_HAND, "no hand is in progress")
         if seat != self.to_act:

@@ -33,6 +33,11 @@ class Options:
     ``min_to`` both are the all-in total (tapping out, ALLIN-01).
     ``bring_in`` / ``complete``: the stud first-round amounts (STUD-02).
     ``draw``: the most cards the seat may discard (DRAW-03).
+
+    A house game (Caribbean Stud, CSP-01/03) offers, in its ante phase, ``sit_out`` (the
+    seat's "fold" there), ``ante`` ``(min, max)`` (absent when the stack cannot cover even the
+    minimum) and ``jackpot`` ``(wager, max_ante)`` (None when not offered); in its decision
+    phase ``fold`` and ``play`` (the call bet, twice the ante).
     """
 
     seat: int
@@ -46,6 +51,10 @@ class Options:
     draw: int | None = None
     stack: int = 0
     to_call: int = 0
+    sit_out: bool = False
+    ante: tuple[int, int] | None = None
+    jackpot: tuple[int, int] | None = None
+    play: int | None = None
 
     def allows(self, kind: str) -> bool:
         """True when ``kind`` is among the offered actions."""
@@ -62,6 +71,8 @@ class Options:
 
     def to_wire(self) -> dict[str, object]:
         """The protocol's ``options`` object (PROTOCOL.md ``turn``)."""
+        if self.sit_out or self.play is not None:
+            return self._house_wire()
         out: dict[str, object] = {"fold": self.fold, "check": self.check}
         if self.call is not None:
             out["call"] = self.call
@@ -77,4 +88,15 @@ class Options:
         if self.draw is not None:
             out["draw"] = {"max": self.draw}
         out["stack"] = self.stack
+        return out
+
+    def _house_wire(self) -> dict[str, object]:
+        """A house game's ``options`` (CSP-01/03): the ante phase's or the decision's."""
+        if self.play is not None:
+            return {"fold": self.fold, "play": self.play}
+        out: dict[str, object] = {"sit_out": True}
+        if self.ante is not None:
+            out["ante"] = {"min": self.ante[0], "max": self.ante[1]}
+            jp = self.jackpot
+            out["jackpot"] = {"wager": jp[0], "max_ante": jp[1]} if jp is not None else None
         return out

@@ -15,9 +15,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from server.rules import errors
 from server.rules.evaluate import HandValue
-from server.rules.events import Event, HandEnded, Mucked, PotAwarded, RakeTaken, Showdown
+from server.rules.events import HandEnded, Mucked, PotAwarded, RakeTaken, Showdown
 from server.rules.pots import Pot, build_pots, split_pot
 from server.rules.state import HandState
 from server.rules.variant import hand_value
@@ -110,13 +112,15 @@ class ShowdownMixin(HandState):
         self._emit(HandEnded(self.hand_id, dict(self.stacks), shown=tuple(self.shown),
                              rake=self.rake))
 
-    def reveal_mucked(self) -> list[Event]:
-        """SHOW-02: show the hands given up unseen in the final showdown (once each)."""
+    def reveal_mucked(self, seats: Iterable[int] | None = None) -> list[Showdown]:
+        """SHOW-02: show the hands given up unseen in the final showdown (once each); only
+        those of ``seats`` when given."""
         if not self.is_over:
             raise errors.IllegalAction(errors.NO_HAND, "hands are shown after the hand")
-        out: list[Event] = []
+        wanted = set(seats) if seats is not None else None
+        out: list[Showdown] = []
         for s in self.mucked:
-            if s not in self.revealed:
+            if s not in self.revealed and (wanted is None or s in wanted):
                 self.revealed.add(s)
                 v = self.values[s]
                 out.append(Showdown(s, tuple(self.own[s]), v.name, tuple(v.cards)))

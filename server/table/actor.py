@@ -70,7 +70,8 @@ from server.net.ratelimit import TokenBucket
 from server.rules import events as ev
 from server.rules.button import Positions, first_positions, next_positions
 from server.rules.caribbean import CaribbeanRound, RoundEnded
-from server.rules.errors import IllegalAction
+from server.rules.engine import HandEnd, chips_taken
+from server.rules.errors import IllegalAction, InvariantError
 from server.rules.hand import Hand
 from server.table.api import Clock, Envelope, Sink, Timer
 from server.table.caribbean_table import CaribbeanMixin
@@ -96,10 +97,6 @@ from server.table.state import (
 from server.table.turn_clock import TurnClockMixin
 
 __all__ = ["EVENT_LOG_SIZE", "SeatState", "TableActor"]
-
-
-class InvariantError(RuntimeError):
-    """A table invariant broke (chip conservation): the hand is voided and refunded."""
 
 
 class TableActor(SeatingMixin, TurnClockMixin, CaribbeanMixin, RecordingMixin, FanoutMixin):
@@ -137,6 +134,7 @@ class TableActor(SeatingMixin, TurnClockMixin, CaribbeanMixin, RecordingMixin, F
         self.hand_no = 0
         self.hand: Hand | None = None
         self.round: CaribbeanRound | None = None
+        self._round_phase = ""  # the running round's phase when its events were last sent
         self.hand_id: str | None = None
         self.projector: HandProjector | None = None
         self.start_stacks: dict[int, int] = {}
@@ -254,14 +252,19 @@ class TableActor(SeatingMixin, TurnClockMixin, CaribbeanMixin, RecordingMixin, F
         if self.fault is not None:
             fault, self.fault = self.fault, None
             raise fault
-        if isinstance(item, Envelope):
-            await self._request(item)
-        elif isinstance(item, _Wake):
-            await self._wake(item)
-        elif isinstance(item, _Call):
-            result = item.fn()
-            if hasattr(result, "__await__"):
-                await result
+        try:
+            if isinstance(item, Envelope):
+                await self._request(item)
+            elif isinstance(item, _Wake):
+                await self._wake(item)
+            elif isinstance(item, _Call):
+                result = item.fn()
+                if hasattr(result, "__await__"):
+                    await result
+        except InvariantError as exc:  # an engine bug on a clock's path: void, refund, go on
+            if not self.in_hand:
+                raise
+            await self._invariant_broken(exc)
 
     def recover(self, exc: BaseException) -> None:
         """After a crash (the task is dead): answer the request in flight with
@@ -294,15 +297,20 @@ class TableActor(SeatingMixin, TurnClockMixin, CaribbeanMixin, RecordingMixin, F
             return self._answer(env, m.error(req.rid, "no_hand"))
         if seat not in self.start_stacks:
             return self._answer(env, m.error(req.rid, "not_in_hand"))
+        engine = self.engine
+        assert engine is not None
         try:
-            if self.round is not None:
-                events: list[Any] = self._caribbean_act(seat, req)
-            else:
-                assert self.hand is not None
-                events = list(self.hand.act(seat, req.action, req.amount, req.discard or ()))
+            opts = engine.options(seat) if req.jackpot else None
+            if opts is not None and opts.sit_out:  # an ante with the jackpot wager (GEN-10)
+                self._check_pool_ceiling()
+            events = engine.act(seat, req.action, req.amount, req.discard or (),
+                                jackpot=req.jackpot)
         except IllegalAction as exc:
             code = exc.reason if exc.reason in ERROR_CODES else "bad_action"
             return self._answer(env, m.error(req.rid, code, exc.message))
+        except InvariantError as exc:  # a bug, not the player's doing: void and refund
+            self._answer(env, m.ok(req.rid))
+            return await self._invariant_broken(exc)
         st = self.seats[seat]
         assert st is not None
         st.timeouts = 0
@@ -417,6 +425,7 @@ class TableActor(SeatingMixin, TurnClockMixin, CaribbeanMixin, RecordingMixin, F
             assert self.spec.caribbean is not None
             self.round = CaribbeanRound(self.spec.caribbean, dict(self.start_stacks), deck,
                                         round_id=self.hand_id)
+            self._round_phase = self.round.phase
             self._caribbean_phase_turns(self.spec.ante_time, "ante_deadline")
             return
         assert self.spec.variant is not None and self.spec.rules is not None and button is not None
@@ -448,40 +457,35 @@ class TableActor(SeatingMixin, TurnClockMixin, CaribbeanMixin, RecordingMixin, F
                 drafts = self.projector.project(e)
             for d in drafts:
                 self._publish(d)
-        rnd = self.round
-        if rnd is not None and rnd.phase == "antes" and all(
-                not rnd.options(s) for s in self.start_stacks):
-            await self._apply(list(rnd.deal()))
-            if self.round is not None and self.round.phase == "decisions":
-                self._caribbean_phase_turns(self.config.action_clock, "decide_deadline")
+        self._phase_changed()
 
-    def _check_conservation(self, e: Any) -> None:
+    def _check_conservation(self, e: HandEnd) -> None:
         before = sum(self.start_stacks.values())
         after = sum(e.stacks.values())
         if set(e.stacks) != set(self.start_stacks):
             raise InvariantError("the seats of the hand changed")
-        if isinstance(e, RoundEnded):
-            expected = before - e.house_net - e.jackpot_collected
-        else:
-            expected = before - int(getattr(e, "rake", 0))
+        expected = before - chips_taken(e)
         if after != expected or any(v < 0 for v in e.stacks.values()):
             raise InvariantError(f"chips not conserved: before {before} after {after} "
                                  f"expected {expected}")
 
-    async def _finish(self, e: Any) -> None:
+    async def _invariant_broken(self, exc: InvariantError) -> None:
+        """An invariant broke (engine or table): void the hand, refund, log, carry on."""
+        log.error("event=invariant_broken table=%s hand=%s error=%r",
+                  self.table_id, self.hand_id, str(exc))
+        self._void_now(str(exc))
+        await self._after_hand()
+
+    async def _finish(self, e: HandEnd) -> None:
         assert self.projector is not None
-        voided = bool(getattr(e, "voided", False))
+        voided = e.voided
         try:
             self._check_conservation(e)
         except InvariantError as exc:
-            log.error("event=invariant_broken table=%s hand=%s error=%r",
-                      self.table_id, self.hand_id, str(exc))
-            self._void_now(str(exc))
-            await self._after_hand()
-            return
+            return await self._invariant_broken(exc)
         stacks = dict(e.stacks)
-        if isinstance(e, RoundEnded) and not voided:
-            self.house_net += e.house_net
+        if not voided:
+            self.house_net += chips_taken(e) - e.jackpot_collected
             stacks = self._pay_jackpot(stacks)
         await self._record_result(e, stacks, voided)  # durable before anyone sees the end
         for d in self.projector.project(e):
@@ -492,8 +496,7 @@ class TableActor(SeatingMixin, TurnClockMixin, CaribbeanMixin, RecordingMixin, F
             st = self.seats[seat]
             if st is not None:
                 st.stack = stack
-        if isinstance(e, ev.HandEnded):
-            self.house_net += int(getattr(e, "rake", 0))
+        if isinstance(e, ev.HandEnded):  # SHOW-02: the last hand's mucked cards may be shown
             self.last_hand, self.last_hand_id = self.hand, self.hand_id
             self.last_owner = dict(self.hand_owner)
         self.hands_played += 1
@@ -503,7 +506,7 @@ class TableActor(SeatingMixin, TurnClockMixin, CaribbeanMixin, RecordingMixin, F
                  voided)
         await self._after_hand()
 
-    async def _record_result(self, e: Any, stacks: dict[int, int], voided: bool) -> None:
+    async def _record_result(self, e: HandEnd, stacks: dict[int, int], voided: bool) -> None:
         """The hand's ledger entries (stacks before and after, rake, house, jackpot) and
         its end, in one atomic batch (see :mod:`server.ledger.journal`)."""
         assert self.hand_id is not None
@@ -511,14 +514,10 @@ class TableActor(SeatingMixin, TurnClockMixin, CaribbeanMixin, RecordingMixin, F
         start = {owner[s]: v for s, v in self.start_stacks.items()}
         end = {owner[s]: v for s, v in stacks.items()}
         entries: list[Transfer] = []
-        if voided:
-            pass
-        elif isinstance(e, RoundEnded):
+        if not voided:
             paid = sum(stacks.values()) - sum(e.stacks.values())
-            entries = hand_entries(start, end, house_net=e.house_net,
+            entries = hand_entries(start, end, rake=e.rake, house_net=e.house_net,
                                    jackpot_in=e.jackpot_collected, jackpot_out=paid)
-        else:
-            entries = hand_entries(start, end, rake=int(getattr(e, "rake", 0)))
         await self.wallet.hand_result(self.table_id, self.hand_id, entries)
 
     def _void_now(self, reason: str) -> None:

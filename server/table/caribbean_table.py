@@ -6,10 +6,8 @@ from __future__ import annotations
 
 import dataclasses
 import secrets
-from typing import Any
 
 from protocol import messages as m
-from protocol.requests import Act
 from server.jackpot.base import Claim
 from server.rules import errors as rerr
 from server.rules.caribbean import JackpotWagered
@@ -41,30 +39,22 @@ class CaribbeanMixin(TableState):
         wall = self.clock.wall() + seconds
         for s in self.start_stacks:
             opts = self.round.options(s)
-            if not opts:
+            if opts is None:
                 continue
             pid = self.hand_owner[s]
             self._publish(Draft(_builder(m.turn, seat=s, deadline=wall),
-                                {pid: _builder(m.turn, seat=s, deadline=wall, options=opts)}))
+                                {pid: _builder(m.turn, seat=s, deadline=wall,
+                                               options=opts.to_wire())}))
         self._schedule(kind, seconds, self._token)
 
-    def _caribbean_act(self, seat: int, req: Act) -> list[Any]:
+    def _phase_changed(self) -> None:
+        """After a round's events were sent: a round just dealt opens its decision phase
+        (one deadline for every player)."""
         rnd = self.round
-        assert rnd is not None
-        if rnd.phase == "antes":
-            if req.action == "ante":
-                assert req.amount is not None
-                if req.jackpot:
-                    self._check_pool_ceiling()
-                return list(rnd.ante(seat, req.amount, jackpot=req.jackpot))
-            if req.action == "fold":
-                return list(rnd.sit_out(seat))
-        elif rnd.phase == "decisions":
-            if req.action == "play":
-                return list(rnd.play(seat))
-            if req.action == "fold":
-                return list(rnd.fold(seat))
-        raise IllegalAction(rerr.BAD_ACTION, f"{req.action} is not possible now")
+        if rnd is not None and rnd.phase != self._round_phase:
+            self._round_phase = rnd.phase
+            if rnd.phase == "decisions":
+                self._caribbean_phase_turns(self.config.action_clock, "decide_deadline")
 
     def _check_pool_ceiling(self) -> None:
         """GEN-10: a jackpot wager whose pool share would take a pool past the operator's

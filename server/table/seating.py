@@ -14,7 +14,6 @@ from protocol import messages as m
 from protocol.errors import ProtocolError
 from protocol.requests import Chat, Leave, Mute, Resume, ShowHands, Sit
 from server.ledger.accounts import guest_tag
-from server.rules import events as ev
 from server.rules.pots import build_pots
 from server.table.api import Envelope, Sink
 from server.table.projection import Draft, Msg
@@ -232,14 +231,8 @@ class SeatingMixin(TableState):
         if self.hand_id != last:  # a later hand has started (even if it was voided since)
             return self._answer(env, m.error(req.rid, "next_hand_started"))
         self._answer(env, m.ok(req.rid))
-        wanted = set(req.seats) if req.seats is not None else None
-        for s in list(hand.mucked):
-            if s in hand.revealed or (wanted is not None and s not in wanted):
-                continue
-            hand.revealed.add(s)
-            value = hand.values[s]
-            event = ev.Showdown(s, tuple(hand.own[s]), value.name, tuple(value.cards))
-            self._publish(Draft(_builder(m.showdown, seat=s, cards=list(event.cards),
+        for event in hand.reveal_mucked(req.seats):
+            self._publish(Draft(_builder(m.showdown, seat=event.seat, cards=list(event.cards),
                                          hand=last, value=event.hand)))
 
     async def _resume(self, env: Envelope) -> None:
@@ -371,8 +364,10 @@ class SeatingMixin(TableState):
                 opts = self.hand.options(self.turn_seat)
                 if opts is not None:
                     turn["options"] = opts.to_wire()
-        elif self.round is not None and me is not None and self.round.options(me):
-            turn = {"seat": me, "deadline": self.turn_wall, "options": self.round.options(me)}
+        elif self.round is not None and me is not None:
+            ropts = self.round.options(me)
+            if ropts is not None:
+                turn = {"seat": me, "deadline": self.turn_wall, "options": ropts.to_wire()}
         board = list(self.hand.board) if self.hand is not None else []
         pots: list[Msg] = []
         if self.hand is not None:  # the rounds before this one: its bets are the seats' ``bet``

@@ -19,6 +19,7 @@ from server.config import Config
 from server.ledger.wallet import Wallet
 from server.rules.button import Positions
 from server.rules.caribbean import CaribbeanRound
+from server.rules.engine import Engine
 from server.rules.hand import Hand
 from server.table.api import Clock, Envelope, Sink, Timer
 from server.table.jackpot import JackpotService
@@ -142,9 +143,16 @@ class TableState:
     chat_bucket: TokenBucket  # the table's chat limit (Config.chat_rate_per_table)
     mutes: Mutes | None
 
+    _round_phase: str
+
     @property
     def in_hand(self) -> bool:
         return self.hand is not None or self.round is not None
+
+    @property
+    def engine(self) -> Engine | None:
+        """The running hand, whatever its game (:class:`~server.rules.engine.Engine`)."""
+        return self.hand if self.hand is not None else self.round
     def _seat_of(self, player_id: str | None) -> int | None:
         if player_id is None:
             return None

@@ -81,12 +81,9 @@ class TurnClockMixin(TableState):
                 st.bank = 0.0
             await self._timeout(w.arg)
         elif w.kind in ("ante_deadline", "decide_deadline") and self.round is not None:
-            events: list[Any] = []
-            for s in self.start_stacks:
-                if self.round.options(s):
-                    events += self.round.timeout(s)
-                    self._note_timeout(s)
-            await self._apply(events)
+            for s in self.round.deciding():
+                self._note_timeout(s)
+            await self._apply(self.round.expire())
 
     def _note_timeout(self, seat: int) -> None:
         st = self.seats[seat]

@@ -33,6 +33,7 @@ from server.rules.caribbean import (
     split_jackpot_payouts,
 )
 from server.rules.errors import IllegalAction
+from tests.rules.variant_helpers import house_options
 
 S = CaribbeanSettings()
 STACK = 100_000  # $1,000
@@ -109,7 +110,7 @@ def test_deck_helpers_build_permutations() -> None:
 
 def test_csp01_ante_within_limits_and_jackpot_wager_taken() -> None:
     rnd = CaribbeanRound(S, {0: STACK, 1: STACK}, make_deck(), round_id="r")
-    assert rnd.options(0) == {
+    assert house_options(rnd, 0) == {
         "sit_out": True, "ante": {"min": 100, "max": 10_000},
         "jackpot": {"wager": 100, "max_ante": 10_000},
     }
@@ -118,7 +119,7 @@ def test_csp01_ante_within_limits_and_jackpot_wager_taken() -> None:
     ]
     assert rnd.ante(1, 10_000) == [AnteAccepted(1, 10_000, STACK - 10_000)]
     assert rnd.stacks == {0: STACK - 200, 1: STACK - 10_000}
-    assert rnd.options(0) == {}
+    assert house_options(rnd, 0) == {}
 
 
 @pytest.mark.parametrize("amount", [99, 10_001, 0, -100, "100", 100.0, True, None])
@@ -131,9 +132,9 @@ def test_csp01_stack_must_cover_ante_jackpot_and_call_bet() -> None:
     """Decision: the ante is accepted only if the stack also covers 2 x ante (the call bet)
     and the jackpot wager, so every dealt hand can be played."""
     rnd = CaribbeanRound(S, {0: 299, 1: 300, 2: 399, 3: 400}, make_deck(), round_id="r")
-    assert rnd.options(0) == {"sit_out": True}
+    assert house_options(rnd, 0) == {"sit_out": True}
     refused(rnd, "bad_amount", rnd.ante, 0, 100)
-    assert rnd.options(1)["jackpot"] is None
+    assert house_options(rnd, 1)["jackpot"] is None
     refused(rnd, "bad_amount", rnd.ante, 1, 100, jackpot=True)
     rnd.ante(1, 100)
     refused(rnd, "bad_amount", rnd.ante, 2, 100, jackpot=True)
@@ -198,8 +199,8 @@ def test_csp02_one_card_at_a_time_in_seat_order_then_dealer_last_card_up() -> No
     assert dealer.up == (False, False, False, False, True)
     assert dealer.up_card == deck[19]
     assert len(events) == 4 and rnd.phase == "decisions"
-    assert rnd.options(1) == {"fold": True, "play": 200}
-    assert rnd.options(9) == {}
+    assert house_options(rnd, 1) == {"fold": True, "play": 200}
+    assert house_options(rnd, 9) == {}
 
 
 def test_gen02_bad_deck_voids_round_and_returns_wagers() -> None:
@@ -269,7 +270,7 @@ def test_out_of_phase_actions_refused() -> None:
         (rnd.ante, (1, 100)), (rnd.sit_out, (1,)),
     ]:
         refused(rnd, "bad_action", action, *args)
-    assert rnd.options(0) == rnd.options(1) == {}
+    assert house_options(rnd, 0) == house_options(rnd, 1) == {}
 
 
 # --- CSP-04: qualification and the comparison --------------------------------------------------

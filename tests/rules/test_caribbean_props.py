@@ -31,6 +31,7 @@ from server.rules.caribbean import (
     split_jackpot_payouts,
 )
 from server.rules.errors import IllegalAction
+from tests.rules.variant_helpers import house_options
 
 SETTINGS = [
     CaribbeanSettings(),
@@ -49,7 +50,7 @@ def is_offered(rnd: CaribbeanRound, action: Action) -> bool:
     name, args, kw = action
     if name == "deal":
         return rnd.phase == "antes"
-    opts: dict[str, Any] = rnd.options(args[0])
+    opts: dict[str, Any] = house_options(rnd, args[0])
     if name == "ante":
         amount, jackpot = args[1], kw.get("jackpot", False)
         limits = opts.get("ante")
@@ -87,7 +88,7 @@ def random_action(data: st.DataObject, rnd: CaribbeanRound, seats: list[int]) ->
 
 def offered_action(data: st.DataObject, rnd: CaribbeanRound, seat: int) -> Action | None:
     """One of the actions ``options(seat)`` offers (None when it offers nothing)."""
-    opts: dict[str, Any] = rnd.options(seat)
+    opts: dict[str, Any] = house_options(rnd, seat)
     if not opts:
         return None
     kinds = sorted(k for k in opts if k != "jackpot") + ["timeout"]
@@ -136,7 +137,7 @@ def test_csp01_to_csp08_random_rounds_conserve_chips_and_replay(
     rnd = CaribbeanRound(setting, stacks, deck, round_id="p")
     script: list[Action] = []
     for step in range(60):  # the ante phase; the table closes it at the latest at step 59
-        waiting = [s for s in seats if rnd.options(s)]
+        waiting = [s for s in seats if house_options(rnd, s)]
         action: Action | None
         if step < 59 and data.draw(st.integers(0, 3)) == 3:  # any action, legal or not
             action = random_action(data, rnd, seats)
@@ -152,7 +153,7 @@ def test_csp01_to_csp08_random_rounds_conserve_chips_and_replay(
     for step in range(60):  # the decisions; the clock folds whoever is left at step 59
         if rnd.phase != "decisions":
             break
-        waiting = [s for s in seats if rnd.options(s)]
+        waiting = [s for s in seats if house_options(rnd, s)]
         if step == 59:
             for seat in waiting:
                 assert check_step(rnd, ("timeout", (seat,), {}))

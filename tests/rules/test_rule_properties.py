@@ -68,6 +68,7 @@ from server.rules.options import Options
 from server.rules.structure import STRUCTURES, Stakes
 from server.rules.variant import TableRules
 from server.rules.variants import VARIANTS
+from tests.rules.variant_helpers import house_options
 
 NUM_SEATS = 10
 POT_GAMES = ("holdem", "manila", "manila3", "draw", "stud5", "stud7")
@@ -745,7 +746,7 @@ def play_caribbean(data: st.DataObject) -> None:
         assert exc.value.reason == "not_your_turn" and rnd.snapshot() == before
 
     for seat in data.draw(st.permutations(seats), label="ante order"):
-        opts = rnd.options(seat)
+        opts = house_options(rnd, seat)
         choice = data.draw(st.sampled_from(["ante", "ante", "jackpot", "sit_out", "timeout"]))
         limits = opts.get("ante")
         if choice in ("ante", "jackpot") and isinstance(limits, dict):
@@ -756,7 +757,7 @@ def play_caribbean(data: st.DataObject) -> None:
             do(("timeout" if choice == "timeout" else "sit_out", seat, 0, False))
         twice(seat, data.draw(st.sampled_from(["ante", "sit_out"])))
     do(("deal", -1, 0, False))
-    dealt = [s for s in seats if rnd.options(s)]
+    dealt = [s for s in seats if house_options(rnd, s)]
     for seat in data.draw(st.permutations(dealt), label="decision order"):
         do((data.draw(st.sampled_from(["play", "fold", "timeout"])), seat, 0, False))
         if rnd.phase != "ended":

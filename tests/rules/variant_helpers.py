@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from server.rules.errors import IllegalAction
 from server.rules.events import Event
@@ -185,3 +185,10 @@ def call_down(hand: Hand) -> list[Event]:
         else:
             events += hand.act(seat, "call")
     return events
+
+
+def house_options(rnd: Any, seat: int) -> dict[str, Any]:
+    """A house round's :class:`~server.rules.options.Options` for ``seat`` as the wire's
+    ``options`` object ({} when it has nothing to decide)."""
+    opts = rnd.options(seat)
+    return opts.to_wire() if opts is not None else {}

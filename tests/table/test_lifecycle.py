@@ -48,6 +48,25 @@ async def test_crashed_actor_voids_refunds_and_restarts(caplog: pytest.LogCaptur
     assert everything(h) == START
 
 
+async def test_engine_invariant_error_voids_and_refunds_never_answers_a_refusal() -> None:
+    """An engine bug (the checked deck ran out mid-hand) is not the player's doing: their
+    action is answered ``ok``, the hand is voided and every stack refunded."""
+    h = Harness(config=CFG)
+    t, alice, bob = await heads_up(h)
+    await h.advance(t, 2.0)
+    hand = t.hand
+    assert hand is not None
+    hand.stock = hand.stock[:hand.pos]  # a bug: the deck lost its cards
+    first = alice if hand.to_act == 0 else bob
+    second = bob if first is alice else alice
+    assert (await h.send(t, first, "act", action="call"))["type"] == "ok"
+    assert (await h.send(t, second, "act", action="check"))["type"] == "ok"
+    assert t.hand is None
+    assert bob.of("hand_ended")[-1].get("voided") is True
+    assert [s.stack for s in t.seats[:2]] == [5000, 5000]  # type: ignore[union-attr]
+    assert everything(h) == START
+
+
 async def test_invariant_break_voids_and_refunds() -> None:
     h = Harness(config=CFG)
     t, alice, bob = await heads_up(h)

@@ -15,6 +15,7 @@ from server.rules import caribbean as csp
 from server.rules import events as ev
 from server.table import TableActor
 from tests.rules.driver import random_action
+from tests.rules.variant_helpers import house_options
 from tests.table.helpers import FakeSink, Harness
 
 POT = {"blinds": [5, 10]}
@@ -91,7 +92,7 @@ async def play_random_hand(h: Harness, t: TableActor, players: dict[int, FakeSin
         if t.round is not None:
             rnd = t.round
             for seat in list(t.start_stacks):
-                opts = rnd.options(seat)
+                opts = house_options(rnd, seat)
                 if not opts or seat not in players:
                     continue
                 if rnd.phase == "antes":
