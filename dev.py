@@ -5,7 +5,8 @@ Standard library only, so it runs on a fresh machine with nothing but Python 3.1
 
     python3 dev.py serve [server args]   run the server (default http://127.0.0.1:8080/)
     python3 dev.py test [--fast] [pytest args]
-                                         ruff, mypy, then pytest; --fast skips slow tests
+                                         ruff, mypy, lint-imports (the import contracts),
+                                         then pytest; --fast skips slow tests
     python3 dev.py bench                 run every tests/benchmarks/bench_*.py in turn
 
 Each command first makes sure `.venv` exists in the repo root and that the project is installed
@@ -36,7 +37,8 @@ USAGE = """usage: python3 dev.py COMMAND [args]
 
 commands:
   serve [args]                 run the server; args go to poker-server (see --help)
-  test [--fast] [pytest args]  ruff check, mypy, then pytest; --fast skips slow tests
+  test [--fast] [pytest args]  ruff check, mypy, lint-imports, then pytest;
+                               --fast skips slow tests
   bench                        run each tests/benchmarks/bench_*.py in turn
 """
 
@@ -257,6 +259,7 @@ def cmd_test(args: list[str]) -> int:
     steps = [
         ("ruff", [str(VENV_BIN / "ruff"), "check", "."]),
         ("mypy", [str(VENV_BIN / "mypy")]),
+        ("lint-imports", [str(VENV_BIN / "lint-imports")]),
         ("pytest", [str(VENV_BIN / "pytest"), *pytest_args]),
     ]
     failed = [name for name, cmd in steps if _step(name, cmd, env) != 0]

@@ -7,6 +7,7 @@ import re
 import subprocess
 import sys
 from pathlib import Path
+from types import ModuleType
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -56,3 +57,29 @@ def test_dev_py_help_runs_without_the_venv() -> None:
     assert result.returncode == 0
     for command in ("serve", "test", "bench"):
         assert command in result.stdout
+
+
+def _dev_module() -> ModuleType:
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("dev", ROOT / "dev.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_import_contracts_are_configured_and_dev_py_runs_them() -> None:
+    import tomllib
+
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    linter = config["tool"]["importlinter"]
+    assert set(linter["root_packages"]) == {"server", "protocol"}
+    ids = {contract["id"] for contract in linter["contracts"]}
+    assert {"rules-pure", "protocol-standalone", "net-edge-only", "layers"} <= ids
+    source = (ROOT / "dev.py").read_text(encoding="utf-8")
+    steps = re.findall(r'^\s+\("([\w-]+)", \[', source, flags=re.M)
+    assert steps.index("lint-imports") < steps.index("pytest")
+    assert any(
+        "import-linter" in dep for dep in config["project"]["optional-dependencies"]["test"]
+    )
