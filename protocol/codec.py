@@ -104,9 +104,7 @@ def _check_tree(obj: Any, max_depth: int) -> None:
     push = stack.append
     while stack:
         value, depth = pop()
-        t = type(value)
-        if t is str or t is bool or value is None:
-            continue
+        t = type(value)  # never a str, bool or None: the root is a dict, those are not pushed
         if t is int:
             if -MAX_SAFE_INT <= value <= MAX_SAFE_INT:
                 continue
@@ -271,8 +269,8 @@ class MsgpackCodec:
         return data
 
     def decode(
-        self, frame: str | bytes, *, max_bytes: int = MAX_FRAME_BYTES, max_depth: int = MAX_DEPTH,
-        trusted: bool = False,
+        self, frame: str | bytes | bytearray | memoryview, *, max_bytes: int = MAX_FRAME_BYTES,
+        max_depth: int = MAX_DEPTH, trusted: bool = False,
     ) -> Message:
         """The message in a binary frame.
 

@@ -78,10 +78,10 @@ def _bounded_str(field: str, value: Any, max_len: int) -> str:
 
 def v_id(field: str, value: Any) -> str:
     """Table id: a non-empty printable string of at most 64 characters."""
-    value = _bounded_str(field, value, MAX_ID_LEN)
-    if not value.isprintable():
+    text = _bounded_str(field, value, MAX_ID_LEN)
+    if not text.isprintable():
         raise _bad(field, "must be printable")
-    return value
+    return text
 
 
 def v_hand_id(field: str, value: Any) -> str | int:
@@ -98,12 +98,12 @@ def _clean_name(field: str, value: Any, max_len: int) -> str:
         raise _bad(field, "must be a string")
     if len(value) > 4 * max_len:
         raise _bad(field, f"must be 1 to {max_len} characters")
-    value = unicodedata.normalize("NFC", value).strip()
-    if not 1 <= len(value) <= max_len:
+    text = unicodedata.normalize("NFC", value).strip()
+    if not 1 <= len(text) <= max_len:
         raise _bad(field, f"must be 1 to {max_len} characters")
-    if not value.isprintable() or any(c in _BIDI_CONTROLS for c in value):
+    if not text.isprintable() or any(c in _BIDI_CONTROLS for c in text):
         raise _bad(field, "must be printable")
-    return value
+    return text
 
 
 def v_name(field: str, value: Any) -> str:
@@ -123,13 +123,13 @@ def v_chat_text(field: str, value: Any) -> str:
         raise _bad(field, "must be a string")
     if len(value) > 4 * MAX_CHAT_LEN:
         raise _bad(field, f"must be 1 to {MAX_CHAT_LEN} characters")
-    value = unicodedata.normalize("NFC", value).strip()
-    if not 1 <= len(value) <= MAX_CHAT_LEN:
+    text = unicodedata.normalize("NFC", value).strip()
+    if not 1 <= len(text) <= MAX_CHAT_LEN:
         raise _bad(field, f"must be 1 to {MAX_CHAT_LEN} characters")
-    for c in value:
+    for c in text:
         if c in _BIDI_CONTROLS or unicodedata.category(c) in _CHAT_BANNED_CATEGORIES:
             raise _bad(field, "contains a control or unassigned character")
-    return value
+    return text
 
 
 def v_password(field: str, value: Any) -> str:
@@ -139,10 +139,10 @@ def v_password(field: str, value: Any) -> str:
 
 def v_token(field: str, value: Any) -> str:
     """Session token: 1..512 printable ASCII characters."""
-    value = _bounded_str(field, value, MAX_TOKEN_LEN)
-    if not (value.isascii() and value.isprintable()):
+    text = _bounded_str(field, value, MAX_TOKEN_LEN)
+    if not (text.isascii() and text.isprintable()):
         raise _bad(field, "must be printable ASCII")
-    return value
+    return text
 
 
 def v_seat(field: str, value: Any) -> int:

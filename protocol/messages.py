@@ -109,10 +109,6 @@ def check_server_message(obj: Mapping[str, Any]) -> str:
     return str(kind)
 
 
-def _cards(cards: Iterable[str | None] | None) -> list[str | None] | None:
-    return None if cards is None else list(cards)
-
-
 # --- Answers ---------------------------------------------------------------------------
 def ok(rid: Rid, /, **result: Any) -> Msg:
     """``ok``: the request ``rid`` succeeded; ``result`` fields depend on the request

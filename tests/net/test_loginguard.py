@@ -133,4 +133,4 @@ def test_identity_config_is_validated() -> None:
                 dict(guest_sweep_interval=10.0, guest_idle_expiry=5.0),
                 dict(reserved_names=("",)), dict(password_hash_queue=-1)):
         with pytest.raises(ValueError):
-            Config(**bad)  # type: ignore[arg-type]
+            Config(**bad)

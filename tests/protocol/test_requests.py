@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypeVar
 
 import pytest
 
@@ -21,8 +21,18 @@ from protocol import (
     parse_request,
     request_fields,
 )
+from protocol.requests import Hand, History, Ping, Register, Request, Tables
+
+R = TypeVar("R", bound=Request)
 
 DECK = [r + s for r in "23456789TJQKA" for s in "shdc"]
+
+
+def _parse(cls: type[R], obj: Any) -> R:
+    """``parse_request`` of ``obj``, which must be a ``cls``."""
+    req = parse_request(obj)
+    assert isinstance(req, cls)
+    return req
 
 
 def _err(obj: Any) -> ProtocolError:
@@ -92,7 +102,7 @@ def test_unknown_fields_are_ignored() -> None:
 
 
 def test_null_counts_as_absent() -> None:
-    assert parse_request({"type": "tables", "variant": None}).variant is None
+    assert _parse(Tables, {"type": "tables", "variant": None}).variant is None
     err = _err({"type": "watch", "rid": 4, "table": None})
     assert (err.code, err.field, err.rid) == ("missing_field", "table", 4)
 
@@ -110,7 +120,7 @@ def test_missing_required_fields(kind: str) -> None:
 # --- Identity ---------------------------------------------------------------------------
 def test_hello_guest_or_token() -> None:
     assert parse_request({"type": "hello", "guest": "  Alice "}) == Hello(guest="Alice")
-    assert parse_request({"type": "hello", "token": "abc"}).token == "abc"
+    assert _parse(Hello, {"type": "hello", "token": "abc"}).token == "abc"
     assert _code({"type": "hello"}) == "missing_field"
     assert _code({"type": "hello", "guest": "A", "token": "t"}) == "bad_field"
 
@@ -127,12 +137,12 @@ def test_bad_names(name: Any) -> None:
 
 @pytest.mark.parametrize("name", ["A", "x" * 24, "Zoë", "José Ángel", "李小龍", "d'Artagnan"])
 def test_good_names(name: str) -> None:
-    assert parse_request({"type": "register", "name": name, "password": "pw"}).name == name
+    assert _parse(Register, {"type": "register", "name": name, "password": "pw"}).name == name
 
 
 def test_names_are_nfc_normalised() -> None:
     decomposed = "Zoe\u0308"
-    assert parse_request({"type": "hello", "guest": decomposed}).guest == "Zo\u00eb"
+    assert _parse(Hello, {"type": "hello", "guest": decomposed}).guest == "Zo\u00eb"
 
 
 @pytest.mark.parametrize("password", ["", "x" * 129, 1234, None])
@@ -258,8 +268,8 @@ def test_bad_amounts(amount: Any) -> None:
 
 
 def test_amount_bounds() -> None:
-    assert parse_request(act(action="bet", amount=0)).amount == 0
-    assert parse_request(act(action="bet", amount=MAX_SAFE_INT)).amount == MAX_SAFE_INT
+    assert _parse(Act, act(action="bet", amount=0)).amount == 0
+    assert _parse(Act, act(action="bet", amount=MAX_SAFE_INT)).amount == MAX_SAFE_INT
 
 
 @pytest.mark.parametrize("action", ["shove", "Raise", "", 3, None])
@@ -272,7 +282,7 @@ def test_draw_discards() -> None:
     assert isinstance(req, Act) and req.discard == ("7c", "2d")
     pat = parse_request(act(action="draw"))
     assert isinstance(pat, Act) and pat.discard == ()
-    assert parse_request(act(action="draw", discard=[])).discard == ()
+    assert _parse(Act, act(action="draw", discard=[])).discard == ()
 
 
 @pytest.mark.parametrize("discard, code", [
@@ -337,19 +347,19 @@ def test_bad_resume(since: Any, code: str) -> None:
 
 
 def test_history_defaults_and_limits() -> None:
-    assert parse_request({"type": "history"}).limit == 20
-    assert parse_request({"type": "history", "limit": 100}).limit == 100
+    assert _parse(History, {"type": "history"}).limit == 20
+    assert _parse(History, {"type": "history", "limit": 100}).limit == 100
     for bad in (0, 101, "5", True):
         assert _code({"type": "history", "limit": bad}) == "bad_field"
 
 
 def test_hand_ids() -> None:
-    assert parse_request({"type": "hand", "hand": 0}).hand == 0
-    assert parse_request({"type": "hand", "hand": "t1-00042"}).hand == "t1-00042"
+    assert _parse(Hand, {"type": "hand", "hand": 0}).hand == 0
+    assert _parse(Hand, {"type": "hand", "hand": "t1-00042"}).hand == "t1-00042"
     assert _code({"type": "hand", "hand": "x" * 65}) == "bad_field"
 
 
 def test_ping_echo() -> None:
-    assert parse_request({"type": "ping", "t": 12.5}).t == 12.5
+    assert _parse(Ping, {"type": "ping", "t": 12.5}).t == 12.5
     assert _code({"type": "ping", "t": "now"}) == "bad_field"
     assert _code({"type": "ping", "t": True}) == "bad_field"
