@@ -41,7 +41,6 @@ loop, dispatch, hands, void/refund and shutdown.
 
 from __future__ import annotations
 
-from collections import deque
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -75,7 +74,7 @@ from server.rules.errors import IllegalAction, InvariantError
 from server.rules.hand import Hand
 from server.table.api import Clock, Envelope, Sink, Timer
 from server.table.caribbean_table import CaribbeanMixin
-from server.table.fanout import FanoutMixin
+from server.table.fanout import EVENT_LOG_SIZE, Fanout
 from server.table.house import lobby_terms
 from server.table.jackpot import JackpotService
 from server.table.lobby import Mutes
@@ -85,11 +84,9 @@ from server.table.seating import SeatingMixin
 from server.table.settings import TableSpec
 from server.table.state import (
     _STOP,
-    EVENT_LOG_SIZE,
     SeatState,
     _builder,
     _Call,
-    _LogEntry,
     _Waiter,
     _Wake,
     log,
@@ -99,7 +96,7 @@ from server.table.turn_clock import TurnClockMixin
 __all__ = ["EVENT_LOG_SIZE", "SeatState", "TableActor"]
 
 
-class TableActor(SeatingMixin, TurnClockMixin, CaribbeanMixin, RecordingMixin, FanoutMixin):
+class TableActor(SeatingMixin, TurnClockMixin, CaribbeanMixin, RecordingMixin):
     """One table (see the module docstring). Built and run by the registry."""
 
     def __init__(self, table_id: str, spec: TableSpec, *, config: Config, wallet: Wallet,
@@ -122,12 +119,12 @@ class TableActor(SeatingMixin, TurnClockMixin, CaribbeanMixin, RecordingMixin, F
         self.on_jackpot = on_jackpot
         self.on_hand_end = on_hand_end
         self.seats: list[SeatState | None] = [None] * spec.seats
-        self.sinks: dict[int, Sink] = {}
-        self.snapshot_pending: set[int] = set()
+        self.fanout = Fanout(table_id, delay=spec.spectator_delay, clock=clock,
+                             seated=self._seated_players, snapshot_for=self.snapshot_for,
+                             run_in_actor=self.call, on_sink_failed=self.detach)
+        self.sinks = self.fanout.sinks
         self.waiting: list[_Waiter] = []
         self.changes: list[tuple[str, int]] = []
-        self.seq = 0
-        self.events: deque[_LogEntry] = deque(maxlen=EVENT_LOG_SIZE)
         self.decks: list[tuple[str, ...]] = list(spec.decks)
         self.button: int | None = None
         self.positions: Positions | None = None  # GEN-05: the last hand's button and blinds
@@ -176,10 +173,10 @@ class TableActor(SeatingMixin, TurnClockMixin, CaribbeanMixin, RecordingMixin, F
     def submit_nowait(self, env: Envelope) -> None:
         """Queue a request; answers ``server_busy``/``table_closed`` at once when refused."""
         if self.stopped:
-            self._answer(env, m.error(env.request.rid, "table_closed"))
+            self.fanout.answer(env, m.error(env.request.rid, "table_closed"))
             return
         if self._external >= self.config.inbox_size:
-            self._answer(env, m.error(env.request.rid, "server_busy"))
+            self.fanout.answer(env, m.error(env.request.rid, "server_busy"))
             return
         self._external += 1
         self.inbox.put_nowait(env)
@@ -218,6 +215,9 @@ class TableActor(SeatingMixin, TurnClockMixin, CaribbeanMixin, RecordingMixin, F
                 await asyncio.sleep(0)
             if self.inbox.empty():
                 return
+
+    def _seated_players(self) -> set[str]:
+        return {s.player_id for s in self.seats if s is not None}
 
     def table_chips(self) -> int:
         """Every chip at this table: stacks, pending top-ups and chips in a running hand."""
@@ -274,7 +274,7 @@ class TableActor(SeatingMixin, TurnClockMixin, CaribbeanMixin, RecordingMixin, F
                   self.table_id, self.hand_id, exc)
         current, self._current = self._current, None
         if isinstance(current, Envelope):
-            self._answer(current, m.error(current.request.rid, "internal_error"))
+            self.fanout.answer(current, m.error(current.request.rid, "internal_error"))
         if self.in_hand:
             self._void_now(f"actor crashed: {exc!r}")
 
@@ -284,7 +284,7 @@ class TableActor(SeatingMixin, TurnClockMixin, CaribbeanMixin, RecordingMixin, F
         self._bind(sink)
         handler = _HANDLERS.get(type(req))
         if handler is None:
-            self._answer(env, m.error(req.rid, "unsupported"))
+            self.fanout.answer(env, m.error(req.rid, "unsupported"))
             return
         await handler(self, env)
     async def _act(self, env: Envelope) -> None:
@@ -292,11 +292,11 @@ class TableActor(SeatingMixin, TurnClockMixin, CaribbeanMixin, RecordingMixin, F
         assert isinstance(req, Act)
         seat = self._seat_of(env.sink.player_id)
         if seat is None:
-            return self._answer(env, m.error(req.rid, "not_seated"))
+            return self.fanout.answer(env, m.error(req.rid, "not_seated"))
         if not self.in_hand:
-            return self._answer(env, m.error(req.rid, "no_hand"))
+            return self.fanout.answer(env, m.error(req.rid, "no_hand"))
         if seat not in self.start_stacks:
-            return self._answer(env, m.error(req.rid, "not_in_hand"))
+            return self.fanout.answer(env, m.error(req.rid, "not_in_hand"))
         engine = self.engine
         assert engine is not None
         try:
@@ -307,9 +307,9 @@ class TableActor(SeatingMixin, TurnClockMixin, CaribbeanMixin, RecordingMixin, F
                                 jackpot=req.jackpot)
         except IllegalAction as exc:
             code = exc.reason if exc.reason in ERROR_CODES else "bad_action"
-            return self._answer(env, m.error(req.rid, code, exc.message))
+            return self.fanout.answer(env, m.error(req.rid, code, exc.message))
         except InvariantError as exc:  # a bug, not the player's doing: void and refund
-            self._answer(env, m.ok(req.rid))
+            self.fanout.answer(env, m.ok(req.rid))
             return await self._invariant_broken(exc)
         st = self.seats[seat]
         assert st is not None
@@ -317,7 +317,7 @@ class TableActor(SeatingMixin, TurnClockMixin, CaribbeanMixin, RecordingMixin, F
         if self.round is None and self.in_bank and self.turn_seat == seat:
             st.bank = max(0.0, st.bank - (self.clock.now() - self.turn_deadline))
         # (the rid was validated by the parser: nothing to check before encoding)
-        self._send(env.sink, env.sink.codec.encode(m.ok(req.rid), check=False))
+        self.fanout.send(env.sink, env.sink.codec.encode(m.ok(req.rid), check=False))
         await self._apply(events)
     # ================================================================ hands
     def _kick(self) -> None:
@@ -417,7 +417,7 @@ class TableActor(SeatingMixin, TurnClockMixin, CaribbeanMixin, RecordingMixin, F
         # crash safety: the hand is durably marked as running before its first card
         await self.wallet.hand_started(self.table_id, self.hand_id, {
             self.hand_owner[s]: stack for s, stack in self.start_stacks.items()})
-        self._publish(Draft(_builder(m.hand_started, hand=self.hand_id, button=button,
+        self.fanout.publish(Draft(_builder(m.hand_started, hand=self.hand_id, button=button,
                                      commitment=commitment)))
         log.debug("event=hand_started table=%s hand=%s players=%d", self.table_id,
                  self.hand_id, len(players))
@@ -456,7 +456,7 @@ class TableActor(SeatingMixin, TurnClockMixin, CaribbeanMixin, RecordingMixin, F
             else:
                 drafts = self.projector.project(e)
             for d in drafts:
-                self._publish(d)
+                self.fanout.publish(d)
         self._phase_changed()
 
     def _check_conservation(self, e: HandEnd) -> None:
@@ -489,7 +489,7 @@ class TableActor(SeatingMixin, TurnClockMixin, CaribbeanMixin, RecordingMixin, F
             stacks = self._pay_jackpot(stacks)
         await self._record_result(e, stacks, voided)  # durable before anyone sees the end
         for d in self.projector.project(e):
-            self._publish(d)
+            self.fanout.publish(d)
         await self._end_record(e, {s: v - e.stacks.get(s, 0) for s, v in stacks.items()
                                    if v != e.stacks.get(s)})
         for seat, stack in stacks.items():
@@ -530,7 +530,7 @@ class TableActor(SeatingMixin, TurnClockMixin, CaribbeanMixin, RecordingMixin, F
             if st is not None:
                 st.stack = stack
         if self.projector is not None and self.hand_id is not None:
-            self._publish(self.projector._ended(self.hand_id, dict(self.start_stacks),
+            self.fanout.publish(self.projector._ended(self.hand_id, dict(self.start_stacks),
                                                 voided=True))
         if self.hand_id is not None:  # the ledger's mark is closed by _ledger_voids
             self.voided_marks.append((self.hand_id, reason))
@@ -602,6 +602,7 @@ class TableActor(SeatingMixin, TurnClockMixin, CaribbeanMixin, RecordingMixin, F
         for seat, st in enumerate(self.seats):
             if st is not None:
                 await self._remove(seat)
+        self.fanout.close()  # no delayed frame after the table stopped (nobody runs them)
         self.stopped = True
 
     # ================================================================ lobby and idle close
@@ -629,7 +630,7 @@ class TableActor(SeatingMixin, TurnClockMixin, CaribbeanMixin, RecordingMixin, F
         if self._next_hand is not None:
             self._next_hand.cancel()
             self._next_hand = None
-        self._publish(Draft(_builder(m.table_closed, reason="idle")))
+        self.fanout.publish(Draft(_builder(m.table_closed, reason="idle")))
         self.waiting = []
         await self._close()
         self.sinks.clear()
@@ -637,7 +638,7 @@ class TableActor(SeatingMixin, TurnClockMixin, CaribbeanMixin, RecordingMixin, F
             item = self.inbox.get_nowait()
             if isinstance(item, Envelope):
                 self._external -= 1
-                self._answer(item, m.error(item.request.rid, "table_closed"))
+                self.fanout.answer(item, m.error(item.request.rid, "table_closed"))
             self.inbox.task_done()
         log.info("event=table_idle_closed table=%s", self.table_id)
 

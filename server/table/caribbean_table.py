@@ -42,7 +42,7 @@ class CaribbeanMixin(TableState):
             if opts is None:
                 continue
             pid = self.hand_owner[s]
-            self._publish(Draft(_builder(m.turn, seat=s, deadline=wall),
+            self.fanout.publish(Draft(_builder(m.turn, seat=s, deadline=wall),
                                 {pid: _builder(m.turn, seat=s, deadline=wall,
                                                options=opts.to_wire())}))
         self._schedule(kind, seconds, self._token)

@@ -1,34 +1,82 @@
 """Fan-out: how a table's events, answers and snapshots reach its connections.
 
-Rule of this module: a table never awaits a socket. :meth:`FanoutMixin._publish` gives an
-event its ``seq``, logs it for ``resume``, projects it once per audience (public, and each
-player's private form), encodes each form once per codec and hands the same frame object to
-every sink of that audience (``Sink.send`` never blocks). A sink that raises is detached and
-the others go on. With a spectator delay, spectators get public frames (and their snapshot)
-``spectator_delay`` seconds late, so the delayed view stays consistent.
+Rule of this module: a table never awaits a socket. :meth:`Fanout.publish` gives an event its
+``seq``, logs it for ``resume``, projects it once per audience (public, and each player's
+private form), encodes each form once per codec and hands the same frame object to every sink
+of that audience (``Sink.send`` never blocks). A sink that raises is dropped at once and
+reported to the actor (``on_sink_failed``), and the others go on. With a spectator delay,
+spectators get public frames (and their snapshot) ``spectator_delay`` seconds late, so the
+delayed view stays consistent; those timers run their work through the actor's inbox
+(``run_in_actor``) and are cancelled by :meth:`Fanout.close`.
+
+:class:`Fanout` owns its state (``seq``, the event log, the sinks, the pending delayed
+snapshots and timers); the actor is its only caller.
 """
 
 from __future__ import annotations
 
-from server.table.api import Envelope, Sink
+import logging
+from collections import deque
+from collections.abc import Callable, Collection
+from dataclasses import dataclass, field
+from typing import Any
+
+from server.table.api import Clock, Envelope, Sink, Timer
 from server.table.projection import Draft, Msg
-from server.table.state import TableState, _LogEntry, log
 
-__all__ = ["FanoutMixin"]
+__all__ = ["EVENT_LOG_SIZE", "Fanout", "LogEntry"]
+
+log = logging.getLogger("server.table")
+
+EVENT_LOG_SIZE = 1024
+"""Table events kept for ``resume``; older ones are answered with a fresh snapshot."""
 
 
-class FanoutMixin(TableState):
-    """Fan-out behaviour of :class:`~server.table.actor.TableActor`."""
+@dataclass(slots=True)
+class LogEntry:
+    seq: int
+    public: Msg | None
+    private: dict[str, Msg] = field(default_factory=dict)
+    skip: frozenset[str] | None = None  # players who do not get it (muted the chat's sender)
 
-    def _answer(self, env: Envelope, msg: Msg) -> None:
+
+class Fanout:
+    """One table's connections and event log (see the module docstring).
+
+    ``seated()``: the player ids seated now (asked only with a spectator delay);
+    ``snapshot_for(player_id)``: the viewer's ``snapshot``; ``run_in_actor(fn)``: run ``fn``
+    in the actor's task (its inbox); ``on_sink_failed(sink)``: a sink raised (forget it as a
+    seat's connection too).
+    """
+
+    def __init__(self, table_id: str, *, delay: float, clock: Clock,
+                 seated: Callable[[], Collection[str]],
+                 snapshot_for: Callable[[str | None], Msg],
+                 run_in_actor: Callable[[Callable[[], Any]], None],
+                 on_sink_failed: Callable[[Sink], None]) -> None:
+        self.table_id = table_id
+        self.delay = delay
+        self.clock = clock
+        self.seated = seated
+        self.snapshot_for = snapshot_for
+        self.run_in_actor = run_in_actor
+        self.on_sink_failed = on_sink_failed
+        self.seq = 0
+        self.events: deque[LogEntry] = deque(maxlen=EVENT_LOG_SIZE)
+        self.sinks: dict[int, Sink] = {}
+        self.snapshot_pending: set[int] = set()  # delayed spectators whose snapshot is due
+        self._timers: set[Timer] = set()  # spectator-delay timers not fired yet
+
+    # ---------------------------------------------------------------- sending
+    def answer(self, env: Envelope, msg: Msg) -> None:
         try:
             frame = env.sink.codec.encode(msg)
         except Exception:
             log.exception("event=encode_failed table=%s", self.table_id)
             return
-        self._send(env.sink, frame)
+        self.send(env.sink, frame)
 
-    def _send(self, sink: Sink, frame: str | bytes) -> None:
+    def send(self, sink: Sink, frame: str | bytes) -> None:
         try:
             sink.send(frame)
         except Exception as exc:
@@ -38,17 +86,17 @@ class FanoutMixin(TableState):
         log.warning("event=sink_failed table=%s conn=%s error=%r", self.table_id,
                     sink.conn_id, exc)
         self.sinks.pop(sink.conn_id, None)  # no more frames to it, at once
-        self.detach(sink)  # and forget it as a seat's connection, in the actor task
+        self.on_sink_failed(sink)  # and forget it as a seat's connection, in the actor task
 
-    def _publish(self, draft: Draft, skip: frozenset[str] | None = None) -> None:
+    def publish(self, draft: Draft, skip: frozenset[str] | None = None) -> None:
         """Give ``draft`` the next ``seq``, log it, project once per audience and send.
         ``skip``: players whose sinks do not get it (a chat's sender's muters; still encoded
         once per audience, the others' frames are the same objects)."""
         self.seq += 1
         public, private = draft.render(self.table_id, self.seq)
-        self.events.append(_LogEntry(self.seq, public, private, skip or None))
-        delay = self.spec.spectator_delay
-        seated = {s.player_id for s in self.seats if s is not None} if delay > 0 else ()
+        self.events.append(LogEntry(self.seq, public, private, skip or None))
+        delay = self.delay
+        seated = self.seated() if delay > 0 else ()
         # public frames by codec; private frames by (player, codec) (a player's private form
         # is theirs alone: encoded once per codec of their own connections)
         frames: dict[int, str | bytes] = {}
@@ -73,15 +121,15 @@ class FanoutMixin(TableState):
                 frame = frames.get(id(codec))
                 if frame is None:
                     frame = frames[id(codec)] = codec.encode(public, check=False)
-            try:  # (`_send`, inline: once per sink per event)
+            try:  # (`send`, inline: once per sink per event)
                 sink.send(frame)
             except Exception as exc:
                 self._sink_failed(sink, exc)
         if delayed and public is not None:
-            self.clock.call_later(delay, lambda: self._send_delayed(public, skip))
+            self._later(lambda: self._send_delayed(public, skip))
 
     def _send_delayed(self, msg: Msg, skip: frozenset[str] | None = None) -> None:
-        seated = {s.player_id for s in self.seats if s is not None}
+        seated = self.seated()
         frames: dict[int, str | bytes] = {}
         for sink in list(self.sinks.values()):
             if sink.player_id in seated or sink.conn_id in self.snapshot_pending:
@@ -91,16 +139,14 @@ class FanoutMixin(TableState):
             frame = frames.get(id(sink.codec))
             if frame is None:
                 frame = frames[id(sink.codec)] = sink.codec.encode(msg, check=False)
-            self._send(sink, frame)
+            self.send(sink, frame)
 
-    def _send_snapshot(self, sink: Sink) -> None:
+    def send_snapshot(self, sink: Sink) -> None:
         """The viewer's snapshot. A spectator of a delayed table gets the public snapshot of
         now, ``spectator_delay`` seconds late, and from then on the delayed events after it:
         a consistent view, as it was ``spectator_delay`` seconds ago."""
-        delay = self.spec.spectator_delay
-        seated = {s.player_id for s in self.seats if s is not None}
-        if delay <= 0 or sink.player_id in seated:
-            self._send(sink, sink.codec.encode(self.snapshot_for(sink.player_id)))
+        if self.delay <= 0 or sink.player_id in self.seated():
+            self.send(sink, sink.codec.encode(self.snapshot_for(sink.player_id)))
             return
         snap = self.snapshot_for(None)
         self.snapshot_pending.add(sink.conn_id)
@@ -108,6 +154,45 @@ class FanoutMixin(TableState):
         def deliver() -> None:
             self.snapshot_pending.discard(sink.conn_id)
             if self.sinks.get(sink.conn_id) is sink:
-                self._send(sink, sink.codec.encode(snap))
+                self.send(sink, sink.codec.encode(snap))
 
-        self.clock.call_later(delay, deliver)
+        self._later(deliver)
+
+    # ---------------------------------------------------------------- resume
+    def replay(self, sink: Sink, since: int) -> None:
+        """``resume``: the events after ``since`` as this viewer got them (or, when the log no
+        longer reaches back that far, a fresh snapshot)."""
+        if since >= self.seq:
+            return
+        oldest = self.events[0].seq if self.events else self.seq + 1
+        if since + 1 < oldest:
+            self.send_snapshot(sink)
+            return
+        pid = sink.player_id
+        for entry in self.events:
+            if entry.seq <= since or (entry.skip and pid in entry.skip):
+                continue
+            msg = entry.private.get(pid, entry.public) if pid is not None else entry.public
+            if msg is not None:
+                self.send(sink, sink.codec.encode(msg))
+
+    # ---------------------------------------------------------------- delay timers
+    def _later(self, fn: Callable[[], None]) -> None:
+        """Run ``fn`` in the actor's task ``delay`` seconds from now (cancelled by close)."""
+        holder: list[Timer] = []
+
+        def fire() -> None:
+            if holder:
+                self._timers.discard(holder[0])
+            self.run_in_actor(fn)
+
+        timer = self.clock.call_later(self.delay, fire)
+        holder.append(timer)
+        self._timers.add(timer)
+
+    def close(self) -> None:
+        """The table closed: cancel every spectator-delay timer still to fire."""
+        for timer in self._timers:
+            timer.cancel()
+        self._timers.clear()
+        self.snapshot_pending.clear()

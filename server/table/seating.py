@@ -38,25 +38,25 @@ class SeatingMixin(TableState):
 
     async def _watch(self, env: Envelope) -> None:
         self.sinks[env.sink.conn_id] = env.sink
-        self._answer(env, m.ok(env.request.rid))
-        self._send_snapshot(env.sink)
+        self.fanout.answer(env, m.ok(env.request.rid))
+        self.fanout.send_snapshot(env.sink)
 
     async def _unwatch(self, env: Envelope) -> None:
         if self.sinks.pop(env.sink.conn_id, None) is None:
-            self._answer(env, m.error(env.request.rid, "not_watching"))
+            self.fanout.answer(env, m.error(env.request.rid, "not_watching"))
             return
-        self._answer(env, m.ok(env.request.rid))
+        self.fanout.answer(env, m.ok(env.request.rid))
 
     async def _sit(self, env: Envelope) -> None:
         req = env.request
         assert isinstance(req, Sit)
         pid, rid = env.sink.player_id, req.rid
         if pid is None:
-            return self._answer(env, m.error(rid, "unauthorized"))
+            return self.fanout.answer(env, m.error(rid, "unauthorized"))
         if self.closing:
-            return self._answer(env, m.error(rid, "table_closed"))
+            return self.fanout.answer(env, m.error(rid, "table_closed"))
         if not 0 <= req.seat < self.spec.seats:
-            return self._answer(env, m.error(rid, "bad_seat"))
+            return self.fanout.answer(env, m.error(rid, "bad_seat"))
         mine = self._seat_of(pid)
         if mine is not None:
             return await self._sit_again(env, mine, req)
@@ -64,26 +64,26 @@ class SeatingMixin(TableState):
             if all(s is not None for s in self.seats):
                 if not self.spec.min_buy_in <= req.buy_in <= self.spec.max_buy_in:
                     # refused at once, never changed later (a waiter buys in what they asked)
-                    return self._answer(env, m.error(
+                    return self.fanout.answer(env, m.error(
                         rid, "bad_buy_in",
                         f"buy-in must be {self.spec.min_buy_in}..{self.spec.max_buy_in}"))
                 if all(w.player_id != pid for w in self.waiting):
                     self.waiting.append(_Waiter(pid, env.sink.name or pid, req.buy_in, env.sink))
-                return self._answer(env, m.error(rid, "table_full",
+                return self.fanout.answer(env, m.error(rid, "table_full",
                                                  "The table is full; you are on the waiting "
                                                  "list."))
-            return self._answer(env, m.error(rid, "seat_taken"))
+            return self.fanout.answer(env, m.error(rid, "seat_taken"))
         if not self.spec.min_buy_in <= req.buy_in <= self.spec.max_buy_in:
-            return self._answer(env, m.error(
+            return self.fanout.answer(env, m.error(
                 rid, "bad_buy_in",
                 f"buy-in must be {self.spec.min_buy_in}..{self.spec.max_buy_in}"))
         if not await self.wallet.buy_in(pid, self.table_id, req.buy_in,
                                         reason=f"buy_in {self.table_id}"):
-            return self._answer(env, m.error(rid, "insufficient_funds"))
+            return self.fanout.answer(env, m.error(rid, "insufficient_funds"))
         self.waiting = [w for w in self.waiting if w.player_id != pid]
         self._seat_player(req.seat, pid, env.sink.name or pid, req.buy_in, env.sink)
-        self._answer(env, m.ok(rid, seat=req.seat))
-        self._send_snapshot(env.sink)
+        self.fanout.answer(env, m.ok(rid, seat=req.seat))
+        self.fanout.send_snapshot(env.sink)
 
     async def _sit_again(self, env: Envelope, mine: int, req: Sit) -> None:
         st = self.seats[mine]
@@ -91,26 +91,26 @@ class SeatingMixin(TableState):
         rid = req.rid
         if req.seat == mine:  # rebuy (GEN-06)
             if st.stack + st.topup + req.buy_in > self.spec.max_buy_in:
-                return self._answer(env, m.error(rid, "bad_buy_in",
+                return self.fanout.answer(env, m.error(rid, "bad_buy_in",
                                                  f"at most {self.spec.max_buy_in} at the table"))
             if not await self.wallet.buy_in(st.player_id, self.table_id, req.buy_in,
                                             reason=f"rebuy {self.table_id}"):
-                return self._answer(env, m.error(rid, "insufficient_funds"))
+                return self.fanout.answer(env, m.error(rid, "insufficient_funds"))
             if self.in_hand and mine in self.start_stacks:
                 st.topup += req.buy_in
-                return self._answer(env, m.ok(rid, seat=mine, pending=True))
+                return self.fanout.answer(env, m.ok(rid, seat=mine, pending=True))
             st.stack += req.buy_in
-            self._answer(env, m.ok(rid, seat=mine))
-            self._publish(Draft(_builder(m.seated, seat=mine, name=st.name, stack=st.stack,
+            self.fanout.answer(env, m.ok(rid, seat=mine))
+            self.fanout.publish(Draft(_builder(m.seated, seat=mine, name=st.name, stack=st.stack,
                                          guest=guest_tag(st.player_id))))
             return None
         # seat change request (GEN-04)
         self.changes = [c for c in self.changes if c[0] != st.player_id]
         if self.seats[req.seat] is None and not (self.in_hand and mine in self.start_stacks):
             self._move(mine, req.seat)
-            return self._answer(env, m.ok(rid, seat=req.seat))
+            return self.fanout.answer(env, m.ok(rid, seat=req.seat))
         self.changes.append((st.player_id, req.seat))
-        return self._answer(env, m.ok(rid, seat=mine, queued=True))
+        return self.fanout.answer(env, m.ok(rid, seat=mine, queued=True))
 
     async def _leave(self, env: Envelope) -> None:
         req = env.request
@@ -121,32 +121,32 @@ class SeatingMixin(TableState):
             before = len(self.waiting)
             self.waiting = [w for w in self.waiting if w.player_id != pid]
             if len(self.waiting) != before:
-                return self._answer(env, m.ok(req.rid))
-            return self._answer(env, m.error(req.rid, "not_seated"))
+                return self.fanout.answer(env, m.ok(req.rid))
+            return self.fanout.answer(env, m.error(req.rid, "not_seated"))
         st = self.seats[seat]
         assert st is not None
         self.changes = [c for c in self.changes if c[0] != st.player_id]
         if self.in_hand and seat in self.start_stacks:
             st.leaving = True
-            return self._answer(env, m.ok(req.rid, pending=True))
-        self._answer(env, m.ok(req.rid))
+            return self.fanout.answer(env, m.ok(req.rid, pending=True))
+        self.fanout.answer(env, m.ok(req.rid))
         await self._remove(seat)
         await self._fill_seats()
 
     async def _sit_out(self, env: Envelope) -> None:
         seat = self._seat_of(env.sink.player_id)
         if seat is None:
-            return self._answer(env, m.error(env.request.rid, "not_seated"))
-        self._answer(env, m.ok(env.request.rid))
+            return self.fanout.answer(env, m.error(env.request.rid, "not_seated"))
+        self.fanout.answer(env, m.ok(env.request.rid))
         self._set_sitting_out(seat, True)
 
     async def _sit_in(self, env: Envelope) -> None:
         seat = self._seat_of(env.sink.player_id)
         if seat is None:
-            return self._answer(env, m.error(env.request.rid, "not_seated"))
+            return self.fanout.answer(env, m.error(env.request.rid, "not_seated"))
         st = self.seats[seat]
         assert st is not None
-        self._answer(env, m.ok(env.request.rid))
+        self.fanout.answer(env, m.ok(env.request.rid))
         st.timeouts = 0
         self._set_sitting_out(seat, False)
 
@@ -157,25 +157,25 @@ class SeatingMixin(TableState):
             return
         st.sitting_out = value  # (GEN-05: one whom the big blind passed meanwhile waits for it)
         builder = m.sat_out if value else m.sat_in
-        self._publish(Draft(_builder(builder, seat=seat)))
+        self.fanout.publish(Draft(_builder(builder, seat=seat)))
 
     async def _chat(self, env: Envelope) -> None:
         req = env.request
         assert isinstance(req, Chat)
         if env.sink.player_id is None:
-            return self._answer(env, m.error(req.rid, "unauthorized"))
+            return self.fanout.answer(env, m.error(req.rid, "unauthorized"))
         seat = self._seat_of(env.sink.player_id)
         if not self.spec.chat or (seat is None and not self.spec.spectator_chat):
-            return self._answer(env, m.error(req.rid, "chat_disabled"))
+            return self.fanout.answer(env, m.error(req.rid, "chat_disabled"))
         if not self.chat_bucket.take():  # the table's own limit (everyone's chat together)
-            return self._answer(env, m.error(req.rid, "chat_limited"))
-        self._answer(env, m.ok(req.rid))
+            return self.fanout.answer(env, m.error(req.rid, "chat_limited"))
+        self.fanout.answer(env, m.ok(req.rid))
         # players who muted the sender do not get it (the fan-out skips their sinks)
         skip = self.mutes.muters_of(env.sink.player_id) if self.mutes is not None else None
         if seat is not None:
-            self._publish(Draft(_builder(m.chat, text=req.text, seat=seat)), skip=skip)
+            self.fanout.publish(Draft(_builder(m.chat, text=req.text, seat=seat)), skip=skip)
         else:
-            self._publish(Draft(_builder(m.chat, text=req.text,
+            self.fanout.publish(Draft(_builder(m.chat, text=req.text,
                                          guest=guest_tag(env.sink.player_id or ""),
                                          name=env.sink.name or env.sink.player_id)), skip=skip)
 
@@ -187,12 +187,12 @@ class SeatingMixin(TableState):
         assert isinstance(req, Mute)
         pid = env.sink.player_id
         if pid is None:
-            return self._answer(env, m.error(req.rid, "unauthorized"))
+            return self.fanout.answer(env, m.error(req.rid, "unauthorized"))
         target: str | None = None
         if req.seat is not None:
             st = self.seats[req.seat] if 0 <= req.seat < self.spec.seats else None
             if st is None:
-                return self._answer(env, m.error(req.rid, "bad_seat", "nobody sits there"))
+                return self.fanout.answer(env, m.error(req.rid, "bad_seat", "nobody sits there"))
             target = st.player_id
         else:
             for sink in self.sinks.values():
@@ -200,15 +200,15 @@ class SeatingMixin(TableState):
                     target = sink.player_id
                     break
             if target is None:
-                return self._answer(env, m.error(req.rid, "bad_field",
+                return self.fanout.answer(env, m.error(req.rid, "bad_field",
                                                  "nobody of that name is at this table"))
         if self.mutes is None:
-            return self._answer(env, m.error(req.rid, "unsupported"))
+            return self.fanout.answer(env, m.error(req.rid, "unsupported"))
         try:
             muted = self.mutes.set(pid, target, req.on)
         except ProtocolError as exc:
-            return self._answer(env, m.error(req.rid, exc.code, exc.message))
-        self._answer(env, m.ok(req.rid, muted=muted))
+            return self.fanout.answer(env, m.error(req.rid, exc.code, exc.message))
+        self.fanout.answer(env, m.ok(req.rid, muted=muted))
 
     async def _show_hands(self, env: Envelope) -> None:
         """SHOW-02: a seated player asks to see the hands given up unseen in the last hand's
@@ -219,20 +219,20 @@ class SeatingMixin(TableState):
         req = env.request
         assert isinstance(req, ShowHands)
         if self._seat_of(env.sink.player_id) is None:
-            return self._answer(env, m.error(req.rid, "not_seated"))
+            return self.fanout.answer(env, m.error(req.rid, "not_seated"))
         hand, last = self.last_hand, self.last_hand_id
         asked = str(req.hand)
         if hand is None or last is None or asked != last or not hand.is_over:
             if self.in_hand and asked == self.hand_id:
-                return self._answer(env, m.error(req.rid, "hand_in_progress"))
-            return self._answer(env, m.error(
+                return self.fanout.answer(env, m.error(req.rid, "hand_in_progress"))
+            return self.fanout.answer(env, m.error(
                 req.rid, "unknown_hand",
                 f"only the last hand's cards can be shown ({last})" if last else None))
         if self.hand_id != last:  # a later hand has started (even if it was voided since)
-            return self._answer(env, m.error(req.rid, "next_hand_started"))
-        self._answer(env, m.ok(req.rid))
+            return self.fanout.answer(env, m.error(req.rid, "next_hand_started"))
+        self.fanout.answer(env, m.ok(req.rid))
         for event in hand.reveal_mucked(req.seats):
-            self._publish(Draft(_builder(m.showdown, seat=event.seat, cards=list(event.cards),
+            self.fanout.publish(Draft(_builder(m.showdown, seat=event.seat, cards=list(event.cards),
                                          hand=last, value=event.hand)))
 
     async def _resume(self, env: Envelope) -> None:
@@ -240,21 +240,8 @@ class SeatingMixin(TableState):
         assert isinstance(req, Resume)
         sink = env.sink
         self.sinks[sink.conn_id] = sink
-        self._answer(env, m.ok(req.rid))
-        since = req.since
-        if since >= self.seq:
-            return
-        oldest = self.events[0].seq if self.events else self.seq + 1
-        if since + 1 < oldest:
-            self._send_snapshot(sink)
-            return
-        pid = sink.player_id
-        for entry in self.events:
-            if entry.seq <= since or (entry.skip and pid in entry.skip):
-                continue
-            msg = entry.private.get(pid, entry.public) if pid is not None else entry.public
-            if msg is not None:
-                self._send(sink, sink.codec.encode(msg))
+        self.fanout.answer(env, m.ok(req.rid))
+        self.fanout.replay(sink, req.since)
 
     # ================================================================ seats
     def _seat_player(self, seat: int, pid: str, name: str, stack: int, sink: Sink) -> None:
@@ -263,7 +250,7 @@ class SeatingMixin(TableState):
             st.wait_for_bb = True
             st.post_bb = self.spec.post_to_enter
         self.sinks[sink.conn_id] = sink
-        self._publish(Draft(_builder(m.seated, seat=seat, name=name, stack=stack,
+        self.fanout.publish(Draft(_builder(m.seated, seat=seat, name=name, stack=stack,
                                      guest=guest_tag(pid))))
 
     def _move(self, old: int, new: int) -> None:
@@ -271,8 +258,8 @@ class SeatingMixin(TableState):
         assert st is not None and self.seats[new] is None
         self.seats[old] = None
         self.seats[new] = st
-        self._publish(Draft(_builder(m.left, seat=old, name=st.name)))
-        self._publish(Draft(_builder(m.seated, seat=new, name=st.name, stack=st.stack,
+        self.fanout.publish(Draft(_builder(m.left, seat=old, name=st.name)))
+        self.fanout.publish(Draft(_builder(m.seated, seat=new, name=st.name, stack=st.stack,
                                      guest=guest_tag(st.player_id))))
 
     async def _remove(self, seat: int) -> None:
@@ -283,7 +270,7 @@ class SeatingMixin(TableState):
         st.stack = st.topup = 0
         await self.wallet.cash_out(st.player_id, self.table_id, amount,
                                    reason=f"cash_out {self.table_id}")
-        self._publish(Draft(_builder(m.left, seat=seat, name=st.name)))
+        self.fanout.publish(Draft(_builder(m.left, seat=seat, name=st.name)))
 
     async def _fill_seats(self) -> None:
         """GEN-04: a free seat goes first to a seated player who asked for it, then to the
@@ -314,7 +301,7 @@ class SeatingMixin(TableState):
                 continue
             free = self.seats.index(None)
             self._seat_player(free, w.player_id, w.name, buy, w.sink)
-            self._send_snapshot(w.sink)
+            self.fanout.send_snapshot(w.sink)
 
     def _detach(self, sink: Sink) -> None:
         self.sinks.pop(sink.conn_id, None)

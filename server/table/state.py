@@ -12,7 +12,7 @@ from __future__ import annotations
 import logging
 from collections import deque
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from server.config import Config
@@ -21,9 +21,10 @@ from server.rules.button import Positions
 from server.rules.caribbean import CaribbeanRound
 from server.rules.engine import Engine
 from server.rules.hand import Hand
-from server.table.api import Clock, Envelope, Sink, Timer
+from server.table.api import Clock, Sink, Timer
+from server.table.fanout import Fanout, LogEntry
 from server.table.jackpot import JackpotService
-from server.table.projection import Draft, HandProjector, Msg
+from server.table.projection import HandProjector, Msg
 from server.table.settings import TableSpec
 
 if TYPE_CHECKING:
@@ -33,10 +34,6 @@ if TYPE_CHECKING:
     from server.table.lobby import Mutes
 
 log = logging.getLogger("server.table")
-
-EVENT_LOG_SIZE = 1024
-"""Table events kept for ``resume``; older ones are answered with a fresh snapshot."""
-
 
 @dataclass(slots=True)
 class SeatState:
@@ -77,15 +74,6 @@ class _Call:
 _STOP = object()
 
 
-@dataclass(slots=True)
-class _LogEntry:
-    seq: int
-    public: Msg | None
-    private: dict[str, Msg] = field(default_factory=dict)
-    skip: frozenset[str] | None = None  # players who do not get it (muted the chat's sender)
-
-
-
 def _builder(fn: Callable[..., Msg], **fields: Any) -> Callable[[str, int], Msg]:
     def build(table: str, seq: int) -> Msg:
         return fn(table, seq, **fields)
@@ -106,12 +94,10 @@ class TableState:
     on_jackpot: Callable[[Msg], None] | None
     on_hand_end: Callable[[], None] | None
     seats: list[SeatState | None]
-    sinks: dict[int, Sink]
-    snapshot_pending: set[int]  # delayed spectators whose snapshot is still on its way
+    fanout: Fanout
+    sinks: dict[int, Sink]  # the fan-out's (the same dict)
     waiting: list[_Waiter]
     changes: list[tuple[str, int]]
-    seq: int
-    events: deque[_LogEntry]
     decks: list[tuple[str, ...]]
     button: int | None
     positions: Positions | None
@@ -146,6 +132,16 @@ class TableState:
     _round_phase: str
 
     @property
+    def seq(self) -> int:
+        """The last event's ``seq`` (the fan-out's)."""
+        return self.fanout.seq
+
+    @property
+    def events(self) -> deque[LogEntry]:
+        """The event log kept for ``resume`` (the fan-out's)."""
+        return self.fanout.events
+
+    @property
     def in_hand(self) -> bool:
         return self.hand is not None or self.round is not None
 
@@ -161,19 +157,6 @@ class TableState:
                 return i
         return None
 
-
-    # implemented by the fan-out (server.table.fanout)
-    def _answer(self, env: Envelope, msg: Msg) -> None:
-        raise NotImplementedError
-
-    def _send(self, sink: Sink, frame: str | bytes) -> None:
-        raise NotImplementedError
-
-    def _publish(self, draft: Draft, skip: frozenset[str] | None = None) -> None:
-        raise NotImplementedError
-
-    def _send_snapshot(self, sink: Sink) -> None:
-        raise NotImplementedError
 
     # implemented by the actor core (server.table.actor)
     def detach(self, sink: Sink) -> None:

@@ -72,7 +72,7 @@ class TurnClockMixin(TableState):
                 self.turn_wall = self.clock.wall() + st.bank
                 for d in self._turn_drafts(ev.TurnStarted(w.arg, self.hand.street),
                                            in_bank=True):
-                    self._publish(d)
+                    self.fanout.publish(d)
                 return
             await self._timeout(w.arg)
         elif w.kind == "bank" and self.hand is not None:

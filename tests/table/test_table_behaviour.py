@@ -106,7 +106,7 @@ async def test_reconnect_resume_gives_missed_events_and_own_cards() -> None:
     assert [m["cards"] for m in full.of("dealt") if m["seat"] == 0] == [["As", "Ad"]]
     assert [m["cards"] for m in full.of("dealt") if m["seat"] == 1] == [[None, None]]
     # events gone: a snapshot with her cards and nobody else's
-    t.events = deque(list(t.events)[-3:], maxlen=3)
+    t.fanout.events = deque(list(t.events)[-3:], maxlen=3)
     late = FakeSink(player_id="alice", name="Alice")
     await h.send(t, late, "resume", since=1)
     snap = late.of("snapshot")[-1]
@@ -184,6 +184,27 @@ async def test_spectator_stream_is_delayed_players_are_not() -> None:
     assert alice.of("seated") and not spectator.of("seated")
     await h.advance(t, 3.0)
     assert spectator.of("seated")
+
+
+async def test_spectator_delay_timers_run_in_the_actor_and_are_cancelled_on_close() -> None:
+    """The delayed frames are handed to the actor's inbox when due (never sent from a clock
+    callback), and a table that closes cancels those still to come."""
+    h = Harness(config=CFG)
+    t = h.create(**HOLDEM, settings={"spectator_delay": 3})
+    spectator = FakeSink()
+    await h.send(t, spectator, "watch")
+    alice = h.player("alice")
+    await h.send(t, alice, "sit", seat=0, buy_in=5000)
+    h.clock.advance(3.0)  # due: queued for the actor, not sent yet
+    assert not spectator.of("seated") and not t.inbox.empty()
+    await t.idle()
+    assert spectator.of("seated")
+    await h.send(t, alice, "chat", text="bye")
+    t.begin_shutdown()
+    await t.idle()
+    assert t.stopped
+    h.clock.advance(10.0)
+    assert t.inbox.empty() and not spectator.of("chat")
 
 
 async def test_a_late_spectator_of_a_delayed_table_sees_a_consistent_delayed_view() -> None:
