@@ -272,7 +272,7 @@ class CreateTable(Request):
     ``variant`` (one of VARIANTS); ``structure`` (one of STRUCTURES; required except for
     ``caribbean``, which has none); ``stakes`` (chip amounts or lists of them, e.g.
     ``{"blinds": [50, 100]}``); ``seats`` (1..10); optional ``name`` and ``settings``
-    (RULES.md table settings); optional ``decks`` (test mode only: one complete deck per
+    (docs/rules.md table settings); optional ``decks`` (test mode only: one complete deck per
     coming hand, in dealing order, burns included).
     Errors: ``bad_stakes``, ``bad_settings``, ``bad_deck``, ``test_mode_only``.
     Not hashable: ``stakes`` and ``settings`` are dicts (amount lists become tuples).
@@ -422,7 +422,7 @@ class Mute(Request):
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class ShowHands(Request):
-    """``show_hands`` (RULES.md SHOW-02): after ``hand``'s showdown, reveal the hands that
+    """``show_hands`` (docs/rules.md SHOW-02): after ``hand``'s showdown, reveal the hands that
     were in it to the table: those of ``seats``, or all when absent.  Answer: ``ok``; the
     table gets ``showdown`` events.  Errors: ``unknown_hand``, ``not_seated``."""
 

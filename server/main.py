@@ -59,7 +59,7 @@ from server.table.jackpot import EmbeddedJackpot
 log = logging.getLogger("server.main")
 
 SUBPROTOCOLS = [Subprotocol(name) for name in protocol.SUBPROTOCOLS]
-"""PROTOCOL.md Transport: the server honours the client's first offer; no offer means JSON."""
+"""docs/protocol.md Transport: the server honours the client's first offer; no offer means JSON."""
 
 
 def select_subprotocol(

@@ -41,7 +41,7 @@ class Meter:
         self._timer: asyncio.TimerHandle | None = None
 
     def message(self, table: str | None = None) -> dict[str, Any]:
-        """The ``jackpot`` message of the current pools (PROTOCOL.md)."""
+        """The ``jackpot`` message of the current pools (docs/protocol.md)."""
         s = self.state
         if s.split:
             return m.jackpot(pool=s.pool, minor=s.minor, major=s.major, table=table)

@@ -39,7 +39,7 @@ from server.net.admission import LogBudget, Summary
 log = logging.getLogger("server.net.http")
 
 WS_PATH = "/ws"
-"""The only path that upgrades to a WebSocket (PROTOCOL.md, Transport)."""
+"""The only path that upgrades to a WebSocket (docs/protocol.md, Transport)."""
 
 CONTENT_TYPES: dict[str, str] = {
     ".html": "text/html; charset=utf-8",

@@ -86,7 +86,7 @@ TABLE_REQUESTS: tuple[type[Request], ...] = (
 ANONYMOUS: tuple[type[Request], ...] = (
     Hello, Login, Register, Ping, Tables, Watch, Unwatch, Resume,
 )
-"""Requests allowed before `hello` (PROTOCOL.md: without hello a connection may only watch)."""
+"""Requests allowed before `hello` (docs/protocol.md: without hello a connection may only watch)."""
 
 
 def _peek_rid(message: dict[str, Any]) -> str | int | None:

@@ -1,6 +1,6 @@
 """Where the button and the blinds go from one hand to the next (GEN-05, BLIND-01).
 
-The dead-button rule, as RULES.md GEN-05 states it: the first button goes to the
+The dead-button rule, as docs/rules.md GEN-05 states it: the first button goes to the
 highest-numbered occupied seat; after every hand the **big blind** (the last compulsory blind)
 moves to the next player clockwise who is in the game, and each earlier blind and the button
 follow behind it, onto the *positions* the blinds held the hand before.  So every player pays

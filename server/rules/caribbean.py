@@ -1,4 +1,4 @@
-"""Caribbean Stud Poker (RULES.md section 3, CSP-01..CSP-11): one round at one table.
+"""Caribbean Stud Poker (docs/rules.md section 3, CSP-01..CSP-11): one round at one table.
 
 Everything that decides a Caribbean round lives here: the ante/jackpot phase, the deal, the
 fold-or-play decisions, the dealer's qualification and the per-seat settlement.  The table

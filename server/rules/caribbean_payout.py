@@ -116,7 +116,7 @@ class JackpotSchedule:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class CaribbeanSettings:
-    """A Caribbean Stud table's settings (RULES.md grade D rules are settings with defaults).
+    """A Caribbean Stud table's settings (docs/rules.md grade D rules are settings with defaults).
 
     ``pool_share_bp``: share of each collected jackpot wager that goes to the pool (CSP-08).
     With ``split_pools`` (CSP-11) ``minor_share_bp`` goes to the minor pool (pays four of a

@@ -1,6 +1,6 @@
 """Hand values for high poker: the best five cards, stripped decks, exact-use hands.
 
-Everything that decides which poker hand beats which lives here (RULES.md section 2, CSP-06,
+Everything that decides which poker hand beats which lives here (docs/rules.md section 2, CSP-06,
 MAN-04, MAN3-04) together with the stud "hand showing" order (STUD-02, STUD-03).
 
 :func:`evaluate` returns a :class:`HandValue`, an ``int`` that compares higher-is-better under

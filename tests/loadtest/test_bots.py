@@ -14,7 +14,7 @@ from server.loadtest.bots import Stats, TableTrack, choose_action
 
 @st.composite
 def pot_options(draw: st.DrawFn) -> dict[str, Any]:
-    """Options as a `turn` of a pot game carries them (PROTOCOL.md)."""
+    """Options as a `turn` of a pot game carries them (docs/protocol.md)."""
     facing = draw(st.booleans())
     options: dict[str, Any] = {"fold": facing, "check": not facing, "stack": 5000}
     if facing and draw(st.booleans()):

@@ -171,7 +171,7 @@ def test_ws_path_without_upgrade_is_not_served_as_a_file(server: RunningServer) 
 
 async def test_ws_answers_requests_with_their_rid(server: RunningServer) -> None:
     async with connect(f"ws://{server.host}:{server.port}/ws") as ws:
-        assert ws.subprotocol is None  # no offer means JSON (PROTOCOL.md Transport)
+        assert ws.subprotocol is None  # no offer means JSON (docs/protocol.md Transport)
         await ws.send(orjson.dumps({"type": "frobnicate", "rid": 7}).decode())
         reply = orjson.loads(await asyncio.wait_for(ws.recv(), 10))
         assert reply["type"] == "error"

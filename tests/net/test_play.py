@@ -125,7 +125,7 @@ async def test_full_holdem_hand_two_clients(live: Live, enc_a: str, enc_b: str) 
     await my_turn(bob, 1)
     await ok(bob, "act", table=table, action="check")
     for street in range(3):  # flop, turn, river: seat 0 first
-        if street == 2:  # both leave at the end of this hand (PROTOCOL.md `leave`)
+        if street == 2:  # both leave at the end of this hand (docs/protocol.md `leave`)
             await ok(alice, "leave", table=table)
             await ok(bob, "leave", table=table)
         await my_turn(alice, 0)

@@ -104,7 +104,7 @@ def _checks(rounds: int) -> list[Step]:
 
 
 CASES: dict[str, Case] = {
-    # Seat 0 (first blind, heads-up as RULES.md BLIND-01 reads) As Ad, seat 1 Kc Kd; burn 2c,
+    # Seat 0 (first blind, heads-up as docs/rules.md BLIND-01 reads) As Ad, seat 1 Kc Kd; burn 2c,
     # flop Ah 7s 8d, burn 3c, turn 9h, burn 4c, river Jc: three aces beat a pair of kings.
     "holdem": Case(
         create=_pot("holdem"),

@@ -1,4 +1,4 @@
-"""Server messages and error codes: names from PROTOCOL.md exist and carry their fields."""
+"""Server messages and error codes: names from docs/protocol.md exist and carry their fields."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Caribbean Stud Poker scripted rounds (RULES.md section 3, CSP-01..CSP-12, GEN-02).
+"""Caribbean Stud Poker scripted rounds (docs/rules.md section 3, CSP-01..CSP-12, GEN-02).
 
 Decks are data: :func:`deck_with` places chosen cards at chosen deck positions and fills the
 rest in :func:`make_deck` order; :func:`deal_deck` places each player's five cards and the

@@ -1,4 +1,4 @@
-"""Hand values (RULES.md section 2, CSP-06, HOLD-03, MAN-03/04, MAN3-03/04, STUD-02/03/07,
+"""Hand values (docs/rules.md section 2, CSP-06, HOLD-03, MAN-03/04, MAN3-03/04, STUD-02/03/07,
 DRAW-04, GEN-08): server.rules.evaluate against an independent brute force written here."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Rules for every game (RULES.md section 1): GEN-01..09, BLIND-03..05, as the engine has them.
+"""Rules for every game (docs/rules.md section 1): GEN-01..09, BLIND-03..05, as the engine has them.
 
 GEN-04 (seat choice and the waiting list), GEN-05 (moving the button between hands) and the
 ledgers of GEN-09 belong to the table/server layer; here is only what the hand engine offers.

@@ -1,6 +1,6 @@
 """Rule properties over random tables and random legal play, for all seven games.
 
-Written from the rule text (RULES.md), not from the engine: the expectations below come from
+Written from the rule text (docs/rules.md), not from the engine: the expectations below come from
 small oracles of this file (who posts which blind, who opens, who acts next, what a player may
 win), fed only with the table layout and the engine's events.  Nothing here calls the
 engine's own helpers (seat order, pots, showing ranks) to compute an expected value.
