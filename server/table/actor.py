@@ -626,11 +626,21 @@ class TableActor(SeatingMixin, TurnClockMixin, CaribbeanMixin, RecordingMixin):
                 s is not None for s in self.seats):
             return
         self.idle_closed = True
+        await self.close_for_good("idle")
+        log.info("event=table_idle_closed table=%s", self.table_id)
+
+    async def close_for_good(self, reason: str) -> None:
+        """Close the table: void a running hand (refunds), tell the viewers
+        (``table_closed``), cash every player out, answer every queued request
+        ``table_closed`` and stop. The registry calls it for a table that keeps crashing
+        (then from outside the dead task), :meth:`close_if_idle` for an idle one."""
         self.closing = True
         if self._next_hand is not None:
             self._next_hand.cancel()
             self._next_hand = None
-        self.fanout.publish(Draft(_builder(m.table_closed, reason="idle")))
+        if self.in_hand:
+            self._void_now(reason)
+        self.fanout.publish(Draft(_builder(m.table_closed, reason=reason)))
         self.waiting = []
         await self._close()
         self.sinks.clear()
@@ -640,7 +650,6 @@ class TableActor(SeatingMixin, TurnClockMixin, CaribbeanMixin, RecordingMixin):
                 self._external -= 1
                 self.fanout.answer(item, m.error(item.request.rid, "table_closed"))
             self.inbox.task_done()
-        log.info("event=table_idle_closed table=%s", self.table_id)
 
     async def cash_out_all(self) -> None:
         """After the task is gone (cancelled): void, refund and credit everyone."""

@@ -48,6 +48,15 @@ __all__ = ["TableRegistry"]
 
 log = logging.getLogger("server.table.registry")
 
+RESTART_BUDGET = 5
+"""Crashes of one table within :data:`RESTART_WINDOW` seconds that are restarted; one more
+and the table is closed for good, everyone refunded and cashed out."""
+RESTART_WINDOW = 60.0
+RESTART_BACKOFF = 0.5
+"""The first crash in the window restarts at once; each later one waits twice as long as the
+one before, from this many seconds, up to :data:`RESTART_BACKOFF_CAP`."""
+RESTART_BACKOFF_CAP = 10.0
+
 
 class TableRegistry:
     """See :class:`server.table.api.TableRegistryAPI` for the contract.
@@ -102,6 +111,8 @@ class TableRegistry:
         self.mutes = Mutes(config.mute_limit)
         self.use_ids(ids)
         self.crashes = 0
+        self._crash_times: dict[str, list[float]] = {}  # table id -> its recent crashes
+        self._closing: set[asyncio.Task[None]] = set()  # tables given up on, closing
 
     # ------------------------------------------------------------------ ids
     def use_ids(self, store: Reserver | None) -> None:
@@ -201,8 +212,9 @@ class TableRegistry:
         if self._actors.get(actor.table_id) is actor and not actor.stopped:
             actor.call(actor.close_if_idle)
 
-    def _forget(self, actor: TableActor) -> None:
-        """A table closed for good (idle): out of the lobby and the creators' counts."""
+    def _forget(self, actor: TableActor, reason: str = "idle") -> None:
+        """A table closed for good (idle, or crashing past its restart budget): out of the
+        lobby and the creators' counts."""
         table_id = actor.table_id
         if self._actors.get(table_id) is not actor:
             return
@@ -217,7 +229,7 @@ class TableRegistry:
                 if not index[key]:
                     del index[key]
         self.lobby.removed(table_id)
-        log.info("event=table_closed table=%s reason=idle", table_id)
+        log.info("event=table_closed table=%s reason=%s", table_id, reason)
 
     def page(self, request: Any) -> dict[str, Any]:
         """The ``tables`` answer's fields (``tables``, ``total``, ``next``) for a
@@ -274,8 +286,53 @@ class TableRegistry:
         actor.recover(exc)
         if actor.stopped:
             return
-        log.warning("event=actor_restarted table=%s", actor.table_id)
-        self._spawn(actor)
+        delay = self._restart_delay(actor.table_id)
+        if delay is None:
+            self._give_up(actor)
+        elif delay == 0:
+            log.warning("event=actor_restarted table=%s", actor.table_id)
+            self._spawn(actor)
+        else:
+            log.warning("event=actor_restart_delayed table=%s delay=%.1f", actor.table_id,
+                        delay)
+            self.clock.call_later(delay, lambda: self._respawn(actor))
+
+    def _restart_delay(self, table_id: str) -> float | None:
+        """The backoff before restarting a table that just crashed; None once its restart
+        budget is spent (:data:`RESTART_BUDGET` crashes in :data:`RESTART_WINDOW`)."""
+        now = self.clock.now()
+        recent = [t for t in self._crash_times.get(table_id, ()) if now - t < RESTART_WINDOW]
+        recent.append(now)
+        self._crash_times[table_id] = recent
+        if len(recent) > RESTART_BUDGET:
+            return None
+        if len(recent) == 1:
+            return 0.0
+        return min(RESTART_BACKOFF * 2 ** (len(recent) - 2), RESTART_BACKOFF_CAP)
+
+    def _respawn(self, actor: TableActor) -> None:
+        if (self._actors.get(actor.table_id) is actor and not actor.stopped
+                and actor.table_id not in self._tasks and self.accepting):
+            log.warning("event=actor_restarted table=%s", actor.table_id)
+            self._spawn(actor)
+
+    def _give_up(self, actor: TableActor) -> None:
+        """A table that keeps crashing: closed for good (its task is dead: closed from
+        here), everyone refunded and cashed out, then forgotten."""
+        log.error("event=actor_given_up table=%s crashes=%d", actor.table_id,
+                  len(self._crash_times.get(actor.table_id, ())))
+
+        async def close() -> None:
+            try:
+                await actor.close_for_good("crashed")
+            except Exception:
+                log.exception("event=table_close_failed table=%s", actor.table_id)
+            self._forget(actor, reason="crashed")
+            self._crash_times.pop(actor.table_id, None)
+
+        task = asyncio.get_running_loop().create_task(close(), name=f"close:{actor.table_id}")
+        self._closing.add(task)
+        task.add_done_callback(self._closing.discard)
 
     # ------------------------------------------------------------------ shutdown
     async def shutdown(self, deadline: float) -> None:

@@ -170,3 +170,36 @@ async def test_draw_player_alone_sees_the_new_cards() -> None:
     other = sinks[1 - seat].of("drew")[-1]
     assert "cards" not in other and "cards" not in watcher.of("drew")[-1]
     assert isinstance(ev.Drew, type)
+
+
+async def test_a_table_that_keeps_crashing_backs_off_then_closes_with_everyone_refunded(
+        ) -> None:
+    """The first crash restarts at once; later ones within the window wait longer each time
+    (backoff); past the restart budget the table is closed for good: the hand voided, every
+    player refunded and cashed out, the viewers told, the table forgotten."""
+    from server.table import registry as reg
+
+    h = Harness(config=CFG)
+    t, alice, bob = await heads_up(h)
+    await h.advance(t, 2.0)
+    watcher = FakeSink()
+    await h.send(t, watcher, "watch")
+    table_id = t.table_id
+    for crash in range(1, reg.RESTART_BUDGET + 2):
+        assert h.registry._tasks.get(table_id) is not None
+        t.fault = RuntimeError(f"fault {crash}")
+        t.call(lambda: None)
+        for _ in range(5):
+            await asyncio.sleep(0)
+        assert h.registry.crashes == crash
+        if crash == 1:
+            assert table_id in h.registry._tasks  # restarted at once
+        elif crash <= reg.RESTART_BUDGET:
+            assert table_id not in h.registry._tasks  # waiting out its backoff
+            h.clock.advance(reg.RESTART_BACKOFF * 2 ** (crash - 2))
+            assert table_id in h.registry._tasks
+    for _ in range(20):
+        await asyncio.sleep(0)
+    assert h.registry.get(table_id) is None and t.stopped
+    assert watcher.of("table_closed")[-1]["reason"] == "crashed"
+    assert h.wallet.total() == START
