@@ -488,10 +488,12 @@ class TableActor(SeatingMixin, TurnClockMixin, CaribbeanMixin, RecordingMixin):
             self.house_net += chips_taken(e) - e.jackpot_collected
             stacks = self._pay_jackpot(stacks)
         await self._record_result(e, stacks, voided)  # durable before anyone sees the end
-        for d in self.projector.project(e):
-            self.fanout.publish(d)
+        drafts = self.projector.project(e)  # (built now: the reveals come from the record)
+        # the history too: a player who asks for it on `hand_ended` finds the hand there
         await self._end_record(e, {s: v - e.stacks.get(s, 0) for s, v in stacks.items()
                                    if v != e.stacks.get(s)})
+        for d in drafts:
+            self.fanout.publish(d)
         for seat, stack in stacks.items():
             st = self.seats[seat]
             if st is not None:
