@@ -27,13 +27,15 @@ import warnings
 from collections import Counter, deque
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NoReturn
 
 from pokerkit import (
     Automation,
     BettingStructure,
     Card,
+    ChipsPushing,
     Deck,
+    HoleCardsShowingOrMucking,
     Mode,
     Opening,
     StandardHighHand,
@@ -240,7 +242,7 @@ class _Run:
         self.boards: dict[int, deque[str]] = {}
         self.own: dict[int, list[str]] = {s: [] for s in order}
         self.board: list[str] = []
-        self.street_pots: dict[int, tuple] = {}
+        self.street_pots: dict[int, tuple[Any, ...]] = {}
         self.events: list[Any] = []
         self.dealt_events: list[tuple[int, Any]] = []
         self.shows: list[tuple[int, bool]] = []
@@ -274,7 +276,7 @@ class _Run:
         self.diverged = True
         raise _Diverged(key)
 
-    def fail(self, kind: str, detail: str) -> None:
+    def fail(self, kind: str, detail: str) -> NoReturn:
         self.out.ours = self._our_view()
         self.out.theirs = self._pk_view()
         raise Mismatch(kind, detail)
@@ -417,6 +419,7 @@ class _Run:
             return
         if any(pk.hole_dealing_statuses):
             i = pk.hole_dealee_index
+            assert i is not None  # pokerkit names the dealee while it deals hole cards
             seat = self.seat_of[i]
             q = self.holes.get(street, {}).get(seat)
             if not q and self.g.variant.is_stud and self.boards.get(street):
@@ -428,6 +431,7 @@ class _Run:
             return
         q = self.boards.get(street)
         need = pk.board_dealing_count
+        assert need is not None  # neither burning nor dealing hole cards: dealing the board
         if not q or len(q) < need:
             self.fail("deal", f"pokerkit deals {need} board cards on street {street}; "
                               f"ours dealt {list(q or ())}")
@@ -439,8 +443,11 @@ class _Run:
             self.pk_show_order = [self.seat_of[i] for i in pk.showdown_indices]
             self.pk_pots_at_show = self._pk_pots()
             self.pk_all_in_show = pk.all_in_status
-            self.pk_snap.setdefault(pk.street_index, self.pk_pots_at_show)
+            street = pk.street_index
+            assert street is not None  # pokerkit keeps the last street's index at showdown
+            self.pk_snap.setdefault(street, self.pk_pots_at_show)
         i = pk.showdown_index
+        assert i is not None  # called only while pokerkit has a showdown index
         if pk.all_in_status:
             pk.show_or_muck_hole_cards(True)  # pokerkit turns every hand over (runout)
         else:
@@ -450,6 +457,7 @@ class _Run:
     def _pk_options_raw(self) -> dict[str, Any]:
         pk = self.pk
         i = pk.actor_index
+        assert i is not None  # asked only while somebody is to act
         d: dict[str, Any] = {}
         if not pk.bring_in_status:
             d["fold"] = True
@@ -459,7 +467,9 @@ class _Run:
             elif a is not None:
                 d["call"] = pk.bets[i] + a
         else:
-            d["bring_in"] = pk.bets[i] + pk.effective_bring_in_amount
+            bring_in = pk.effective_bring_in_amount
+            assert bring_in is not None  # bring_in_status
+            d["bring_in"] = pk.bets[i] + bring_in
         lo = pk.min_completion_betting_or_raising_to_amount
         if lo is not None:
             hi = pk.max_completion_betting_or_raising_to_amount
@@ -476,6 +486,7 @@ class _Run:
         pk = self.pk
         d = self._pk_options_raw()
         i = pk.actor_index
+        assert i is not None  # _pk_options_raw checked it
         seat = self.seat_of[i]
         if "raise" in d:
             live = sum(pk.statuses)
@@ -518,6 +529,7 @@ class _Run:
             h = self.hand
             if h.to_act is not None:
                 o = h.options(h.to_act)
+                assert o is not None  # the seat to act has options
                 want = min(st.blinds[-1], h.bets[h.to_act] + h.stacks[h.to_act])
                 if o.call is not None and o.call != want:
                     self.fail("BET-03", f"call {o.call}, the last blind is {want}")
@@ -532,10 +544,10 @@ class _Run:
                 self.fail("end", f"ours over={h.is_over}, pokerkit over={not pk.status}")
             return False
         seat = h.to_act
-        if seat != self._seat(pk.actor_index):
+        if seat != self._seat(pk.actor_index) or seat is None:
             self.fail("turn", f"ours seat {seat}, pokerkit seat {self._seat(pk.actor_index)}")
         street = pk.street_index
-        if street != h.street:
+        if street is None or street != h.street:
             self.fail("street", f"ours {h.street}, pokerkit {street}")
         if street != self.round_street:
             self._new_round(street)
@@ -547,6 +559,8 @@ class _Run:
         if h.pot_total != pk.total_pot_amount:
             self.fail("pot", f"ours {h.pot_total}, pokerkit {pk.total_pot_amount}")
         opts = h.options(seat)
+        if opts is None:
+            self.fail("options", f"seat {seat} is to act and has no options")
         mine = _our_options(opts)
         theirs = self.pk_options()
         if ("raise" in theirs and "complete" in mine and self.pk.completion_status is False
@@ -635,7 +649,7 @@ class _Run:
                                   f"pokerkit {theirs}")
         pushed = [0] * self.n
         for op in pk.operations:
-            if type(op).__name__ == "ChipsPushing":
+            if isinstance(op, ChipsPushing):
                 for i, a in enumerate(op.amounts):
                     pushed[i] += a
         final = {self.seat_of[i]: v for i, v in enumerate(pk.stacks)}
@@ -654,7 +668,7 @@ class _Run:
             for street, e in self.dealt_events:
                 if isinstance(e, Dealt):
                     j = self.order.index(e.seat)
-                    want = (deck[j], deck[n + j])
+                    want: tuple[str, ...] = (deck[j], deck[n + j])
                 else:
                     start = {1: 2 * n + 1, 2: 2 * n + 5, 3: 2 * n + 7}[street]
                     want = tuple(deck[start:start + len(e.cards)])
@@ -720,7 +734,7 @@ class _Run:
         if not self.pk_all_in_show:
             theirs = {}
             for op in self.pk.operations:
-                if type(op).__name__ == "HoleCardsShowingOrMucking":
+                if isinstance(op, HoleCardsShowingOrMucking):
                     theirs[self.seat_of[op.player_index]] = bool(op.hole_cards)
             if order == self.pk_show_order and theirs != expected_show:
                 self.fail("SHOW-01 harness", f"pokerkit {theirs}, harness {expected_show}")
@@ -747,15 +761,16 @@ class _Run:
                     odd = first
                 shares[odd] += rem
             expected.append((amount, shares))
-        mine = [(a.amount, dict(a.winners)) for a in awards]
-        if mine != expected:
-            self.fail("POT-01 awards", f"ours {mine}, expected {expected}")
+        got = [(a.amount, dict(a.winners)) for a in awards]
+        if got != expected:
+            self.fail("POT-01 awards", f"ours {got}, expected {expected}")
         total: Counter[int] = Counter()
         for _, shares in expected:
             total.update(shares)
         pk_total = {self.seat_of[i]: a for i, a in enumerate(pushed) if a}
         diff = {s: total.get(s, 0) - pk_total.get(s, 0) for s in set(total) | set(pk_total)}
-        if sum(abs(d) for d in diff.values()) > 2 * slack or sum(diff.values()):
+        net: int = sum(diff.values())
+        if sum(abs(d) for d in diff.values()) > 2 * slack or net:
             self.fail("awards", f"expected {dict(total)}, pokerkit pushed {pk_total}")
         if any(diff.values()) and not self.use("POT-01"):
             self.fail("POT-01", f"odd chips: expected {dict(total)}, pokerkit {pk_total}")
