@@ -412,6 +412,16 @@ class Config:
     their confusables skeleton ("Admin", "adrnin" and "АDMIN" with a Cyrillic А are all
     refused). Comma-separated with `--set`."""
 
+    # --- edge send path ---------------------------------------------------------------------
+    fast_send: bool = True
+    """Write frames straight to the socket (several per system call, no task switch per frame)
+    and take each client message as websockets parses it: `server.net.fastpath`, the one
+    module that relies on websockets' internals. False: websockets' public path only (every
+    frame through `await ws.send()`, every message through `async for`), e.g. on a websockets
+    release the fast path has not been checked against. The same on the wire, except that
+    `max_fragments` is the fast path's: websockets' own joins any number of fragments (within
+    `max_frame_bytes`)."""
+
     def _check_identity(self) -> None:
         """The identity and login limits (section `identity and login (abuse)`)."""
         for name in ("login_fail_limit", "login_ip_fail_limit", "login_tracked",
@@ -441,6 +451,8 @@ class Config:
                 raise ValueError(f"reserved_names: {reserved!r} is not a 1..24 character name")
 
     def __post_init__(self) -> None:
+        if not isinstance(self.fast_send, bool):
+            raise ValueError(f"fast_send must be true or false, got {self.fast_send!r}")
         if not 0 <= self.port <= 65535:
             raise ValueError(f"port must be 0..65535, got {self.port}")
         positive_ints = {

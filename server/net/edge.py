@@ -15,7 +15,12 @@ When the outbox is full the connection is a slow consumer and is cut at once:
 
 Every received message goes through `Router.handle_now` (decode, parse, rate limit, route) the
 moment websockets has parsed it (`EdgeConnection`: no message queue and no task wake-up per
-message). A request that must wait (`hello`, `login`, `register`, `history`, `hand`) is
+message).
+Both fast paths (the direct write, the message handed over as parsed) rely on websockets'
+internals, all in `server.net.fastpath`; `Config.fast_send = False` takes websockets' public
+path instead (every frame through the outbox and `await ws.send()`, every message through
+`async for message in ws`), with the same behaviour on the wire (but `Config.max_fragments`).
+A request that must wait (`hello`, `login`, `register`, `history`, `hand`) is
 finished in a task, and the connection's later messages wait behind it, in order
 (`Connection.receive`; reading pauses after `Config.inbound_high_water` of them). A frame never
 crashes the handler: protocol failures are answered with their error code, an unexpected
@@ -43,8 +48,6 @@ import asyncio
 import contextlib
 import itertools
 import logging
-import socket
-import struct
 from collections import OrderedDict, deque
 from collections.abc import Callable, Coroutine
 from typing import Any
@@ -52,13 +55,13 @@ from typing import Any
 from websockets.asyncio.server import ServerConnection
 from websockets.exceptions import ConnectionClosed
 from websockets.frames import CloseCode
-from websockets.protocol import State
 
 from protocol import JSON_CODEC, MSGPACK_CODEC, codec_for
 from protocol.codec import JsonCodec, MsgpackCodec
 from server.config import Config
+from server.net import fastpath
 from server.net.admission import Admission, LogBudget, Summary
-from server.net.inbound import EdgeConnection
+from server.net.fastpath import WIRE, EdgeConnection, FastWriter, flush_soon
 from server.net.metrics import Metrics
 from server.net.ratelimit import FloodGuard, TokenBucket
 
@@ -109,67 +112,23 @@ def _frame_kind(frame: str | bytes) -> str | None:
     return None
 
 
-_last_kind: tuple[object, str | None] = (object(), None)
+class _LastKind:
+    """`_frame_kind` of the last frame asked (a one-entry memo): found once for a run of sends
+    of the same frame (a fan-out). Read `kind` when `frame is _KIND.frame`."""
+
+    __slots__ = ("frame", "kind")
+
+    def __init__(self) -> None:
+        self.frame: object = object()
+        self.kind: str | None = None
+
+    def of(self, frame: str | bytes) -> str | None:
+        if self.frame is not frame:
+            self.frame, self.kind = frame, _frame_kind(frame)
+        return self.kind
 
 
-def _kind_of(frame: str | bytes) -> str | None:
-    """`_frame_kind(frame)`, found once for a run of sends of the same frame (a fan-out)."""
-    global _last_kind
-    if _last_kind[0] is not frame:
-        _last_kind = (frame, _frame_kind(frame))
-    return _last_kind[1]
-
-
-_last_wire: tuple[object, bytes] = (object(), b"")
-
-
-def _wire(frame: str | bytes) -> bytes:
-    """`frame` as one unfragmented, unmasked WebSocket message on the wire (RFC 6455 5.2:
-    a server's text or binary frame without extensions), built once for a run of sends of the
-    same frame (a fan-out)."""
-    global _last_wire
-    if _last_wire[0] is not frame:
-        if isinstance(frame, str):
-            payload, opcode = frame.encode(), 0x81  # FIN + text
-        else:
-            payload, opcode = bytes(frame), 0x82  # FIN + binary
-        n = len(payload)
-        if n < 126:
-            head = bytes((opcode, n))
-        elif n < 1 << 16:
-            head = struct.pack("!BBH", opcode, 126, n)
-        else:
-            head = struct.pack("!BBQ", opcode, 127, n)
-        _last_wire = (frame, head + payload)
-    return _last_wire[1]
-
-
-_last_text: tuple[str, bytes] = ("", b"")
-
-
-def _utf8(text: str) -> bytes:
-    """`text` as UTF-8, encoded once for a run of sends of the same frame (a fan-out)."""
-    global _last_text
-    if _last_text[0] is not text:
-        _last_text = (text, text.encode())
-    return _last_text[1]
-
-
-# connections with a batch to flush, per event loop, in the order their batches began: one
-# `call_soon` per loop turn flushes them all (`_flush_pending`), not one per connection
-_pending: dict[asyncio.AbstractEventLoop, list[Connection]] = {}
-
-
-def _flush_pending(loop: asyncio.AbstractEventLoop) -> None:
-    """Flush the batch of every connection that began one since the last call (see `send`)."""
-    for conn in _pending.pop(loop, ()):
-        try:
-            conn._flush_batch()
-        except Exception as exc:  # as a callback of its own would: reported, the others go on
-            loop.call_exception_handler({
-                "message": "Exception in callback Connection._flush_batch()",
-                "exception": exc,
-            })
+_KIND = _LastKind()
 
 
 FrameHandler = Callable[["Connection", str | bytes], Coroutine[Any, Any, None] | None]
@@ -213,6 +172,8 @@ class Connection:
         self._backlog = 0  # frames on the outbox or being written by the writer task
         self._batch: list[str | bytes] | None = None  # frames of this turn (see `send`)
         self._wires: list[bytes] | None = None  # the same, as bytes on the wire
+        # the fast send path (None: every frame through the outbox and `ws.send()`)
+        self._fast = FastWriter(ws) if config.fast_send and fastpath.AVAILABLE else None
         self._loop = asyncio.get_running_loop()
         self._metrics = metrics
         self._spawn = spawn
@@ -233,39 +194,31 @@ class Connection:
         Fast path (fan-out): when nothing is queued or being written, the frame joins this
         connection's *batch*: every frame sent to it in the same event-loop turn (one actor
         step sends about ten to each player) is written by `_flush_batch`, called (by
-        `_flush_pending`, one `call_soon` per loop turn for every connection with a batch) once
-        per batch, as ONE transport write of the concatenated WebSocket frames (one
+        `fastpath.flush_soon`: one `call_soon` per loop turn for every connection with a
+        batch) once per batch, as ONE transport write of the concatenated WebSocket frames (one
         `send()` system call instead of one per frame), through websockets' protocol object
-        as its own `broadcast()` does: no task switch per frame. When the socket does not
-        take data then (websockets' flow control is paused), the batch joins the outbox, in
-        order, for the writer task, which waits on flow control. Otherwise (frames already
-        queued or being written) the frame joins the outbox behind them. Frames keep their
-        order either way."""
+        as its own `broadcast()` does (`fastpath.FastWriter`): no task switch per frame. When
+        the socket does not take data then (websockets' flow control is paused), the batch
+        joins the outbox, in order, for the writer task, which waits on flow control.
+        Otherwise (frames already queued or being written, or `Config.fast_send` off) the
+        frame joins the outbox behind them. Frames keep their order either way."""
         if self.closing:
             return
         batch = self._batch
         if batch is not None:
             batch.append(frame)
             wires = self._wires
-            if wires is not None:  # (`_wire`'s cache, looked up here: once per frame)
-                wires.append(_last_wire[1] if _last_wire[0] is frame else _wire(frame))
-        elif self._backlog:
+            if wires is not None:  # (`WIRE`'s memo, looked up here: once per frame)
+                wires.append(WIRE.value if WIRE.frame is frame else WIRE.build(frame))
+        elif self._backlog or self._fast is None:
             if not self._queue(frame):
                 return
         else:
             self._batch = [frame]
-            # without extensions (no compression) the bytes on the wire are the same for
-            # every connection: built once per fan-out (`_wire`), not by websockets per frame
-            self._wires = None if self.ws.protocol.extensions else [_wire(frame)]
-            loop = self._loop
-            pending = _pending.get(loop)
-            if pending is None:
-                _pending[loop] = [self]
-                loop.call_soon(_flush_pending, loop)
-            else:
-                pending.append(self)
+            self._wires = [WIRE.build(frame)] if self._fast.shares_wire else None
+            flush_soon(self._loop, self)
         self._metrics.messages_out_total += 1
-        kind = _last_kind[1] if _last_kind[0] is frame else _kind_of(frame)
+        kind = _KIND.kind if _KIND.frame is frame else _KIND.of(frame)
         if kind is not None:
             self._observe(kind, frame)
 
@@ -290,39 +243,18 @@ class Connection:
         wires, self._wires = self._wires, None
         if not batch or self.closing:
             return
-        if not self._backlog and self._write_now(batch, wires):
-            return
+        fast = self._fast
+        if not self._backlog and fast is not None:
+            try:
+                if fast.write(batch, wires):
+                    return
+            except Exception as exc:  # the socket is going away: drop, as a closed writer does
+                log.debug("event=write_failed conn=%d error=%r", self.conn_id, exc)
+                self.closing = True
+                return
         for frame in batch:
             if not self._queue(frame):
                 return
-
-    def _write_now(self, frames: list[str | bytes], wires: list[bytes] | None) -> bool:
-        """Write `frames` to the socket now, in one write, if it may be (see `send`);
-        False: queue them. `wires`: the same frames already on-the-wire (no extensions)."""
-        ws = self.ws  # (the edge never sends fragmented messages: none can be half sent)
-        if ws.paused or ws.protocol.state is not State.OPEN:
-            return False
-        try:
-            protocol = ws.protocol
-            if wires is not None and not protocol.writes:
-                ws.transport.write(b"".join(wires) if len(wires) > 1 else wires[0])
-                return True
-            for frame in frames:
-                if isinstance(frame, str):
-                    protocol.send_text(_utf8(frame))
-                else:
-                    protocol.send_binary(frame)
-            chunks = protocol.data_to_send()
-            if all(chunks):
-                ws.transport.write(b"".join(chunks) if len(chunks) > 1 else chunks[0])
-            else:  # an end of stream among them (never while OPEN): websockets' own path
-                for chunk in chunks:
-                    protocol.writes.append(chunk)
-                ws.send_data()
-        except Exception as exc:  # the socket is going away: drop, as a closed writer does
-            log.debug("event=write_failed conn=%d error=%r", self.conn_id, exc)
-            self.closing = True
-        return True
 
     def settle(self) -> None:
         """This connection identified or watches a table: no hello deadline any more."""
@@ -346,7 +278,7 @@ class Connection:
             inbound.append(message)
             if len(inbound) >= self._high_water and not self._reading_paused:
                 self._reading_paused = True
-                self.ws.transport.pause_reading()
+                fastpath.pause_reading(self.ws)
             return
         assert self.handle_now is not None
         try:
@@ -372,8 +304,7 @@ class Connection:
             self._inbound = None
             if self._reading_paused:
                 self._reading_paused = False
-                with contextlib.suppress(Exception):
-                    self.ws.transport.resume_reading()
+                fastpath.resume_reading(self.ws)
 
     # --- metrics taps ------------------------------------------------------------------
     def act_received(self, rid: Any) -> None:
@@ -416,7 +347,7 @@ class Connection:
             else:
                 await asyncio.wait_for(self.ws.close(code, reason), abort_after)
         except TimeoutError:
-            self.ws.transport.abort()
+            fastpath.abort(self.ws)
 
     async def flush(self, timeout: float) -> None:
         """Wait (at most `timeout` seconds) until the writer has written every queued frame."""
@@ -439,23 +370,11 @@ class Connection:
             self.closing = True  # gone: later sends are dropped, not counted as slow
 
 
-def _tune_socket(ws: ServerConnection, config: Config) -> None:
-    """Cap the socket's send buffer (`Config.send_buffer_bytes`) and the transport's read size
-    (`Config.read_chunk_bytes`; `max_size` is the attribute asyncio's selector transport
-    reads)."""
-    sock = ws.transport.get_extra_info("socket")
-    if sock is not None:
-        with contextlib.suppress(OSError):
-            sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, config.send_buffer_bytes)
-    if isinstance(getattr(ws.transport, "max_size", None), int):
-        ws.transport.max_size = config.read_chunk_bytes  # type: ignore[attr-defined]
-
-
 class Edge:
     """All connections of the process, and the WebSocket handler (`Edge.handle`).
 
     Build it with the frame handler (`Router.handle_now`); pass `Edge.handle` to
-    `websockets.asyncio.server.serve` with `create_connection=EdgeConnection`.
+    `websockets.asyncio.server.serve` with `create_connection=Edge.connection_class()`.
     `connections` maps conn_id to `Connection`.
     """
 
@@ -491,6 +410,7 @@ class Edge:
         class PublicConnection(EdgeConnection):
             admission = edge.admission
             hello_deadline = edge.config.hello_deadline
+            fast_receive = edge.config.fast_send and fastpath.AVAILABLE
 
         return PublicConnection
 
@@ -519,7 +439,7 @@ class Edge:
         assert self.handle_now is not None, "set Edge.handle_now before serving"
         assert isinstance(ws, EdgeConnection), "serve with create_connection=EdgeConnection"
         codec = codec_for(ws.subprotocol)
-        _tune_socket(ws, self.config)
+        fastpath.tune_socket(ws, self.config)
         ws.max_fragments = self.config.max_fragments
         conn = Connection(ws, conn_id=next(self._ids), codec=codec, config=self.config,
                           metrics=self.metrics, spawn=self.spawn,
@@ -534,7 +454,12 @@ class Edge:
         conn.handle_now = self.handle_now
         ws.on_deadline = lambda: self._hello_deadline(conn)
         try:
-            ws.set_on_message(conn.receive)
+            if ws.fast_receive:
+                ws.set_on_message(conn.receive)
+            else:  # websockets' public path: its message assembler, one message at a time
+                with contextlib.suppress(ConnectionClosed):
+                    async for message in ws:
+                        conn.receive(message)
             await ws.lost
         finally:
             conn.closing = True

@@ -13,7 +13,8 @@ when there are two):
   says `hello`, creates a Hold'em table, sits and then chats; each `chat` request makes the
   actor publish one `chat` event to every watcher (`TableActor._publish` → `Connection.send`
   → the socket at once, or the outbox and its writer task under flow control;
-  `--queued-only` forces the outbox path for an A/B comparison).
+  `--queued-only` runs it with `Config.fast_send` off, websockets' public path: every frame
+  through the outbox and `await ws.send()`, for an A/B comparison).
 * **raw**: a child process runs a plain `websockets.asyncio.server.serve` (no compression, no
   pings); every message a connection sends is passed to `broadcast()` over all connections.
   The controller sends the exact bytes of a `chat` frame captured from ours, so both servers
@@ -84,14 +85,16 @@ LISTENING = "listening "
 def _serve_ours(data_dir: str, queued_only: bool) -> None:
     from server.config import Config
     from server.main import configure_logging, run
-    from server.net.edge import Connection
 
-    if queued_only:  # A/B: every frame through the outbox and the writer task
-        Connection._write_now = lambda self, *_: False  # type: ignore[method-assign]
-
-    config = Config(port=0, data_dir=Path(data_dir), ping_interval=0, ping_timeout=0,
+    # A/B (`--queued-only`): websockets' public path, every frame through the outbox and the
+    # writer task (`Config.fast_send`)
+    config = Config(fast_send=not queued_only, port=0, data_dir=Path(data_dir),
+                    ping_interval=0, ping_timeout=0,
                     request_rate=1e9, request_burst=1 << 30, chat_rate=1e9,
-                    chat_burst=1 << 30, max_connections_per_ip=1 << 20)  # (all on loopback)
+                    chat_burst=1 << 30, chat_rate_per_account=1e9,
+                    chat_burst_per_account=1 << 30, chat_rate_per_table=1e9,
+                    chat_burst_per_table=1 << 30,
+                    max_connections_per_ip=1 << 20)  # (all on loopback)
     configure_logging(logging.WARNING)
     profile = os.environ.get("BENCH_PROFILE")  # a path: cProfile the server into it
     if profile:
@@ -410,8 +413,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--window", type=int, default=WINDOW,
                         help=f"events in flight (default {WINDOW}; 1: one event at a time)")
     parser.add_argument("--queued-only", action="store_true",
-                        help="A/B: turn off the edge's direct write (every frame through the "
-                        "outbox and the writer task, as before the fast path)")
+                        help="A/B: Config.fast_send off, websockets' public path (every "
+                        "frame through the outbox and the writer task)")
     parser.add_argument("--serve", choices=("ours", "raw"), help=argparse.SUPPRESS)
     parser.add_argument("--data-dir", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)

@@ -28,7 +28,14 @@ from server.ledger.history import (
 from server.rules.commitment import opening_from_wire, verify_opening
 from server.verify import verify_record
 from tests.ledger.play import VARIANTS, frames_of_hand, play
-from tests.net.conftest import Live, LiveFactory, live, live_server, open_client  # noqa: F401
+from tests.net.conftest import (  # noqa: F401  (fixtures)
+    Live,
+    LiveFactory,
+    fast_send,
+    live,
+    live_server,
+    open_client,
+)
 from tests.net.test_play import DECK, HOLDEM, ok
 from tests.redis_helpers import RedisProcess
 from tests.table.test_privacy import cards_in

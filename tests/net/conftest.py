@@ -89,11 +89,20 @@ LiveFactory = Callable[..., Awaitable[Live]]
 
 
 @pytest.fixture
-async def live_server(tmp_path: Path) -> AsyncIterator[LiveFactory]:
+def fast_send() -> bool:
+    """`Config.fast_send` of the live servers; the edge suites (`test_edge.py`,
+    `test_send_path.py`) override it with both values, to run both ways: the fast path
+    (`server.net.fastpath`) and websockets' public API only."""
+    return True
+
+
+@pytest.fixture
+async def live_server(tmp_path: Path, fast_send: bool) -> AsyncIterator[LiveFactory]:
     """`await live_server(**config_overrides)` starts a server; all stop at teardown."""
     servers: list[Live] = []
 
     async def factory(**overrides: Any) -> Live:
+        overrides.setdefault("fast_send", fast_send)
         server = await start_live(test_config(tmp_path, **overrides))
         servers.append(server)
         return server
