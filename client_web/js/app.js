@@ -4,8 +4,8 @@
 // rendering reads `store.state` only. Routes (shareable): `#/` lobby, `#/table/<id>` play,
 // `#/table/<id>/watch` spectate. Test hook: `window.__poker` ({socket, store}).
 
-import { errorMessage } from "../protocol.js";
-import { bigBet, chips } from "./format.js";
+import { plainError } from "./errors.js";
+import { bigBet, chips, jackpotTermsText } from "./format.js";
 import { PokerSocket } from "./socket.js";
 import { initialState, reduce } from "./state.js";
 import { actionsHTML, bindActions, bindShortcuts } from "./ui/actions.js";
@@ -15,7 +15,26 @@ import { localHistoryHTML, serverHistoryHTML } from "./ui/history.js";
 import { createRequest, lobbyFormsHTML, meHTML, syncCreateForm, tableListHTML } from "./ui/lobby.js";
 import { feltHTML, tickClocks, titleText } from "./ui/table.js";
 
+// The session token lives in localStorage: every tab of this browser is the same player
+// (multi-tabling), and "Log out" ends it for all of them.
 const TOKEN_KEY = "poker.token";
+const tokenStore = {
+  get() {
+    try { return localStorage.getItem(TOKEN_KEY) || sessionStorage.getItem(TOKEN_KEY); } catch { return null; }
+  },
+  set(token) {
+    try { localStorage.setItem(TOKEN_KEY, token); } catch { /* private mode */ }
+  },
+  clear() {
+    try { localStorage.removeItem(TOKEN_KEY); sessionStorage.removeItem(TOKEN_KEY); } catch { /* private mode */ }
+  },
+};
+// Pacing (ms): after these events the next paced one waits, so an all-in run-out comes card by
+// card and the result stays up before the next hand starts.
+export const GAP_AFTER = { board: 1000, showdown: 700, mucked: 300, dealer: 900, pot_awarded: 700,
+  settled: 500, hand_ended: 4000 };
+const PACED = new Set(["board", "showdown", "mucked", "pot_awarded", "hand_ended", "settled",
+  "hand_started", "dealer", "jackpot"]);
 const LOBBY_POLL_MS = 3000;
 
 const store = { state: initialState() };
@@ -25,15 +44,76 @@ let actionsKey = "";
 let serverHistory = null; // null: not asked / unsupported; else the hands
 let lastAnnounced = "";
 let bannerTimer = null;
+let shownError = ""; // the key of the state the #act-error text belongs to
+let jackpotTerms = null; // the house's Caribbean terms, from a lobby entry
+
+// ------------------------------------------------------------------ pacing
+const queue = [];
+let holdUntil = 0;
+let queueTimer = null;
+
+function receive(msg) {
+  queue.push(msg);
+  pump();
+}
+
+function pump() {
+  if (queueTimer) return;
+  while (queue.length) {
+    const msg = queue[0];
+    const wait = holdUntil - Date.now();
+    const paced = PACED.has(msg.type) && (msg.type !== "jackpot" || msg.table);
+    if (wait > 0 && paced) {
+      queueTimer = setTimeout(() => { queueTimer = null; pump(); }, wait);
+      return;
+    }
+    queue.shift();
+    dispatch(msg);
+    const t = store.state.table;
+    if (GAP_AFTER[msg.type] && t && msg.table === t.id) {
+      // a Caribbean dealer's up card needs no pause; the reveal (with its hand) does
+      if (msg.type !== "dealer" || msg.hand) holdUntil = Date.now() + GAP_AFTER[msg.type];
+    }
+    if (msg.type === "snapshot") holdUntil = 0;
+  }
+}
+
+// ------------------------------------------------------------------ a reload keeps what this
+// tab saw of the table (chat, the hand log, the last hands, the clock, "sitting out")
+const SAVE_PREFIX = "poker.table.";
+const restored = new Set();
+let saveTimer = null;
+
+function saveTable() {
+  saveTimer = null;
+  const t = store.state.table;
+  if (!t) return;
+  const mine = t.you != null ? t.seats[t.you] : null;
+  const saved = { table: t.id, hand: t.hand, chat: t.chat, log: t.log, history: t.history.slice(0, 5),
+    turns: t.turns, you: t.you, sittingOut: !!(mine && mine.sittingOut) };
+  try { sessionStorage.setItem(SAVE_PREFIX + t.id, JSON.stringify(saved)); } catch { /* full */ }
+}
+
+function loadSaved(id) {
+  try { return JSON.parse(sessionStorage.getItem(SAVE_PREFIX + id) || "null"); } catch { return null; }
+}
 
 function dispatch(msg) {
   store.state = reduce(store.state, msg);
+  const open = store.state.table;
+  if (msg.type === "snapshot" && open && open.id === msg.table && !restored.has(msg.table)) {
+    restored.add(msg.table);
+    const saved = loadSaved(msg.table);
+    if (saved) store.state = reduce(store.state, { type: "local:restore", saved });
+  }
+  if (open && msg.table === open.id && !saveTimer) saveTimer = setTimeout(saveTable, 300);
   if (msg.type === "hand_ended" && $("#history-panel").open && store.state.table &&
       msg.table === store.state.table.id) {
     loadHistory(msg.table);
   }
-  if (msg.type === "welcome") {
-    try { sessionStorage.setItem(TOKEN_KEY, msg.token); } catch { /* private mode */ }
+  if (msg.type === "welcome") tokenStore.set(msg.token);
+  if (msg.type === "table_closed" && route.view === "table" && msg.table === route.id) {
+    dispatch({ type: "local:gone", table: msg.table });
   }
   if (!renderQueued) {
     renderQueued = true;
@@ -46,7 +126,7 @@ function dispatch(msg) {
 
 const wsUrl = `${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws`;
 const socket = new PokerSocket(wsUrl, {
-  onMessage: dispatch,
+  onMessage: receive,
   onStatus: (status) => {
     window.__poker.statuses.push(status);
     dispatch({ type: "local:status", status });
@@ -55,7 +135,14 @@ const socket = new PokerSocket(wsUrl, {
 window.__poker = { socket, store, dispatch, statuses: [] };
 
 function describe(answer) {
-  return answer.message || errorMessage(answer.code);
+  return plainError(answer);
+}
+
+/** A refusal of the action bar: shown next to it until the table moves on. */
+function actError(text) {
+  const el = $("#act-error");
+  el.textContent = text;
+  shownError = text ? actionsKey : "";
 }
 
 // ------------------------------------------------------------------ routing
@@ -69,6 +156,7 @@ async function onRoute() {
   const next = parseRoute();
   const prev = route;
   route = next;
+  if (prev.view !== next.view || prev.id !== next.id) actError("");
   if (prev.view === "table" && (next.view !== "table" || next.id !== prev.id)) {
     const t = store.state.table;
     if (!t || t.you == null) await socket.request("unwatch", { table: prev.id });
@@ -89,11 +177,32 @@ async function openTable(id) {
   serverHistory = null;
   const answer = await socket.request("watch", { table: id });
   if (answer.type === "error") {
-    showBanner(`That table is gone (${describe(answer)})`, 4000);
-    location.hash = "#/";
+    if (answer.code === "unknown_table" || answer.code === "table_closed") {
+      socket.unfollow(id);
+      dispatch({ type: "local:gone", table: id });
+    } else {
+      showBanner(`That table could not be opened: ${describe(answer)}`, 4000);
+      location.hash = "#/";
+    }
     return;
   }
   loadHistory(id);
+  loadMeter();
+}
+
+/** The jackpot meter and the house's terms when the lobby was not seen first (a shared link,
+ * a reload): one Caribbean lobby entry carries both. */
+async function loadMeter() {
+  if (store.state.jackpot && jackpotTerms) return;
+  const answer = await socket.request("tables", { variant: "caribbean", limit: 1 });
+  if (answer.type !== "ok" || !Array.isArray(answer.tables)) return;
+  const entry = answer.tables.find((t) => t && t.jackpot_terms);
+  if (entry) jackpotTerms = entry.jackpot_terms;
+  if (!store.state.jackpot && answer.tables.some((t) => t && t.jackpot)) {
+    dispatch({ type: "local:meter", tables: answer.tables });
+  } else {
+    render();
+  }
 }
 
 async function loadHistory(id, tries = 0) {
@@ -131,6 +240,8 @@ async function refreshTables() {
   lobbyQuery.next = answer.next ?? null;
   lobbyQuery.total = typeof answer.total === "number" ? answer.total : answer.tables.length;
   dispatch({ type: "local:tables", tables: answer.tables });
+  const entry = answer.tables.find((t) => t && t.jackpot_terms);
+  if (entry) jackpotTerms = entry.jackpot_terms;
 }
 
 function setupLobbyPaging() {
@@ -215,7 +326,7 @@ function setupLobby() {
   // logout revokes this session's token on the server; the server then closes the socket
   $("#me").addEventListener("click", async (ev) => {
     if (!(ev.target instanceof Element) || ev.target.id !== "logout-btn") return;
-    try { sessionStorage.removeItem(TOKEN_KEY); } catch { /* private mode */ }
+    tokenStore.clear();
     try { await socket.request("logout", {}); } catch { /* already gone */ }
     location.reload();
   });
@@ -229,7 +340,7 @@ function openSitPanel(seat) {
   const bb = bigBet(t.variant, t.stakes);
   const lo = t.settings.min_buy_in ?? 20 * bb;
   const hi = t.settings.max_buy_in ?? 100 * bb;
-  const balance = store.state.me ? store.state.me.balance : hi;
+  const balance = store.state.me ? Math.max(0, store.state.me.balance) : hi;
   const input = $("#buy-in");
   input.min = String(lo);
   input.max = String(hi);
@@ -248,11 +359,13 @@ async function sendAct(action, fields) {
   if (action === "draw") dispatch({ type: "local:discard", table: t.id, cards: fields.discard });
   const answer = await socket.request("act", { table: t.id, action, ...fields });
   if (answer.type === "error") {
-    $("#act-error").textContent = describe(answer);
-    actionsKey = ""; // offer the buttons again
+    // offer the buttons again (the same HTML: force the redraw, the old one is disabled)
+    actionsKey = "";
+    $("#actions").__html = null;
     render();
+    actError(describe(answer));
   } else {
-    $("#act-error").textContent = "";
+    actError("");
   }
 }
 
@@ -287,7 +400,7 @@ function setupTable() {
     if (!t || t.you == null) return;
     const out = t.seats[t.you] && t.seats[t.you].sittingOut;
     const answer = await socket.request(out ? "sit_in" : "sit_out", { table: t.id });
-    if (answer.type === "error") $("#act-error").textContent = describe(answer);
+    if (answer.type === "error") actError(describe(answer));
   });
   $("#share-btn").addEventListener("click", async () => {
     const t = store.state.table;
@@ -315,7 +428,7 @@ function setupTable() {
     if (btn.dataset.muteSeat != null) fields.seat = Number(btn.dataset.muteSeat);
     else fields.name = btn.dataset.muteName;
     const answer = await socket.request("mute", fields);
-    if (answer.type === "error") $("#act-error").textContent = describe(answer);
+    if (answer.type === "error") actError(describe(answer));
     else showBanner("Muted: you will not see their chat any more.", 3000);
   });
   $("#chat-form").addEventListener("submit", async (ev) => {
@@ -325,7 +438,7 @@ function setupTable() {
     const t = store.state.table;
     if (!text || !t) return;
     const answer = await socket.request("chat", { table: t.id, text });
-    if (answer.type === "error") $("#act-error").textContent = describe(answer);
+    if (answer.type === "error") actError(describe(answer));
     else input.value = "";
   });
   $("#history-panel").addEventListener("toggle", (ev) => {
@@ -374,6 +487,7 @@ function renderBanner(force = false) {
 function renderTop(state) {
   const jp = state.jackpot;
   $("#jackpot-pool").textContent = jp ? chips(jp.pool) : "\u2014";
+  show($("#jackpot"), !!jp); // unknown until a Caribbean table or the lobby tells
   $("#jackpot-split").textContent = jp && jp.major != null ? `major ${chips(jp.major)} · minor ${chips(jp.minor)}` : "";
   setHTML($("#me"), meHTML(state.me));
   const win = $("#jackpot-win");
@@ -401,6 +515,17 @@ function renderLobby(state) {
 
 function renderTable(state) {
   const t = state.table;
+  const gone = state.gone && state.gone.table === route.id;
+  show($("#gone"), gone);
+  show($("#table-main"), !gone);
+  if (gone) {
+    $("#table-title").textContent = "Table closed";
+    $("#table-meta").textContent = "";
+    for (const id of ["#leave-btn", "#sitout-btn", "#watch-badge", "#share-btn"]) show($(id), false);
+    setHTML($("#actions"), "");
+    return;
+  }
+  show($("#share-btn"), true);
   if (!t) {
     setHTML($("#felt"), `<p class="loading">Loading the table\u2026</p>`);
     setHTML($("#actions"), "");
@@ -419,19 +544,29 @@ function renderTable(state) {
     $("#sitout-btn").textContent = mySeat.sittingOut ? "I'm back" : "Sit out";
     $("#sitout-btn").setAttribute("aria-pressed", mySeat.sittingOut ? "true" : "false");
   }
+  $("#table-view").dataset.seats = String(t.seatCount);
   show($("#table-hello"), !state.me && !watch);
   show($("#chat-hello"), !state.me);
   show($("#chat-form"), !!state.me);
   const canSit = !watch && !!state.me && t.you == null;
-  setHTML($("#felt"), feltHTML(t, { canSit, watch, now: socket.serverNow() }));
+  const felt = $("#felt");
+  const narrow = window.matchMedia("(max-width: 600px)").matches
+    ? { w: felt.clientWidth || 284, h: felt.clientHeight || 540 } : null;
+  setHTML(felt, feltHTML(t, { canSit, watch, now: socket.serverNow(), narrow }));
   $("#felt").classList.toggle("caribbean", t.variant === "caribbean");
-  const turn = t.turn;
-  const key = turn && turn.seat === t.you && !t.ended ? `${t.id}:${turn.seq ?? t.seq}:${turn.in_bank}` : "none";
+  const turn = t.you != null && t.turns ? t.turns[t.you] : null;
+  const key = turn && !t.ended ? `${t.id}:${t.hand}:${turn.seq ?? "s"}:${turn.in_bank}` : "none";
   if (key !== actionsKey) {
+    const mine = key !== "none" && !actionsKey.startsWith(`${t.id}:${t.hand}:`);
     actionsKey = key;
     setHTML($("#actions"), actionsHTML(t));
     $("#actions").classList.toggle("live", key !== "none");
+    if (shownError) actError(""); // the table moved on: a refusal of before no longer applies
+    if (mine || key !== "none") $("#sr-turn").textContent = key !== "none" ? "Your turn." : "";
   }
+  $("#table-view").classList.toggle("my-turn", key !== "none");
+  setHTML($("#paytable"), t.variant === "caribbean" && jackpotTerms
+    ? `<strong>Jackpot paytable</strong> ${esc(jackpotTermsText(jackpotTerms))}` : "");
   setHTML($("#announcements"), t.announcements.map((a) => `<p>${esc(a)}</p>`).join(""));
   const latest = t.announcements[t.announcements.length - 1] || "";
   if (latest && latest !== lastAnnounced) {
@@ -475,11 +610,10 @@ async function boot() {
   } catch {
     /* the socket retries by itself */
   }
-  let token = null;
-  try { token = sessionStorage.getItem(TOKEN_KEY); } catch { /* private mode */ }
+  const token = tokenStore.get();
   if (token) {
     const answer = await socket.request("hello", { token });
-    if (answer.type !== "ok") sessionStorage.removeItem(TOKEN_KEY);
+    if (answer.type !== "ok" && answer.code === "bad_token") tokenStore.clear();
   }
   route = { view: "lobby" };
   await onRoute();

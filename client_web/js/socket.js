@@ -93,11 +93,19 @@ export class PokerSocket {
     this.reconnects += 1;
     if (this.token) {
       const answer = await this.request("hello", { token: this.token });
-      if (answer.type !== "ok") this.token = null;
+      if (answer.type !== "ok") {
+        this.token = null;
+        // the server forgot the session (a restart): the page must not act signed in
+        if (answer.code === "bad_token") this.onMessage({ type: "local:signed_out" });
+      }
     }
-    for (const table of this.followed) {
+    for (const table of [...this.followed]) {
       const since = this.lastSeq.get(table) || 0;
-      await this.request("resume", { table, since });
+      const answer = await this.request("resume", { table, since });
+      if (answer.type === "error" && (answer.code === "unknown_table" || answer.code === "table_closed")) {
+        this.unfollow(table); // a table that is gone: no ghost of it stays on screen
+        this.onMessage({ type: "local:gone", table });
+      }
     }
     this._setStatus("online");
     this._syncClock();

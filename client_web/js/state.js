@@ -31,6 +31,7 @@ export function initialState() {
     table: null, // the open table (see tableFrom)
     pendingDiscard: null, // {table, cards}: the cards this client asked to discard
     opening: null, // the table id whose snapshot is awaited
+    gone: null, // {table}: the table asked for no longer exists
   };
 }
 
@@ -62,12 +63,43 @@ function tableFrom(msg, previous) {
     structure: msg.structure, stakes: msg.stakes || {}, settings: msg.settings || {},
     seatCount: seats.length, seats, board: [...(msg.board || [])],
     collected: pot, pots, button: msg.button ?? null,
-    turn: msg.turn ? { ...msg.turn } : null, hand: msg.hand ?? null,
+    turn: null, turns: snapshotTurns(msg, keep), hand: msg.hand ?? null,
     you: msg.you ?? null, dealer: null, settled: null,
     announcements: keep ? keep.announcements : [], winners: [], oddChip: null,
     log: keep ? keep.log : [], history: keep ? keep.history : [],
     chat: keep ? keep.chat : [], bettingSinceCollect: false, ended: msg.hand == null,
+    closed: false, lastResult: keep ? keep.lastResult : null,
   };
+}
+
+/** The turns of a snapshot, by seat (Caribbean Stud: one per seat at once). A deadline the
+ * snapshot lacks (0) keeps the one this client saw for that seat in the same hand. */
+function snapshotTurns(msg, keep) {
+  const list = Array.isArray(msg.turns) ? msg.turns : msg.turn ? [msg.turn] : [];
+  const out = {};
+  for (const turn of list) {
+    if (!turn || typeof turn.seat !== "number") continue;
+    const before = keep && keep.hand === msg.hand && keep.turns ? keep.turns[turn.seat] : null;
+    const entry = { ...turn, options: turn.options || null, time_bank: turn.time_bank ?? null,
+      in_bank: !!turn.in_bank };
+    if (!(entry.deadline > 0) && before) entry.deadline = before.deadline;
+    if (entry.time_bank == null && before) entry.time_bank = before.time_bank;
+    out[turn.seat] = entry;
+  }
+  return out;
+}
+
+/** `t.turn`: the viewer's own turn when there is one, else the latest. */
+function pickTurn(t) {
+  const turns = Object.values(t.turns || {});
+  if (!turns.length) return null;
+  if (t.you != null && t.turns[t.you]) return t.turns[t.you];
+  return turns.reduce((a, b) => ((b.seq ?? 0) >= (a.seq ?? 0) ? b : a));
+}
+
+function clearTurns(t) {
+  t.turns = {};
+  t.turn = null;
 }
 
 function nameOf(t, seat) {
@@ -88,6 +120,7 @@ function collect(t) {
       t.collected += s.bet;
       s.bet = 0;
     }
+    if (s && t.bettingSinceCollect) s.action = null; // a new street: last round's labels go
   }
   t.bettingSinceCollect = false;
 }
@@ -100,7 +133,11 @@ function handStarted(t, msg) {
   t.pots = [];
   t.dealer = null;
   t.settled = null;
-  t.turn = null;
+  if (t.ended && t.announcements.length) {
+    t.lastResult = { hand: t.history[0] ? t.history[0].hand : null,
+      announcements: [...t.announcements], winners: [...t.winners] };
+  }
+  clearTurns(t);
   t.winners = [];
   t.oddChip = null;
   t.announcements = [];
@@ -162,7 +199,8 @@ function drew(state, t, msg) {
 function acted(t, msg) {
   const s = t.seats[msg.seat];
   if (!s) return;
-  if (t.turn && t.turn.seat === msg.seat) t.turn = null;
+  if (t.turns && t.turns[msg.seat]) delete t.turns[msg.seat];
+  t.turn = pickTurn(t);
   s.stack = msg.stack;
   const caribbean = t.variant === "caribbean";
   if (msg.action === "fold") {
@@ -186,7 +224,9 @@ function acted(t, msg) {
     s.bet = msg.amount;
   }
   if (s.stack === 0 && s.state === "active" && !caribbean) s.state = "all_in";
-  s.action = msg.action;
+  // the seat's label: "Folded"/"All in" are its state already
+  s.action = msg.action === "fold" ? null
+    : s.state === "all_in" && msg.action !== "check" ? "all-in" : msg.action;
   t.bettingSinceCollect = true;
   addLog(t, actedText(s.name, msg.action, msg.amount) + (msg.timeout ? " (time)" : ""));
 }
@@ -204,21 +244,39 @@ function potAwarded(t, msg) {
   if (won) won.awarded = true;
   t.collected = Math.max(0, t.collected - msg.amount);
   const winners = Object.entries(msg.winners || {});
+  const odd = msg.odd_chip !== null && msg.odd_chip !== undefined ? Number(msg.odd_chip) : null;
+  const parts = [];
+  const hands = new Set();
   for (const [seat, amount] of winners) {
     const s = t.seats[Number(seat)];
     if (!s) continue;
     s.stack += amount;
     if (!t.winners.includes(Number(seat))) t.winners.push(Number(seat));
     const handName = s.shown ? s.shown.hand : null;
-    const line = winText(s.name, amount, handName, msg.pot, 1);
+    if (handName) hands.add(handName);
+    parts.push({ name: s.name, amount, handName, odd: odd === Number(seat) });
+  }
+  if (parts.length === 1) {
+    const p = parts[0];
+    const line = winText(p.name, p.amount, p.handName, msg.pot, 1);
+    t.announcements.push(line);
+    addLog(t, line);
+  } else if (parts.length > 1) {
+    // one line per pot, naming every winner (and who got the odd chip)
+    const where = msg.pot > 0 ? `Side pot ${msg.pot}` : "The pot";
+    const who = parts.map((p) => `${p.name} ${chips(p.amount)}${p.odd ? " (odd chip)" : ""}`);
+    const how = hands.size === 1 ? ` with ${[...hands][0]}` : "";
+    const line = `${where} is split: ${who.join(", ")}${how}`;
     t.announcements.push(line);
     addLog(t, line);
   }
-  if (msg.odd_chip !== null && msg.odd_chip !== undefined) {
-    t.oddChip = msg.odd_chip;
-    const line = `The odd chip goes to ${nameOf(t, msg.odd_chip)}`;
-    t.announcements.push(line);
-    addLog(t, line);
+  if (odd !== null) {
+    t.oddChip = odd;
+    if (parts.length <= 1) {
+      const line = `The odd chip goes to ${nameOf(t, odd)}`;
+      t.announcements.push(line);
+      addLog(t, line);
+    }
   }
 }
 
@@ -234,14 +292,21 @@ function settled(state, t, msg) {
     const parts = [`ante ${sign(r.ante)}`];
     if (r.play !== null && r.play !== undefined) parts.push(`play ${sign(r.play)}`);
     else parts.push("folded");
-    if (r.jackpot !== null && r.jackpot !== undefined) parts.push(`jackpot ${sign(r.jackpot)}`);
+    const jackpotHand = typeof r.hand === "string" && JACKPOT_HANDS.some((h) => r.hand.startsWith(h));
+    const wagered = r.jackpot !== null && r.jackpot !== undefined;
+    // CSP-10: a jackpot hand is paid later, from the pool to the account (not in `settled`)
+    if (wagered) {
+      parts.push(r.jackpot > 0 ? `jackpot ${sign(r.jackpot)}`
+        : jackpotHand ? "jackpot paid to the balance" : `jackpot ${sign(r.jackpot)}`);
+    }
     const line = `${s.name}: ${parts.join(", ")}${r.hand ? ` (${r.hand})` : ""}`;
     t.announcements.push(line);
     addLog(t, line);
-    const jackpotHand = typeof r.hand === "string" && JACKPOT_HANDS.some((h) => r.hand.startsWith(h));
-    if (r.jackpot !== null && r.jackpot !== undefined && (r.jackpot > 0 || jackpotHand)) {
+    if (wagered && (r.jackpot > 0 || jackpotHand)) {
       const amount = r.jackpot > 0 ? r.jackpot : null;
-      state.jackpotWin = { table: t.id, name: s.name, amount, hand: r.hand || null };
+      state.jackpotWin = { table: t.id, seat: Number(seat), name: s.name, amount,
+        hand: r.hand || null, poolBefore: state.jackpot ? state.jackpot.pool : null,
+        mine: t.you === Number(seat) };
       t.announcements.push(`JACKPOT! ${s.name} hits ${r.hand || "a jackpot hand"}` +
         (amount ? ` and wins ${chips(amount)}` : ": the jackpot pays to the account"));
     }
@@ -257,7 +322,7 @@ function handEnded(t, msg) {
   for (const s of t.seats) if (s) s.bet = 0;
   t.collected = 0;
   t.pots = [];
-  t.turn = null;
+  clearTurns(t);
   t.ended = true;
   if (msg.voided) t.announcements.push("The hand was void; every bet was returned");
   t.history.unshift({
@@ -284,6 +349,10 @@ function tableEvent(state, t, msg) {
       break;
     }
     case "left":
+      // my seat's chips go back to my balance
+      if (t.you === msg.seat && state.me && t.seats[msg.seat]) {
+        state.me.balance += t.seats[msg.seat].stack;
+      }
       t.seats[msg.seat] = null;
       if (t.you === msg.seat) t.you = null;
       addLog(t, `${msg.name} leaves`);
@@ -303,10 +372,15 @@ function tableEvent(state, t, msg) {
       t.board = [...msg.cards];
       addLog(t, `Board: ${cardsText(msg.cards)}`);
       break;
-    case "turn":
-      t.turn = { seat: msg.seat, deadline: msg.deadline, options: msg.options || null,
+    case "turn": {
+      const turn = { seat: msg.seat, deadline: msg.deadline, options: msg.options || null,
         time_bank: msg.time_bank ?? null, in_bank: !!msg.in_bank, seq: msg.seq };
+      // Caribbean Stud: every seat decides at once (a turn per seat); else one at a time
+      if (t.variant !== "caribbean") t.turns = {};
+      t.turns[msg.seat] = turn;
+      t.turn = pickTurn(t);
       break;
+    }
     case "acted": acted(t, msg); break;
     case "showdown": {
       collect(t);
@@ -330,7 +404,11 @@ function tableEvent(state, t, msg) {
     case "pots": potsEvent(t, msg); break;
     case "pot_awarded": potAwarded(t, msg); break;
     case "hand_ended": handEnded(t, msg); break;
-    case "table_closed": t.closed = true; t.announcements.push("This table has closed (nobody sat at it)."); break;
+    case "table_closed":
+      t.closed = true;
+      clearTurns(t);
+      t.announcements.push("This table has closed (nobody sat at it).");
+      break;
     case "chat": {
       const who = msg.seat !== undefined && msg.seat !== null ? nameOf(t, msg.seat)
         : (msg.name || "spectator");
@@ -363,9 +441,22 @@ export function reduce(state, msg) {
       next.me = { player_id: msg.player_id, name: msg.name, token: msg.token,
         balance: msg.balance, guest: msg.guest ?? true };
       return next;
-    case "jackpot":
+    case "jackpot": {
+      // a payout at the table of a pending jackpot win: the pool's drop is what was paid
+      const win = next.jackpotWin;
+      if (win && win.amount == null && msg.table === win.table && win.poolBefore != null &&
+          msg.pool < win.poolBefore) {
+        win.amount = win.poolBefore - msg.pool;
+        if (win.mine && next.me) next.me.balance += win.amount;
+        if (next.table && next.table.id === win.table) {
+          const line = `JACKPOT! ${win.name} wins ${chips(win.amount)} from the pool`;
+          next.table.announcements.push(line);
+          addLog(next.table, line);
+        }
+      }
       next.jackpot = { pool: msg.pool, minor: msg.minor ?? null, major: msg.major ?? null };
       return next;
+    }
     case "local:status":
       next.status = msg.status;
       return next;
@@ -378,7 +469,16 @@ export function reduce(state, msg) {
       }
       return next;
     }
+    case "local:meter": {
+      const meter = (msg.tables || []).find((t) => t && t.jackpot && typeof t.jackpot.pool === "number");
+      if (meter && !next.jackpot) {
+        next.jackpot = { pool: meter.jackpot.pool, minor: meter.jackpot.minor ?? null,
+          major: meter.jackpot.minor != null ? meter.jackpot.major ?? null : null };
+      }
+      return next;
+    }
     case "local:open_table":
+      next.gone = null;
       if (!next.table || next.table.id !== msg.table) next.table = null;
       next.opening = msg.table;
       return next;
@@ -398,6 +498,38 @@ export function reduce(state, msg) {
     case "snapshot":
       if ((next.table ? next.table.id : next.opening) !== msg.table) return state;
       next.table = tableFrom(msg, next.table);
+      next.table.turn = pickTurn(next.table);
+      next.gone = null;
+      return next;
+    case "local:signed_out":
+      next.me = null;
+      if (next.table) next.table.you = null;
+      return next;
+    case "local:restore": { // what this tab saw of the table before a reload
+      const t = next.table;
+      const r = msg.saved;
+      if (!t || !r || r.table !== t.id) return state;
+      if (!t.chat.length && Array.isArray(r.chat)) t.chat = r.chat.slice(-MAX_CHAT);
+      if (!t.history.length && Array.isArray(r.history)) t.history = r.history.slice(0, MAX_HISTORY);
+      if (r.hand != null && r.hand === t.hand && Array.isArray(r.log) && t.log.length <= 1) t.log = r.log;
+      if (r.hand === t.hand && r.turns) {
+        for (const [seat, turn] of Object.entries(t.turns || {})) {
+          const before = r.turns[seat];
+          if (!before) continue;
+          if (!(turn.deadline > 0)) turn.deadline = before.deadline;
+          if (turn.time_bank == null) turn.time_bank = before.time_bank ?? null;
+        }
+      }
+      if (t.you != null && r.you === t.you && r.sittingOut && t.seats[t.you]) t.seats[t.you].sittingOut = true;
+      return next;
+    }
+    case "local:gone": // the table asked for does not exist (any more)
+      next.gone = { table: msg.table };
+      if (next.table && next.table.id === msg.table) next.table = null;
+      next.opening = null;
+      return next;
+    case "balance": // the server's push, when it sends one
+      if (next.me && typeof msg.balance === "number") next.me.balance = msg.balance;
       return next;
     default:
       break;

@@ -10,6 +10,15 @@ import { maxBet, potTotal } from "../state.js";
 import { cardHTML } from "./cards.js";
 import { $, $$, esc } from "./dom.js";
 
+/** The slider's step: the table's small unit (small blind, small bet, ...), not 1 chip. */
+export function sliderStep(t, range) {
+  const st = (t && t.stakes) || {};
+  const unit = Array.isArray(st.blinds) && st.blinds.length ? st.blinds[0]
+    : st.small_bet || st.min_bet || st.bring_in || st.ante || 1;
+  const span = range.max - range.min;
+  return Math.max(1, Math.min(Math.round(unit) || 1, span > 0 ? span : 1));
+}
+
 export function clamp(value, lo, hi) {
   const n = Math.round(Number(value));
   if (!Number.isFinite(n)) return lo;
@@ -56,13 +65,17 @@ function potGameHTML(t, o) {
   const kind = o.raise ? "raise" : o.bet ? "bet" : null;
   if (kind) {
     const r = o[kind];
-    const verb = kind === "raise" ? "Raise to" : "Bet";
     const fixed = r.min === r.max;
+    const me = t.seats[t.you];
+    const allIn = me ? me.bet + me.stack : null;
+    // the only size left is the whole stack: say so ("All-in"), not "Raise to"
+    const verb = fixed && r.max === allIn ? "All-in" : kind === "raise" ? "Raise to" : "Bet";
+    const step = sliderStep(t, r);
     const quick = fixed ? "" : quickSizes(t, o, kind).map((q) =>
       `<button type="button" class="quick" data-quick="${q.amount}">${esc(q.label)}</button>`).join("");
     sizing = `<div class="sizing">` +
       (fixed ? "" : `<label class="sr-only" for="amount-range">${verb} amount (slider)</label>` +
-        `<input type="range" id="amount-range" min="${r.min}" max="${r.max}" step="1" value="${r.min}">` +
+        `<input type="range" id="amount-range" min="${r.min}" max="${r.max}" step="${step}" value="${r.min}">` +
         `<label class="sr-only" for="amount">${verb} amount</label>` +
         `<input type="number" id="amount" inputmode="numeric" min="${r.min}" max="${r.max}" step="1" value="${r.min}">` +
         `<div class="quick-sizes">${quick}</div>`) +
@@ -127,7 +140,11 @@ export function bindActions(root, send) {
     btn.dataset.amount = String(v);
   };
   root.addEventListener("input", (ev) => {
-    if (ev.target.id === "amount-range") setAmount(ev.target.value);
+    if (ev.target.id !== "amount-range") return;
+    // the slider moves in steps from the minimum: its last step reaches the maximum
+    const r = ev.target;
+    const v = Number(r.value);
+    setAmount(v + Number(r.step || 1) > Number(r.max) ? r.max : v);
   });
   root.addEventListener("change", (ev) => {
     if (ev.target.id === "amount") setAmount(ev.target.value);
@@ -188,8 +205,12 @@ const KEYS = { f: "fold", c: ["check", "call"], r: ["raise", "bet"], b: "bring_i
 export function bindShortcuts(root) {
   document.addEventListener("keydown", (ev) => {
     if (ev.ctrlKey || ev.metaKey || ev.altKey) return;
-    const tag = ev.target && ev.target.tagName;
-    if (tag === "INPUT" || tag === "TEXTAREA" || tag === "SELECT") return;
+    const el = ev.target;
+    const tag = el && el.tagName;
+    // typing goes to text fields; a focused slider or checkbox still lets the keys act
+    const typing = (tag === "INPUT" && !["range", "checkbox", "radio", "button"].includes(el.type)) ||
+      tag === "TEXTAREA" || tag === "SELECT" || (el && el.isContentEditable);
+    if (typing) return;
     const want = KEYS[ev.key.toLowerCase()];
     if (!want) return;
     for (const action of [].concat(want)) {

@@ -10,7 +10,7 @@ import { esc } from "./dom.js";
 /** The badge of a guest account's seat; its tag tells two guests of one name apart. */
 export function guestBadge(tag) {
   const title = tag ? `guest account #${esc(tag)}` : "guest account";
-  return ` <span class="badge guest" title="${title}">guest${tag ? ` #${esc(tag)}` : ""}</span>`;
+  return ` <span class="badge guest" title="${title}"><span class="g-word">guest</span>${tag ? ` #${esc(tag)}` : ""}</span>`;
 }
 
 const STATE_LABELS = {
@@ -23,6 +23,33 @@ export function seatPosition(i, count, anchor) {
   const k = ((i - anchor) % count + count) % count;
   const angle = Math.PI / 2 + (2 * Math.PI * k) / count;
   return { x: 50 + 45 * Math.cos(angle), y: 50 + 41 * Math.sin(angle) };
+}
+
+/** On a narrow (phone) felt, `w`x`h` px: the seats spread evenly around a rounded
+ * rectangle, so ten seats on a 360 px screen neither overlap nor leave the screen. */
+export function seatPositionNarrow(i, count, anchor, w = 284, h = 540) {
+  const k = ((i - anchor) % count + count) % count;
+  const left = 0, right = 100, top = 7, bottom = 93; // percent of the felt
+  const rw = ((right - left) / 100) * w;
+  const rh = ((bottom - top) / 100) * h;
+  const perimeter = 2 * (rw + rh);
+  // walk clockwise from the bottom centre (the viewer's seat): left along the bottom, up the
+  // left side, along the top, down the right side
+  let d = (perimeter * k) / count;
+  const segs = [[rw / 2, "b"], [rh, "l"], [rw, "t"], [rh, "r"], [rw / 2, "b2"]];
+  for (const [len, side] of segs) {
+    if (d <= len) {
+      const px = (v) => (v / w) * 100;
+      const py = (v) => (v / h) * 100;
+      if (side === "b") return { x: 50 - px(d), y: bottom };
+      if (side === "l") return { x: left, y: bottom - py(d) };
+      if (side === "t") return { x: left + px(d), y: top };
+      if (side === "r") return { x: right, y: top + py(d) };
+      return { x: right - px(d), y: bottom };
+    }
+    d -= len;
+  }
+  return { x: 50, y: bottom };
 }
 
 function seatCards(t, s, isMe) {
@@ -44,7 +71,9 @@ function clockHTML(turn, now) {
 
 function seatHTML(t, i, opts) {
   const s = t.seats[i];
-  const pos = seatPosition(i, t.seatCount, opts.anchor);
+  const pos = opts.narrow && t.seatCount > 2
+    ? seatPositionNarrow(i, t.seatCount, opts.anchor, opts.narrow.w, opts.narrow.h)
+    : seatPosition(i, t.seatCount, opts.anchor);
   const style = `left:${pos.x.toFixed(2)}%;top:${pos.y.toFixed(2)}%`;
   const betPos = { x: 50 + (pos.x - 50) * 0.58, y: 50 + (pos.y - 50) * 0.52 };
   const betStyle = `left:${betPos.x.toFixed(2)}%;top:${betPos.y.toFixed(2)}%`;
@@ -55,7 +84,7 @@ function seatHTML(t, i, opts) {
     return `<div class="seat empty-seat" data-seat="${i}" style="${style}">${inner}</div>`;
   }
   const isMe = t.you === i;
-  const turn = t.turn && t.turn.seat === i && !t.ended ? t.turn : null;
+  const turn = !t.ended && t.turns && t.turns[i] ? t.turns[i] : null;
   const classes = ["seat", `st-${s.state}`];
   if (isMe) classes.push("me");
   if (turn) classes.push("to-act");
@@ -67,13 +96,13 @@ function seatHTML(t, i, opts) {
   const odd = t.oddChip === i ? `<span class="odd-chip" title="odd chip">+1 odd chip</span>` : "";
   const result = s.result ? resultHTML(s.result) : "";
   const jp = s.jackpot ? `<span class="jp-chip" title="jackpot wager">JP ${chips(s.jackpot)}</span>` : "";
-  const button = t.button === i && t.variant !== "caribbean"
+  const button = t.button === i && !["caribbean", "stud5", "stud7"].includes(t.variant)
     ? `<span class="dealer-button" title="dealer button" aria-label="dealer button">D</span>` : "";
   const bet = s.bet ? `<div class="bet" data-bet-seat="${i}" style="${betStyle}">` +
     `<span class="chip-stack" aria-hidden="true"></span><span class="amount">${chips(s.bet)}</span></div>` : "";
   return `<div class="${classes.join(" ")}" data-seat="${i}" style="${style}" role="group" ` +
     `aria-label="Seat ${i + 1}: ${esc(s.name)}${isMe ? " (you)" : ""}${turn ? ", to act" : ""}">` +
-    `<div class="cards">${seatCards(t, s, isMe)}</div>` +
+    `<div class="cards${(s.shown ? s.shown.cards.length : s.cards.length + s.up.length) > 4 ? " many" : ""}">${seatCards(t, s, isMe)}</div>` +
     `<div class="plate">${button}<div class="name">${esc(s.name)}${isMe ? " <span class=\"you\">(you)</span>" : ""}</div>${s.guest ? guestBadge(s.tag) : ""}` +
     `<div class="stack" data-stack="${s.stack}">${chips(s.stack)}</div>` +
     `${stateLabel ? `<div class="state">${esc(stateLabel)}</div>` : ""}${action}${jp}${odd}</div>` +
@@ -87,7 +116,7 @@ function resultHTML(r) {
   return `<div class="result ${cls}">${sign}${chips(Math.abs(total))}</div>`;
 }
 
-function centerHTML(t) {
+function centerHTML(t, opts = {}) {
   const parts = [];
   if (t.variant === "caribbean") {
     const d = t.dealer;
@@ -115,8 +144,11 @@ function centerHTML(t) {
     }).join("");
     parts.push(`<div class="pots" aria-label="pots">${chipsHTML}</div>`);
   }
-  if (t.announcements.length && t.ended) {
-    parts.push(`<div class="winner-banner">${esc(t.announcements[0])}</div>`);
+  const result = t.ended && t.announcements.length ? t.announcements
+    : opts.lastResult ? opts.lastResult.announcements : null;
+  if (result && result.length) {
+    // one line per pot (every winner, the odd chip), kept up at least RESULT_MS
+    parts.push(`<div class="winner-banner" role="status">${result.slice(0, 6).map((a) => `<p>${esc(a)}</p>`).join("")}</div>`);
   }
   return parts.join("");
 }
@@ -126,7 +158,7 @@ export function feltHTML(t, opts) {
   const anchor = t.you != null ? t.you : 0;
   const seats = [];
   for (let i = 0; i < t.seatCount; i++) seats.push(seatHTML(t, i, { ...opts, anchor }));
-  return `<div class="oval"><div class="center">${centerHTML(t)}</div></div>${seats.join("")}`;
+  return `<div class="oval"><div class="center">${centerHTML(t, opts)}</div></div>${seats.join("")}`;
 }
 
 export function titleText(t) {

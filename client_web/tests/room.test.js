@@ -1,0 +1,124 @@
+// "A poker room people enjoy": the reducer and helpers behind the fixes (node --test).
+import assert from "node:assert/strict";
+import { test } from "node:test";
+
+import { plainError } from "../js/errors.js";
+import { initialState, reduce } from "../js/state.js";
+import { actionsHTML, sliderStep } from "../js/ui/actions.js";
+import { feltHTML, seatPositionNarrow } from "../js/ui/table.js";
+
+const T = "t1";
+const seat = (i, name, extra = {}) => ({ seat: i, name, stack: 5000, bet: 0, state: "waiting", cards: [], up: [], ...extra });
+
+function open(extra = {}, you = 0) {
+  const s0 = { ...initialState(), opening: T, me: { name: "Alice", balance: 1000, token: "x" } };
+  return reduce(s0, {
+    type: "snapshot", table: T, seq: 1, variant: "holdem", structure: "no_limit",
+    stakes: { blinds: [50, 100] }, board: [], pots: [], button: 0, turn: null, hand: null, you,
+    seats: [seat(0, "Alice"), seat(1, "Bob"), seat(2, "Carol")], ...extra,
+  });
+}
+
+function run(s, events) {
+  let seq = s.table.seq;
+  for (const e of events) s = reduce(s, { table: T, seq: ++seq, ...e });
+  return s;
+}
+
+test("Caribbean: a turn per seat at once; each player keeps their own until they act", () => {
+  for (const you of [0, 1, 2]) {
+    let s = open({ variant: "caribbean", structure: null, stakes: { min: 100, max: 1000 } }, you);
+    s = run(s, [
+      { type: "hand_started", hand: "h1", button: null, commitment: "x" },
+      ...[0, 1, 2].map((i) => ({ type: "turn", seat: i, deadline: 1e10,
+        options: i === you ? { ante: { min: 100, max: 1000 }, sit_out: true } : undefined })),
+    ]);
+    assert.equal(s.table.turn.seat, you, "the viewer's own turn, not the last one sent");
+    assert.ok(actionsHTML(s.table).includes('data-act="ante"'));
+    const other = (you + 1) % 3;
+    s = run(s, [{ type: "acted", seat: other, action: "fold", amount: 0, stack: 5000 }]);
+    assert.ok(actionsHTML(s.table).includes('data-act="ante"'), "another seat acting keeps mine");
+    assert.deepEqual(Object.keys(s.table.turns).map(Number).sort(), [0, 1, 2].filter((i) => i !== other));
+  }
+});
+
+test("a snapshot without a deadline keeps the one seen in the same hand", () => {
+  let s = open({ variant: "caribbean", structure: null, hand: "h1" });
+  s = run(s, [{ type: "turn", seat: 0, deadline: 1234, options: { play: 200, fold: true } }]);
+  s = reduce(s, { type: "snapshot", table: T, seq: 9, variant: "caribbean", structure: null, stakes: {},
+    board: [], pots: [], button: null, hand: "h1", you: 0, seats: [seat(0, "Alice")],
+    turn: { seat: 0, deadline: 0, options: { play: 200, fold: true } } });
+  assert.equal(s.table.turn.deadline, 1234);
+});
+
+test("last-action labels end with their street; all-in reads all-in; a fold only 'Folded'", () => {
+  let s = open();
+  s = run(s, [
+    { type: "hand_started", hand: "h1", button: 0, commitment: "x" },
+    ...[0, 1, 2].map((i) => ({ type: "dealt", seat: i, cards: [null, null], up: [] })),
+    { type: "acted", seat: 0, action: "raise", amount: 5000, stack: 0 },
+    { type: "acted", seat: 1, action: "call", amount: 5000, stack: 0 },
+    { type: "acted", seat: 2, action: "fold", amount: 0, stack: 5000 },
+  ]);
+  assert.equal(s.table.seats[0].action, "all-in");
+  assert.equal(s.table.seats[2].action, null);
+  assert.equal(s.table.seats[2].state, "folded");
+  s = run(s, [{ type: "pots", pots: [{ amount: 10000, eligible: [0, 1] }] }, { type: "board", cards: ["As", "Kd", "2c"] }]);
+  assert.equal(s.table.seats[0].action, null, "a new street: no label of the last one");
+});
+
+test("leaving a table gives its chips back to the balance; a jackpot payout counts too", () => {
+  let s = open();
+  s = run(s, [{ type: "left", seat: 0, name: "Alice" }]);
+  assert.equal(s.me.balance, 6000);
+  s = reduce(s, { type: "balance", balance: 4321 });
+  assert.equal(s.me.balance, 4321);
+  let c = open({ variant: "caribbean", structure: null });
+  c = reduce(c, { type: "jackpot", pool: 2_000_000 });
+  c = run(c, [{ type: "settled", results: { 0: { ante: 100, play: 200, jackpot: 0, hand: "royal flush", stack: 5300 } } }]);
+  assert.ok(c.table.announcements[0].includes("jackpot paid to the balance"));
+  assert.ok(!c.table.announcements[0].includes("jackpot 0"));
+  c = reduce(c, { type: "jackpot", pool: 1_000_000, table: T });
+  assert.equal(c.jackpotWin.amount, 1_000_000);
+  assert.equal(c.me.balance, 1_001_000);
+  assert.ok(c.table.announcements.some((a) => a.includes("wins 1,000,000")));
+});
+
+test("a table that no longer exists is shown as gone, not as a ghost", () => {
+  let s = open();
+  s = reduce(s, { type: "local:gone", table: T });
+  assert.equal(s.table, null);
+  assert.deepEqual(s.gone, { table: T });
+  s = reduce(s, { type: "local:open_table", table: "t2" });
+  assert.equal(s.gone, null);
+});
+
+test("refusals read as plain words, never as codes or rule ids", () => {
+  assert.ok(!plainError({ code: "bad_stakes", message: "need 0 < ante_min <= ante_max" }).includes("ante_min"));
+  assert.ok(!plainError({ code: "bad_action", message: "the last blind (BLIND-03)" }).includes("BLIND"));
+  assert.equal(plainError({ code: "unknown_table" }), "This table no longer exists.");
+  assert.equal(plainError({ code: "something_new", message: "nice words" }), "Nice words.");
+});
+
+test("no dealer button in stud; slider steps of the small unit; only all-in reads All-in", () => {
+  let s = open({ variant: "stud7", structure: "fixed_limit", button: 0 });
+  assert.ok(!feltHTML(s.table, {}).includes("dealer-button"));
+  s = open({ button: 0, hand: "h1" });
+  assert.ok(feltHTML(s.table, {}).includes("dealer-button"));
+  assert.equal(sliderStep(s.table, { min: 200, max: 5000 }), 50);
+  s = run(s, [{ type: "turn", seat: 0, deadline: 1e10, options: { fold: true, call: 100, raise: { min: 5000, max: 5000 } } }]);
+  const html = actionsHTML(s.table);
+  assert.ok(html.includes("All-in") && !html.includes("Raise to"), html);
+});
+
+test("ten seats on a phone felt stay inside it, apart", () => {
+  const w = 284, h = 540;
+  const ps = Array.from({ length: 10 }, (_, i) => seatPositionNarrow(i, 10, 0, w, h));
+  for (const p of ps) assert.ok(p.x >= 0 && p.x <= 100 && p.y >= 0 && p.y <= 100);
+  for (let i = 0; i < ps.length; i++) {
+    for (let j = i + 1; j < ps.length; j++) {
+      const dx = Math.abs(ps[i].x - ps[j].x) * w / 100, dy = Math.abs(ps[i].y - ps[j].y) * h / 100;
+      assert.ok(dx >= 76 || dy >= 90, `${i} and ${j} overlap`);
+    }
+  }
+});
