@@ -50,8 +50,8 @@ def random_action(rng: random.Random, opts: Options,
         pick = rng.random()
         amount = lo if pick < 0.4 else hi if pick < 0.6 else rng.randint(lo, hi)
         return kind, amount, ()
-    amount = {"call": opts.call, "bring_in": opts.bring_in, "complete": opts.complete}.get(kind)
-    return kind, amount, ()
+    fixed = {"call": opts.call, "bring_in": opts.bring_in, "complete": opts.complete}.get(kind)
+    return kind, fixed, ()
 
 
 def play_random(variant: Variant, rules: TableRules, stacks: dict[int, int], *, button: int,

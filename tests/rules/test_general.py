@@ -100,7 +100,7 @@ def test_gen_03_engine_takes_the_deck_as_input_server_shuffles_with_secrets(
         calls.append(n)
         return real(n)
 
-    monkeypatch.setattr(cards.secrets, "token_bytes", spy)
+    monkeypatch.setattr(secrets, "token_bytes", spy)
     deck = shuffled(HOLDEM.card_set)
     assert sorted(deck) == sorted(HOLDEM.card_set) and calls and sum(calls) >= 2 * 51
     rules_dir = pathlib.Path(cards.__file__).parent
@@ -124,7 +124,7 @@ def test_gen_03_shuffle_rejects_biased_words_and_is_uniform(
     import random
 
     stream = iter([0xFF, 0xFF, 0x00, 0x05, 0x00, 0x01] + [0] * 64)
-    monkeypatch.setattr(cards.secrets, "token_bytes",
+    monkeypatch.setattr(secrets, "token_bytes",
                         lambda n: bytes(next(stream) for _ in range(n)))
     # i=2, span 3: 0xFFFF rejected, then 5 % 3 = 2 (no swap); i=1, span 2: 1 % 2 = 1
     assert shuffled(["a", "b", "c"]) == ["a", "b", "c"]
@@ -133,7 +133,7 @@ def test_gen_03_shuffle_rejects_biased_words_and_is_uniform(
     assert shuffled(["a", "b", "c"]) == ["c", "a", "b"]
 
     rnd = random.Random(20261129)
-    monkeypatch.setattr(cards.secrets, "token_bytes", rnd.randbytes)
+    monkeypatch.setattr(secrets, "token_bytes", rnd.randbytes)
     counts: dict[tuple[str, ...], int] = {}
     n = 60_000
     for _ in range(n):

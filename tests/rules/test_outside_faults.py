@@ -122,7 +122,7 @@ def test_allin_01_stud_completion_capped_at_the_stack() -> None:
     acted = of(events, Acted)[-1]
     assert (acted.seat, acted.amount, acted.stack) == (9, 3, 0)
     # the short completion is not the full bet: the next player may call 3 or complete to 5
-    opts0 = hand.options(hand.to_act)  # type: ignore[arg-type]
+    opts0 = hand.options(hand.to_act)
     assert opts0 is not None and opts0.call == 3 and opts0.complete == 5
 
 

@@ -198,7 +198,7 @@ def stakes_for(draw: st.DrawFn, structure: str, stud: bool, players: int) -> Sta
     else:
         if not stud:
             small = draw(st.sampled_from([0, chip, amount(1, 20)]))
-        if blinds and draw(st.booleans()):
+        if len(blinds) > 0 and draw(st.booleans()):
             min_bet = draw(st.integers(1, top // chip)) * chip
     return Stakes(blinds=blinds, ante=ante, bring_in=bring_in, small_bet=small, big_bet=big,
                   min_bet=min_bet, max_bet=max_bet, chip=chip)
@@ -350,8 +350,9 @@ class Oracle:
         order: list[int] = []
         anchor = t.button
         for _ in self.seats:
-            anchor = clockwise_after(anchor, [s for s in self.seats if s not in order])
-            assert anchor is not None
+            after = clockwise_after(anchor, [s for s in self.seats if s not in order])
+            assert after is not None
+            anchor = after
             order.append(anchor)
         if (len(self.seats) == 2 and t.rules.heads_up_button_first_blind
                 and t.button in self.seats):
