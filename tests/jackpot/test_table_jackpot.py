@@ -10,6 +10,7 @@ import pytest
 
 from server.rules.cards import make_deck
 from server.table.caribbean_table import jackpot_round
+from server.table.jackpot import EmbeddedJackpot
 from tests.table.helpers import Harness
 from tests.table.test_table_behaviour import CFG
 
@@ -29,6 +30,7 @@ async def test_csp10_table_dealt_first_is_paid_first_even_when_it_settles_last()
     first and waits; when alice settles, alice is paid from the pool first, then bob."""
     h = Harness(config=JP_CFG)
     jp = h.registry.jackpot
+    assert isinstance(jp, EmbeddedJackpot)  # the harness's default: the in-process pools
     jp.pool = 200_000
     royal = deck(["As", "Ks", "Qs", "Js", "Ts"], ["2c", "3d", "5h", "7c", "9d"])
     flush = deck(["2h", "5h", "8h", "Jh", "Kh"], ["2c", "3d", "4s", "7c", "9d"])

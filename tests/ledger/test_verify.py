@@ -89,7 +89,8 @@ def _first(record: HandRecord, kind: str, **match: Any) -> dict[str, Any]:
 
 def _other_card(record: HandRecord, card: str) -> str:
     assert record.audit is not None
-    return next(c for c in record.audit["deck"] if c != card)
+    deck: list[str] = record.audit["deck"]
+    return next(c for c in deck if c != card)
 
 
 def _showdown_hand(p: Played) -> HandRecord:

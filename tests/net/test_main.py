@@ -14,12 +14,14 @@ import threading
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 from urllib.parse import urlsplit
 
 import msgpack
 import orjson
 import pytest
 from websockets.asyncio.client import connect
+from websockets.typing import Subprotocol
 
 from server.config import Config
 from server.main import listening_url, main, run
@@ -186,7 +188,7 @@ async def test_ws_answers_requests_with_their_rid(server: RunningServer) -> None
 
 
 async def test_ws_honours_the_clients_first_subprotocol(server: RunningServer) -> None:
-    offer = ["poker.v1.msgpack", "poker.v1.json"]
+    offer = [Subprotocol("poker.v1.msgpack"), Subprotocol("poker.v1.json")]
     async with connect(f"ws://{server.host}:{server.port}/ws", subprotocols=offer) as ws:
         assert ws.subprotocol == "poker.v1.msgpack"
         await ws.send(msgpack.packb({"type": "hello", "rid": "a"}))
@@ -276,8 +278,9 @@ def test_connection_limits_live_in_config_and_must_be_positive(field: str) -> No
     """The edge's limits are `Config` fields (one place for every limit), refused when not
     positive; a connection of a server built with other values uses them."""
     assert getattr(Config(), field) > 0
+    zero: dict[str, Any] = {field: 0}
     with pytest.raises(ValueError, match=field):
-        Config(**{field: 0})
+        Config(**zero)
 
 
 async def test_a_connection_takes_its_limits_from_the_config(tmp_path: Path) -> None:

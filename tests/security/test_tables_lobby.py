@@ -25,7 +25,8 @@ HOLDEM: dict[str, Any] = {"variant": "holdem", "structure": "no_limit",
 
 
 async def _create(c: Any) -> dict[str, Any]:
-    return await c.request("create_table", **HOLDEM)
+    answer: dict[str, Any] = await c.request("create_table", **HOLDEM)
+    return answer
 
 
 async def test_a_guest_past_the_account_cap_gets_too_many_tables(
