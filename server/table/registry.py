@@ -308,7 +308,7 @@ class TableRegistry:
             return None
         if len(recent) == 1:
             return 0.0
-        return min(RESTART_BACKOFF * 2 ** (len(recent) - 2), RESTART_BACKOFF_CAP)
+        return min(RESTART_BACKOFF * 2.0 ** (len(recent) - 2), RESTART_BACKOFF_CAP)
 
     def _respawn(self, actor: TableActor) -> None:
         if (self._actors.get(actor.table_id) is actor and not actor.stopped
