@@ -393,7 +393,10 @@ function setupTable() {
     const t = store.state.table;
     if (!t) return;
     const answer = await socket.request("leave", { table: t.id });
-    showBanner(answer.type === "ok" ? "You leave at the end of the hand." : describe(answer), 3000);
+    const inHand = t.hand != null && !t.ended;
+    showBanner(answer.type !== "ok" ? describe(answer) : inHand
+      ? "You leave at the end of this hand; your chips then go back to your balance."
+      : "You left the table; your chips are back in your balance.", 3000);
   });
   $("#sitout-btn").addEventListener("click", async () => {
     const t = store.state.table;
@@ -600,6 +603,7 @@ async function boot() {
   setupLobby();
   setupTable();
   window.addEventListener("hashchange", onRoute);
+  window.addEventListener("pagehide", saveTable); // a reload: what was seen last is kept
   setInterval(() => {
     if (route.view === "lobby") refreshTables();
   }, LOBBY_POLL_MS);

@@ -103,3 +103,28 @@ test("backoff grows to a cap, with jitter", () => {
   assert.equal(backoffDelay(0, () => 0), 200);
   assert.equal(backoffDelay(0, () => 1), 300);
 });
+
+test("after a server restart: a forgotten session signs out, a table that is gone is reported", async () => {
+  class RestartedWS extends FakeWS {
+    send(data) {
+      const msg = JSON.parse(data);
+      this.sent.push(msg);
+      const answer = msg.type === "hello" ? { type: "error", rid: msg.rid, code: "bad_token", message: "x" }
+        : msg.type === "resume" ? { type: "error", rid: msg.rid, code: "unknown_table", message: "No such table." }
+          : msg.type === "ping" ? { type: "pong", rid: msg.rid, time: 1 } : { type: "ok", rid: msg.rid };
+      queueMicrotask(() => this.receive(answer));
+    }
+  }
+  FakeWS.all = [];
+  const got = [];
+  const sock = new PokerSocket("ws://x/ws", { WebSocketImpl: RestartedWS, onMessage: (m) => got.push(m) });
+  await sock.connect();
+  FakeWS.all[0].receive({ type: "welcome", player_id: "p", name: "A", token: "tok", balance: 1 });
+  sock.follow("t1");
+  FakeWS.all[0].close();
+  await until(() => got.some((m) => m.type === "local:gone"));
+  assert.ok(got.some((m) => m.type === "local:signed_out"));
+  assert.deepEqual(got.find((m) => m.type === "local:gone"), { type: "local:gone", table: "t1" });
+  assert.equal(sock.followed.has("t1"), false, "no resume of it again");
+  sock.close();
+});

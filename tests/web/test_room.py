@@ -250,3 +250,61 @@ async def test_a_link_to_a_table_that_no_longer_exists(
     await expect(player.page.locator("#gone")).to_contain_text("This table no longer exists")
     await expect(player.page.locator("[data-sit]")).to_have_count(0)
     await player.shot("table-gone")
+
+
+async def test_a_reload_mid_hand_keeps_chat_log_and_sitting_out(
+        live: Live, open_player: OpenPlayer) -> None:
+    creator = await host(live, "Bob")
+    table = await create(creator, variant="holdem", structure="no_limit",
+                         stakes={"blinds": [50, 100]}, seats=2, settings={"pause": 0.2})
+    alice = await seated_player(live, open_player, table, "Alice", 0)
+    answer = await creator.request("sit", table=table, seat=1, buy_in=5000)
+    assert answer["type"] == "ok", answer
+    await creator.request("chat", table=table, text="good luck")
+    page = alice.page
+    await expect(page.locator("#chat-lines")).to_contain_text("good luck")
+    await expect(page.locator("#actions .your-turn")).to_be_visible()
+    await page.click("#sitout-btn")
+    await expect(page.locator("#sitout-btn")).to_have_text("I'm back")
+    await expect(page.locator("#hand-log")).to_contain_text("posts blind")
+    await page.reload()
+    await expect(page.locator("body[data-ready='1']")).to_have_count(1)
+    await expect(page.locator("#me .who")).to_have_text("Alice")
+    await expect(page.locator(".seat.me[data-seat='0']")).to_have_count(1)
+    await expect(page.locator("#chat-lines")).to_contain_text("good luck")
+    await expect(page.locator("#hand-log")).to_contain_text("posts blind")
+    await expect(page.locator("#sitout-btn")).to_have_text("I'm back")
+    await expect(page.locator(".seat[data-seat='0'] .clock .bank")).not_to_be_empty()
+    # Her turn is hers again after the reload: the keys work with the slider focused.
+    await page.focus("#amount-range")
+    await page.keyboard.press("c")
+    await expect(page.locator("#actions [data-act]")).to_have_count(0)
+    acted = await creator.event("acted", table=table, seat=0)
+    assert acted["action"] == "call"
+
+
+async def test_the_meter_on_a_linked_caribbean_table_and_a_fresh_balance_after_leaving(
+        live: Live, open_player: OpenPlayer) -> None:
+    jackpot = live.app.registry.jackpot  # type: ignore[attr-defined]
+    jackpot.pool = 250_000
+    creator = await host(live)
+    table = await create(creator, variant="caribbean", stakes={"min": 100, "max": 1000},
+                         seats=5, name="Island", settings={"pause": 0.2})
+    player = await open_player()
+    # Straight to the table by its link, never the lobby: the meter and the paytable show.
+    await player.goto(live.url, f"#/table/{table}")
+    await expect(player.page.locator("#jackpot-pool")).to_have_text("250,000")
+    await expect(player.page.locator("#paytable")).to_contain_text("royal")
+    await player.page.fill("#table-hello-name", "Alice")
+    await player.page.click("#table-hello button[type='submit']")
+    await expect(player.page.locator("#me .balance")).to_have_text("10,000")
+    await player.sit(0, 3000)
+    await expect(player.page.locator("#me .balance")).to_have_text("7,000")
+    await player.page.click("#actions [data-act='fold']")  # skip the round
+    await player.page.click("#leave-btn")
+    await expect(player.page.locator(".seat.me")).to_have_count(0)
+    await expect(player.page.locator("#me .balance")).to_have_text("10,000")
+    # The sit panel offers what she has now.
+    await player.page.click("[data-sit='1']")
+    await expect(player.page.locator("#buy-in-hint")).to_contain_text("you have 10,000")
+    await player.shot("caribbean-linked")

@@ -60,7 +60,7 @@ function seatCards(t, s, isMe) {
 }
 
 function clockHTML(turn, now) {
-  if (!turn) return "";
+  if (!turn || !(Number(turn.deadline) > 0)) return ""; // no deadline known: no "0s" clock
   const left = now ? Math.max(0, Math.ceil(turn.deadline - now)) : null;
   const bank = turn.time_bank != null ? Math.round(turn.time_bank) : null;
   const label = turn.in_bank ? "time bank" : (bank != null ? `+${bank}s bank` : "");
@@ -146,7 +146,7 @@ function centerHTML(t, opts = {}) {
   }
   const result = t.ended && t.announcements.length ? t.announcements
     : opts.lastResult ? opts.lastResult.announcements : null;
-  if (result && result.length) {
+  if (result && result.length && t.variant !== "caribbean") { // Caribbean: each seat shows its own
     // one line per pot (every winner, the odd chip), kept up at least RESULT_MS
     parts.push(`<div class="winner-banner" role="status">${result.slice(0, 6).map((a) => `<p>${esc(a)}</p>`).join("")}</div>`);
   }
