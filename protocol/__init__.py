@@ -40,7 +40,8 @@ Events (:mod:`protocol.messages`)
     every connection.  One builder function per type.
 
 Errors (:mod:`protocol.errors`)
-    :data:`ERROR_CODES` maps every stable snake_case code to its human message;
+    :class:`ErrorCode` is every stable snake_case code (a ``StrEnum``) with its human
+    ``message``, :data:`ERROR_CODES` the same as a table;
     :class:`ProtocolError` (``code``, ``message``, ``rid``, ``field``) is the only
     exception the decoding and validation functions raise.
 
@@ -89,7 +90,7 @@ from .constants import (
     TABLE_EVENT_TYPES,
     VARIANTS,
 )
-from .errors import ERROR_CODES, ProtocolError
+from .errors import ERROR_CODES, ErrorCode, ProtocolError
 from .messages import MESSAGE_FIELDS, check_server_message
 from .requests import (
     REQUEST_CLASSES,
@@ -127,6 +128,7 @@ __all__ = [
     "DEFAULT_SUBPROTOCOL",
     "ERROR_CODES",
     "EVENT_TYPES",
+    "ErrorCode",
     "JSON_CODEC",
     "MAX_CHAT_LEN",
     "MAX_DEPTH",

@@ -1,9 +1,10 @@
 """Error codes and the one exception of the protocol package.
 
-The rule of this module: every failure the wire contract can report is a code in
-:data:`ERROR_CODES`, and every failure the ``protocol`` package detects raises
-:class:`ProtocolError` carrying one of those codes.  Nothing else escapes
-:meth:`~protocol.codec.JsonCodec.decode` or :func:`~protocol.requests.parse_request`.
+The rule of this module: every failure the wire contract can report is a member of
+:class:`ErrorCode` (:data:`ERROR_CODES`: the same as a table), and every failure the
+``protocol`` package detects raises :class:`ProtocolError` carrying one of those codes.
+Nothing else escapes :meth:`~protocol.codec.JsonCodec.decode` or
+:func:`~protocol.requests.parse_request`.
 
 The server answers a failed request with ``{"type": "error", "rid": …, "code": …,
 "message": …}`` (see :func:`protocol.messages.error`).  ``code`` is stable snake_case and is
@@ -16,73 +17,98 @@ The rules engine raises its own error carrying a reason code; the server maps th
 
 from __future__ import annotations
 
+from enum import StrEnum, unique
 from typing import Any
 
-__all__ = ["ERROR_CODES", "ProtocolError"]
+__all__ = ["ERROR_CODES", "ErrorCode", "ProtocolError"]
 
-#: Every error code of the wire contract, with the default human message.
-ERROR_CODES: dict[str, str] = {
+
+@unique
+class ErrorCode(StrEnum):
+    """Every error code of the wire contract, with its default human message (`message`).
+
+    A member is the ``str`` of its code (``ErrorCode.TABLE_FULL == "table_full"``): it goes on
+    the wire, and compares with a code read from it, as that string."""
+
+    _value_: str
+    message: str
+
+    def __new__(cls, code: str, message: str = "") -> ErrorCode:
+        member = str.__new__(cls, code)
+        member._value_ = code
+        member.message = message
+        return member
+
     # Frames and requests (detected by the protocol package itself).
-    "malformed": "The message could not be decoded.",
-    "oversized": "The message is larger than the server accepts.",
-    "unknown_type": "Unknown message type.",
-    "bad_field": "A field has the wrong type or an invalid value.",
-    "missing_field": "A required field is missing.",
-    "bad_amount": "That amount is not allowed.",
+    MALFORMED = "malformed", "The message could not be decoded."
+    OVERSIZED = "oversized", "The message is larger than the server accepts."
+    UNKNOWN_TYPE = "unknown_type", "Unknown message type."
+    BAD_FIELD = "bad_field", "A field has the wrong type or an invalid value."
+    MISSING_FIELD = "missing_field", "A required field is missing."
+    BAD_AMOUNT = "bad_amount", "That amount is not allowed."
     # Connection, identity and accounts.
-    "unauthorized": "Say hello (log in or play as a guest) first.",
-    "bad_credentials": "Wrong name or password.",
-    "bad_token": "That session token is unknown or has expired.",
-    "name_taken": "That name is already taken.",
-    "weak_password": "That password is too weak.",
-    "rate_limited": "Too many messages; slow down.",
-    "server_busy": "The server is busy; try again shortly.",
-    "login_locked": "Too many failed logins; try again after `retry_after` seconds.",
-    "too_many_guests": "Too many guest accounts from your address; try again later.",
-    "name_reserved": "That name is reserved.",
-    "shutting_down": "The server is shutting down.",
-    "internal_error": "Something went wrong on the server.",
-    "not_allowed": "You are not allowed to do that.",
-    "unsupported": "The server does not support that here.",
+    UNAUTHORIZED = "unauthorized", "Say hello (log in or play as a guest) first."
+    BAD_CREDENTIALS = "bad_credentials", "Wrong name or password."
+    BAD_TOKEN = "bad_token", "That session token is unknown or has expired."
+    NAME_TAKEN = "name_taken", "That name is already taken."
+    WEAK_PASSWORD = "weak_password", "That password is too weak."
+    RATE_LIMITED = "rate_limited", "Too many messages; slow down."
+    SERVER_BUSY = "server_busy", "The server is busy; try again shortly."
+    LOGIN_LOCKED = "login_locked", "Too many failed logins; try again after `retry_after` seconds."
+    TOO_MANY_GUESTS = (
+        "too_many_guests", "Too many guest accounts from your address; try again later.")
+    NAME_RESERVED = "name_reserved", "That name is reserved."
+    SHUTTING_DOWN = "shutting_down", "The server is shutting down."
+    INTERNAL_ERROR = "internal_error", "Something went wrong on the server."
+    NOT_ALLOWED = "not_allowed", "You are not allowed to do that."
+    UNSUPPORTED = "unsupported", "The server does not support that here."
     # Lobby and tables.
-    "unknown_table": "No such table.",
-    "table_full": "The table is full.",
-    "table_closed": "The table is closing.",
-    "too_many_tables": "You cannot create or join more tables.",
-    "bad_variant": "Unknown or unavailable game variant.",
-    "bad_structure": "That betting structure is not available for this game.",
-    "bad_stakes": "The stakes do not fit the betting structure.",
-    "bad_settings": "Invalid table settings.",
-    "bad_deck": "A deck is not a permutation of the variant's cards.",
-    "test_mode_only": "That is only available when the server runs in test mode.",
-    "house_policy": "The house sets that (jackpot terms, rake limits), not a table's creator.",
-    "not_watching": "You are not watching that table.",
+    UNKNOWN_TABLE = "unknown_table", "No such table."
+    TABLE_FULL = "table_full", "The table is full."
+    TABLE_CLOSED = "table_closed", "The table is closing."
+    TOO_MANY_TABLES = "too_many_tables", "You cannot create or join more tables."
+    BAD_VARIANT = "bad_variant", "Unknown or unavailable game variant."
+    BAD_STRUCTURE = "bad_structure", "That betting structure is not available for this game."
+    BAD_STAKES = "bad_stakes", "The stakes do not fit the betting structure."
+    BAD_SETTINGS = "bad_settings", "Invalid table settings."
+    BAD_DECK = "bad_deck", "A deck is not a permutation of the variant's cards."
+    TEST_MODE_ONLY = "test_mode_only", "That is only available when the server runs in test mode."
+    HOUSE_POLICY = (
+        "house_policy",
+        "The house sets that (jackpot terms, rake limits), not a table's creator.")
+    NOT_WATCHING = "not_watching", "You are not watching that table."
     # Seats and money.
-    "bad_seat": "No such seat at this table.",
-    "seat_taken": "That seat is taken.",
-    "already_seated": "You are already seated at this table.",
-    "not_seated": "You are not seated at this table.",
-    "insufficient_funds": "Your balance is too low for that.",
-    "bad_buy_in": "The buy-in is outside the table's limits.",
-    "hand_in_progress": "Not while a hand is in progress.",
-    "limit_exceeded": "That would pass the house's limit.",
+    BAD_SEAT = "bad_seat", "No such seat at this table."
+    SEAT_TAKEN = "seat_taken", "That seat is taken."
+    ALREADY_SEATED = "already_seated", "You are already seated at this table."
+    NOT_SEATED = "not_seated", "You are not seated at this table."
+    INSUFFICIENT_FUNDS = "insufficient_funds", "Your balance is too low for that."
+    BAD_BUY_IN = "bad_buy_in", "The buy-in is outside the table's limits."
+    HAND_IN_PROGRESS = "hand_in_progress", "Not while a hand is in progress."
+    LIMIT_EXCEEDED = "limit_exceeded", "That would pass the house's limit."
     # Playing a hand (engine reason codes map onto these).
-    "no_hand": "There is no hand in progress.",
-    "not_in_hand": "You are not in this hand.",
-    "not_your_turn": "It is not your turn.",
-    "bad_action": "That action is not allowed now.",
-    "bad_discard": "Those cards cannot be discarded.",
-    "unknown_hand": "No such hand.",
-    "next_hand_started": "The next hand has started: that hand's cards can no longer be shown.",
-    "chat_disabled": "Chat is disabled here.",
-    "chat_limited": "This table's chat is busy; wait a moment.",
-}
+    NO_HAND = "no_hand", "There is no hand in progress."
+    NOT_IN_HAND = "not_in_hand", "You are not in this hand."
+    NOT_YOUR_TURN = "not_your_turn", "It is not your turn."
+    BAD_ACTION = "bad_action", "That action is not allowed now."
+    BAD_DISCARD = "bad_discard", "Those cards cannot be discarded."
+    UNKNOWN_HAND = "unknown_hand", "No such hand."
+    NEXT_HAND_STARTED = (
+        "next_hand_started",
+        "The next hand has started: that hand's cards can no longer be shown.")
+    CHAT_DISABLED = "chat_disabled", "Chat is disabled here."
+    CHAT_LIMITED = "chat_limited", "This table's chat is busy; wait a moment."
+
+
+#: Every error code (its ``str``) with its default human message: :class:`ErrorCode` as a
+#: table, for lookups of codes that come as plain strings (the engine's reasons).
+ERROR_CODES: dict[str, str] = {code.value: code.message for code in ErrorCode}
 
 
 class ProtocolError(ValueError):
     """A frame or request broke the wire contract.
 
-    ``code`` is a key of :data:`ERROR_CODES`; ``message`` is for humans; ``rid`` is the
+    ``code`` is an :class:`ErrorCode` (or its string); ``message`` is for humans; ``rid`` is the
     request id when it could be read from the offending request (so the answer can carry
     it), else ``None``; ``field`` names the offending field when there is one.
 

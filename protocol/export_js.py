@@ -15,7 +15,7 @@ from typing import Any
 import orjson
 
 from . import constants as c
-from .errors import ERROR_CODES
+from .errors import ErrorCode
 from .messages import MESSAGE_FIELDS
 from .requests import REQUEST_CLASSES, request_fields
 
@@ -103,7 +103,8 @@ def render() -> str:
     for name, items in lists:
         out.append(f"export const {name} = {_frozen(list(items))};\n")
     out.append("\n// Error code -> default human message.\n")
-    out.append(f"export const ERROR_CODES = {_frozen_table(ERROR_CODES)};\n")
+    error_codes = {code.value: code.message for code in ErrorCode}
+    out.append(f"export const ERROR_CODES = {_frozen_table(error_codes)};\n")
     out.append("\n// Request type -> {required, optional} fields (besides `type` and `rid`).\n")
     out.append(f"export const REQUEST_FIELDS = {_frozen_table(request_spec)};\n")
     out.append("\n// Server message type -> {required, optional} fields (besides `type`).\n")

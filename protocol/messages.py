@@ -117,7 +117,7 @@ def ok(rid: Rid, /, **result: Any) -> Msg:
 
 
 def error(rid: Rid, code: str, message: str | None = None) -> Msg:
-    """``error``: the request ``rid`` failed.  ``code`` is a key of ERROR_CODES (stable,
+    """``error``: the request ``rid`` failed.  ``code`` is an ErrorCode (or its string; stable,
     for programs); ``message`` is for humans and defaults to the code's standard text."""
     if code not in ERROR_CODES:
         raise ValueError(f"unknown error code {code!r}")

@@ -10,18 +10,21 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-FOLD = "fold"
-CHECK = "check"
-CALL = "call"
-BET = "bet"
-RAISE = "raise"
-BRING_IN = "bring_in"
-COMPLETE = "complete"
-DRAW = "draw"
-ACTIONS = (FOLD, CHECK, CALL, BET, RAISE, BRING_IN, COMPLETE, DRAW)
+from server.rules.vocabulary import Action
+
+# the members of `Action` under the names the engine has always used
+FOLD = Action.FOLD
+CHECK = Action.CHECK
+CALL = Action.CALL
+BET = Action.BET
+RAISE = Action.RAISE
+BRING_IN = Action.BRING_IN
+COMPLETE = Action.COMPLETE
+DRAW = Action.DRAW
+ACTIONS: tuple[Action, ...] = tuple(Action)
 # the Options field that offers each action other than fold and check (None: not offered)
-_OFFER_FIELDS = {CALL: "call", BET: "bet", RAISE: "raise_", BRING_IN: "bring_in",
-                 COMPLETE: "complete", DRAW: "draw"}
+_OFFER_FIELDS: dict[str, str] = {CALL: "call", BET: "bet", RAISE: "raise_",
+                                 BRING_IN: "bring_in", COMPLETE: "complete", DRAW: "draw"}
 
 
 @dataclass(frozen=True, slots=True)

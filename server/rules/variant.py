@@ -13,26 +13,28 @@ from dataclasses import dataclass, field
 from server.rules.cards import make_deck
 from server.rules.evaluate import STANDARD, HandRules, HandValue, evaluate
 from server.rules.structure import Stakes
+from server.rules.vocabulary import DealKind, Opener
 
-# who opens a betting round
-BLINDS = "blinds"      # first player left of the last blind or over blind (BET-02)
-BUTTON = "button"      # first active player left of the button (BET-04)
-BRING_IN = "bring_in"  # lowest up card makes the forced bring-in (STUD-02)
-SHOWING = "showing"    # highest hand showing opens (STUD-03)
+# who opens a betting round (`Opener`)
+BLINDS = Opener.BLINDS
+BUTTON = Opener.BUTTON
+BRING_IN = Opener.BRING_IN
+SHOWING = Opener.SHOWING
 
-DOWN = "down"
-UP = "up"
-BOARD = "board"
+# how a street's cards are dealt (`DealKind`)
+DOWN = DealKind.DOWN
+UP = DealKind.UP
+BOARD = DealKind.BOARD
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Street:
     """One stage of a hand: burn, deal, (draw), then a betting round."""
 
-    deal: tuple[tuple[str, int], ...] = ()
+    deal: tuple[tuple[str, int], ...] = ()  # (kind: a `DealKind`, count)
     burn: bool = False
     draw: bool = False
-    opener: str = BUTTON
+    opener: Opener = BUTTON
     big: bool = False
 
 
