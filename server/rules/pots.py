@@ -66,10 +66,9 @@ def build_pots(contributions: Mapping[int, int], live: Iterable[int]) -> list[Po
     for level in levels:
         amount = sum(min(c, level) - min(c, previous) for c in contributions.values())
         eligible = tuple(sorted(s for s in live_set if contributions.get(s, 0) >= level))
-        if pots and pots[-1].eligible == eligible:
-            pots[-1] = Pot(pots[-1].amount + amount, eligible)
-        elif amount > 0:
-            pots.append(Pot(amount, eligible))
+        # each level is a live seat's total, so each has chips in it and fewer seats eligible
+        # than the one below: no pot is empty and no two pots have the same seats
+        pots.append(Pot(amount, eligible))
         previous = level
     leftover = sum(max(0, c - previous) for c in contributions.values())
     if leftover:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from server.rules.events import BetReturned, BoardDealt, PotAwarded
 from server.rules.pots import Pot, build_pots, split_pot, uncalled
 from server.rules.structure import Stakes
@@ -126,3 +128,27 @@ def test_allin_03_side_pots_with_seat_zero_all_in() -> None:
                 PotAwarded(1, 400, {2: 400}, None, "pair of kings")],
         final={0: 300, 2: 600, 9: 200},
     ))
+
+
+def test_uncalled_with_one_contributor_returns_all_of_it() -> None:
+    """ALLIN-03 (a bet nobody matched goes back to its owner): a lone contributor gets all of
+    it back; nothing is uncalled with no contributor or a zero contribution."""
+    assert uncalled({4: 30}) == (4, 30)
+    assert uncalled({4: 0}) is None
+    assert uncalled({}) is None
+
+
+def test_chips_above_every_live_level_stay_in_the_last_pot() -> None:
+    """ALLIN-03 (a folded player's chips stay in the pots they reached): chips of a folded
+    seat above the highest live total are never lost: they go to the last pot; with no live
+    chips at all they form one pot for the live seats."""
+    pots = build_pots({1: 100, 2: 50, 3: 50}, live=[2, 3])
+    assert [(p.amount, p.eligible) for p in pots] == [(200, (2, 3))]
+    assert [(p.amount, p.eligible) for p in build_pots({1: 10, 2: 0}, live=[2])] == [
+        (10, (2,))]
+
+
+def test_split_pot_needs_a_winner() -> None:
+    """POT-01 divides among the tied winners: a pot without one is a caller's bug."""
+    with pytest.raises(ValueError, match="at least one winner"):
+        split_pot(100, [], cards_of=lambda s: ())
