@@ -33,6 +33,7 @@ import datetime as dt
 import hashlib
 import re
 import tomllib
+from collections.abc import Callable
 from typing import Any
 
 from server.ledger.history import HandRecord
@@ -127,141 +128,196 @@ def _nth(n: int) -> str:
 
 def to_pokerstars(record: HandRecord) -> str:
     """The hand as PokerStars-style text (see the module docstring)."""
-    game = f"{_GAMES[record.variant]} {_STRUCTURES.get(record.structure or '', '')}".strip()
-    lines = [f"PokerStars Hand #{hand_number(record.hand)}: {game} "
-             f"({_stakes_text(record)}) - {_when(record.started)} UTC"]
-    button = f" Seat #{record.button + 1} is the button" if record.button is not None else ""
-    lines.append(f"Table '{record.table}' {record.num_seats}-max{button} (hand {record.hand})")
-    for st in sorted(int(s) for s in record.players):
-        lines.append(f"Seat {st + 1}: {_name(record, st)} "
-                     f"({record.players[str(st)]['stack']} in chips)")
-    bets: dict[int, int] = {}
-    current = 0
-    board: list[Any] = []
-    own_count: dict[int, int] = {}
-    collected: dict[int, int] = {}
-    shown: dict[int, list[str]] = {}
-    mucked: set[int] = set()
-    folded: set[int] = set()
-    header_done = False
-    dealt_round: set[int] = set()
-    drew = False
-    total = rake = 0
-    for e in record.events:
-        kind = e["e"]
-        seat: Any = e.get("seat")
-        who = _name(record, seat) if isinstance(seat, int) else ""
-        if kind == "Posted":
-            total += e["amount"]
-            if e["kind"] == "ante":
-                lines.append(f"{who}: posts the ante {e['amount']}")
-                continue
-            bets[seat] = bets.get(seat, 0) + e["amount"]
-            current = max(current, bets[seat])
-            if e["kind"] == "bring_in":
-                lines.append(f"{who}: brings in for {e['amount']}")
-            else:
-                name = _blind_name(record, seat, e["kind"], e["amount"])
-                lines.append(f"{who}: posts {name} {e['amount']}")
-        elif kind == "Dealt":
-            if e.get("dead"):
-                continue
-            own_count[seat] = own_count.get(seat, 0) + len(e["cards"])
-            new_round = not header_done or seat in dealt_round
-            if new_round:
-                dealt_round = set()
-            dealt_round.add(seat)
-            if new_round and (record.variant in _STUD or not header_done):
-                lines.append("*** HOLE CARDS ***" if record.variant not in _STUD else
-                             f"*** {_street_name(record, board, own_count[seat])} ***")
-            header_done = True
-            known = [c for c in e["cards"] if c is not None]
-            if known:
-                lines.append(f"Dealt to {who} [{' '.join(known)}]")
-        elif kind == "BoardDealt":
-            before = list(board)
-            board = list(e["board"])
-            name = _street_name(record, board, 0)
-            old = f" [{_cards(before)}]" if before else ""
-            lines.append(f"*** {name} ***{old} [{_cards(e['cards'])}]")
-        elif kind == "StreetEnded":
-            bets, current = {}, 0
-        elif kind == "Acted":
-            action, amount = e["action"], e["amount"]
-            put = amount - bets.get(seat, 0)
-            if action == "fold":
-                folded.add(seat)
-                lines.append(f"{who}: folds")
-            elif action == "check":
-                lines.append(f"{who}: checks")
-            elif action == "call":
-                lines.append(f"{who}: calls {put}")
-            elif action == "bet":
-                lines.append(f"{who}: bets {put}")
-            elif action == "raise":
-                lines.append(f"{who}: raises {amount - current} to {amount}")
-            elif action == "complete":
-                lines.append(f"{who}: completes it to {amount}")
-            elif action == "bring_in":
-                lines.append(f"{who}: brings in for {amount}")
-            if action not in ("fold", "check"):
-                total += put
-                bets[seat] = amount
-                current = max(current, amount)
-            if e.get("all_in") and action not in ("fold", "check"):
-                lines[-1] += " and is all-in"
-        elif kind == "Drew":
-            if not drew:
-                lines.append("*** FIRST DRAW ***")
-                drew = True
-            n = len(e["discarded"])
-            if n == 0:
-                lines.append(f"{who}: stands pat")
-            else:
-                known = [c for c in e["discarded"] if c is not None]
-                shown_cards = f" [{' '.join(known)}]" if known else ""
-                lines.append(f"{who}: discards {n} card{'s' if n > 1 else ''}{shown_cards}")
-                got = [c for c in e["received"] if c is not None]
-                if got:
-                    lines.append(f"Dealt to {who} [{' '.join(got)}]")
-        elif kind == "BetReturned":
-            total -= e["amount"]
-            lines.append(f"Uncalled bet ({e['amount']}) returned to {who}")
-        elif kind == "Showdown":
-            if not shown and not mucked:
-                lines.append("*** SHOW DOWN ***")
-            shown[seat] = list(e["cards"])
-            lines.append(f"{who}: shows [{_cards(e['cards'])}] ({e['hand']})")
-        elif kind == "Mucked":
-            if not shown and not mucked:
-                lines.append("*** SHOW DOWN ***")
-            mucked.add(seat)
-            lines.append(f"{who}: mucks hand")
-        elif kind == "RakeTaken":
-            rake += e["amount"]
-        elif kind == "PotAwarded":
-            pot = "pot" if e["pot"] == 0 else f"side pot-{e['pot']}"
-            for s, amount in e["winners"].items():
-                collected[int(s)] = collected.get(int(s), 0) + amount
-                lines.append(f"{_name(record, int(s))} collected {amount} from {pot}")
-    lines.append("*** SUMMARY ***")
-    lines.append(f"Total pot {total} | Rake {rake}")
-    if board:
-        lines.append(f"Board [{_cards(board)}]")
-    for seat in sorted(int(s) for s in record.players):
-        tag = " (button)" if seat == record.button else ""
-        line = f"Seat {seat + 1}: {_name(record, seat)}{tag}"
-        if seat in shown:
-            line += f" showed [{_cards(shown[seat])}]"
-            line += f" and won ({collected[seat]})" if seat in collected else " and lost"
-        elif seat in collected:
-            line += f" collected ({collected[seat]})"
-        elif seat in mucked:
-            line += " mucked"
-        elif seat in folded:
-            line += " folded"
-        lines.append(line)
-    return "\n".join(lines) + "\n"
+    text = _StarsText(record)
+    text.header()
+    for event in record.events:
+        text.event(event)
+    text.summary()
+    return "\n".join(text.lines) + "\n"
+
+
+class _StarsText:
+    """`to_pokerstars`' state while it walks the record's events: the lines so far, the bets
+    of the street, the board, what each seat showed, mucked, folded and collected."""
+
+    def __init__(self, record: HandRecord) -> None:
+        self.record = record
+        self.lines: list[str] = []
+        self.bets: dict[int, int] = {}
+        self.current = 0  # the street's highest bet
+        self.board: list[Any] = []
+        self.own_count: dict[int, int] = {}  # cards dealt to each seat so far
+        self.collected: dict[int, int] = {}
+        self.shown: dict[int, list[str]] = {}
+        self.mucked: set[int] = set()
+        self.folded: set[int] = set()
+        self.header_done = False  # the first deal's header is written
+        self.dealt_round: set[int] = set()  # seats dealt in this round of deals
+        self.drew = False
+        self.total = 0
+        self.rake = 0
+
+    def header(self) -> None:
+        record = self.record
+        game = f"{_GAMES[record.variant]} {_STRUCTURES.get(record.structure or '', '')}".strip()
+        self.lines.append(f"PokerStars Hand #{hand_number(record.hand)}: {game} "
+                          f"({_stakes_text(record)}) - {_when(record.started)} UTC")
+        button = (f" Seat #{record.button + 1} is the button" if record.button is not None
+                  else "")
+        self.lines.append(f"Table '{record.table}' {record.num_seats}-max{button} "
+                          f"(hand {record.hand})")
+        for st in sorted(int(s) for s in record.players):
+            self.lines.append(f"Seat {st + 1}: {_name(record, st)} "
+                              f"({record.players[str(st)]['stack']} in chips)")
+
+    def event(self, e: dict[str, Any]) -> None:
+        handler = _STARS_EVENTS.get(e["e"])
+        if handler is not None:
+            seat: Any = e.get("seat")
+            handler(self, e, seat, _name(self.record, seat) if isinstance(seat, int) else "")
+
+    def posted(self, e: dict[str, Any], seat: int, who: str) -> None:
+        self.total += e["amount"]
+        if e["kind"] == "ante":
+            self.lines.append(f"{who}: posts the ante {e['amount']}")
+            return
+        self.bets[seat] = self.bets.get(seat, 0) + e["amount"]
+        self.current = max(self.current, self.bets[seat])
+        if e["kind"] == "bring_in":
+            self.lines.append(f"{who}: brings in for {e['amount']}")
+        else:
+            name = _blind_name(self.record, seat, e["kind"], e["amount"])
+            self.lines.append(f"{who}: posts {name} {e['amount']}")
+
+    def dealt(self, e: dict[str, Any], seat: int, who: str) -> None:
+        if e.get("dead"):
+            return
+        stud = self.record.variant in _STUD
+        self.own_count[seat] = self.own_count.get(seat, 0) + len(e["cards"])
+        new_round = not self.header_done or seat in self.dealt_round
+        if new_round:
+            self.dealt_round = set()
+        self.dealt_round.add(seat)
+        if new_round and (stud or not self.header_done):
+            self.lines.append("*** HOLE CARDS ***" if not stud else
+                              f"*** {_street_name(self.record, self.board, self.own_count[seat])}"
+                              " ***")
+        self.header_done = True
+        known = [c for c in e["cards"] if c is not None]
+        if known:
+            self.lines.append(f"Dealt to {who} [{' '.join(known)}]")
+
+    def board_dealt(self, e: dict[str, Any], seat: int, who: str) -> None:
+        before = list(self.board)
+        self.board = list(e["board"])
+        name = _street_name(self.record, self.board, 0)
+        old = f" [{_cards(before)}]" if before else ""
+        self.lines.append(f"*** {name} ***{old} [{_cards(e['cards'])}]")
+
+    def street_ended(self, e: dict[str, Any], seat: int, who: str) -> None:
+        self.bets, self.current = {}, 0
+
+    def acted(self, e: dict[str, Any], seat: int, who: str) -> None:
+        action, amount = e["action"], e["amount"]
+        put = amount - self.bets.get(seat, 0)
+        line = {
+            "fold": f"{who}: folds",
+            "check": f"{who}: checks",
+            "call": f"{who}: calls {put}",
+            "bet": f"{who}: bets {put}",
+            "raise": f"{who}: raises {amount - self.current} to {amount}",
+            "complete": f"{who}: completes it to {amount}",
+            "bring_in": f"{who}: brings in for {amount}",
+        }.get(action)
+        if line is not None:
+            self.lines.append(line)
+        if action == "fold":
+            self.folded.add(seat)
+        if action not in ("fold", "check"):
+            self.total += put
+            self.bets[seat] = amount
+            self.current = max(self.current, amount)
+            if e.get("all_in"):
+                self.lines[-1] += " and is all-in"
+
+    def drew_cards(self, e: dict[str, Any], seat: int, who: str) -> None:
+        if not self.drew:
+            self.lines.append("*** FIRST DRAW ***")
+            self.drew = True
+        n = len(e["discarded"])
+        if n == 0:
+            self.lines.append(f"{who}: stands pat")
+            return
+        known = [c for c in e["discarded"] if c is not None]
+        shown_cards = f" [{' '.join(known)}]" if known else ""
+        self.lines.append(f"{who}: discards {n} card{'s' if n > 1 else ''}{shown_cards}")
+        got = [c for c in e["received"] if c is not None]
+        if got:
+            self.lines.append(f"Dealt to {who} [{' '.join(got)}]")
+
+    def bet_returned(self, e: dict[str, Any], seat: int, who: str) -> None:
+        self.total -= e["amount"]
+        self.lines.append(f"Uncalled bet ({e['amount']}) returned to {who}")
+
+    def showdown(self, e: dict[str, Any], seat: int, who: str) -> None:
+        if not self.shown and not self.mucked:
+            self.lines.append("*** SHOW DOWN ***")
+        self.shown[seat] = list(e["cards"])
+        self.lines.append(f"{who}: shows [{_cards(e['cards'])}] ({e['hand']})")
+
+    def mucks(self, e: dict[str, Any], seat: int, who: str) -> None:
+        if not self.shown and not self.mucked:
+            self.lines.append("*** SHOW DOWN ***")
+        self.mucked.add(seat)
+        self.lines.append(f"{who}: mucks hand")
+
+    def rake_taken(self, e: dict[str, Any], seat: int, who: str) -> None:
+        self.rake += e["amount"]
+
+    def pot_awarded(self, e: dict[str, Any], seat: int, who: str) -> None:
+        pot = "pot" if e["pot"] == 0 else f"side pot-{e['pot']}"
+        for s, amount in e["winners"].items():
+            self.collected[int(s)] = self.collected.get(int(s), 0) + amount
+            self.lines.append(f"{_name(self.record, int(s))} collected {amount} from {pot}")
+
+    def summary(self) -> None:
+        record = self.record
+        self.lines.append("*** SUMMARY ***")
+        self.lines.append(f"Total pot {self.total} | Rake {self.rake}")
+        if self.board:
+            self.lines.append(f"Board [{_cards(self.board)}]")
+        for seat in sorted(int(s) for s in record.players):
+            tag = " (button)" if seat == record.button else ""
+            self.lines.append(f"Seat {seat + 1}: {_name(record, seat)}{tag}"
+                              + self._outcome(seat))
+
+    def _outcome(self, seat: int) -> str:
+        if seat in self.shown:
+            won = (f" and won ({self.collected[seat]})" if seat in self.collected
+                   else " and lost")
+            return f" showed [{_cards(self.shown[seat])}]{won}"
+        if seat in self.collected:
+            return f" collected ({self.collected[seat]})"
+        if seat in self.mucked:
+            return " mucked"
+        if seat in self.folded:
+            return " folded"
+        return ""
+
+
+_STARS_EVENTS: dict[str, Callable[[_StarsText, dict[str, Any], Any, str], None]] = {
+    "Posted": _StarsText.posted,
+    "Dealt": _StarsText.dealt,
+    "BoardDealt": _StarsText.board_dealt,
+    "StreetEnded": _StarsText.street_ended,
+    "Acted": _StarsText.acted,
+    "Drew": _StarsText.drew_cards,
+    "BetReturned": _StarsText.bet_returned,
+    "Showdown": _StarsText.showdown,
+    "Mucked": _StarsText.mucks,
+    "RakeTaken": _StarsText.rake_taken,
+    "PotAwarded": _StarsText.pot_awarded,
+}
 
 
 def _blind_name(record: HandRecord, seat: int, kind: str, amount: int) -> str:
@@ -361,9 +417,39 @@ def _phh_cards(cards: list[Any]) -> str:
 def to_phh(record: HandRecord) -> str:
     """The hand as a PHH file (TOML; see the module docstring)."""
     order = _order(record)
-    p = {seat: f"p{i + 1}" for i, seat in enumerate(order)}
     antes = dict.fromkeys(order, 0)
     blinds = dict.fromkeys(order, 0)
+    actions, bring_in = _phh_actions(record, order, antes, blinds)
+    fields: list[str] = [
+        f"# hand {record.hand} at table {record.table}; seats are 1-based",
+        f"variant = {_toml_str(phh_variant_code(record.variant, record.structure))}",
+        f"antes = {_toml_list([antes[s] for s in order])}",
+        *_phh_stakes(record, order, blinds, bring_in),
+    ]
+    final = record.result.get("stacks", {})
+    fields += [
+        f"starting_stacks = {_toml_list([int(record.players[str(s)]['stack']) for s in order])}",
+        "actions = [\n" + "".join(f"  {_toml_str(a)},\n" for a in actions) + "]",
+        f"hand = {_toml_str(record.hand)}",
+        f"table = {_toml_str(record.table)}",
+        f"seats = {_toml_list([s + 1 for s in order])}",
+        f"seat_count = {record.num_seats}",
+        f"players = {_toml_list([_name(record, s) for s in order])}",
+        f"finishing_stacks = {_toml_list([int(final.get(str(s), 0)) for s in order])}",
+        f"time = {dt.datetime.fromtimestamp(record.started, dt.UTC).strftime('%H:%M:%S')}",
+        f"time_zone = {_toml_str('UTC')}",
+        f"_variant = {_toml_str(record.variant)}",
+        f"_structure = {_toml_str(record.structure or '')}",
+        f"_commitment = {_toml_str(record.commitment)}",
+    ]
+    return "\n".join(fields) + "\n"
+
+
+def _phh_actions(record: HandRecord, order: list[int], antes: dict[int, int],
+                 blinds: dict[int, int]) -> tuple[list[str], int]:
+    """The PHH `actions` of the record's events, and the bring-in; adds the antes and blinds
+    posted to `antes` and `blinds`."""
+    p = {seat: f"p{i + 1}" for i, seat in enumerate(order)}
     actions: list[str] = []
     bring_in = 0
     for e in record.events:
@@ -387,16 +473,9 @@ def to_phh(record: HandRecord) -> str:
         elif kind == "BoardDealt":
             actions.append(f"d db {_phh_cards(e['cards'])}")
         elif kind == "Acted":
-            act = e["action"]
-            if act == "fold":
-                actions.append(f"{p[seat]} f")
-            elif act in ("check", "call"):
-                actions.append(f"{p[seat]} cc")
-            elif act == "bring_in":
+            if e["action"] == "bring_in":
                 bring_in = e["amount"]
-                actions.append(f"{p[seat]} pb")
-            else:
-                actions.append(f"{p[seat]} cbr {e['amount']}")
+            actions.append(f"{p[seat]} {_phh_act(e)}")
         elif kind == "Drew":
             cards = _phh_cards(e["discarded"])
             actions.append(f"{p[seat]} sd {cards}".rstrip())
@@ -406,12 +485,26 @@ def to_phh(record: HandRecord) -> str:
             actions.append(f"{p[seat]} sm {_phh_cards(e['cards'])}")
         elif kind == "Mucked":
             actions.append(f"{p[seat]} sm")
+    return actions, bring_in
+
+
+def _phh_act(e: dict[str, Any]) -> str:
+    """A player's action in PHH: fold `f`, check or call `cc`, bring-in `pb`, else `cbr`."""
+    act = e["action"]
+    if act == "fold":
+        return "f"
+    if act in ("check", "call"):
+        return "cc"
+    if act == "bring_in":
+        return "pb"
+    return f"cbr {e['amount']}"
+
+
+def _phh_stakes(record: HandRecord, order: list[int], blinds: dict[int, int],
+                bring_in: int) -> list[str]:
+    """The PHH fields of the forced bets and bet sizes (after `antes`)."""
     st = record.stakes
-    fields: list[str] = [
-        f"# hand {record.hand} at table {record.table}; seats are 1-based",
-        f"variant = {_toml_str(phh_variant_code(record.variant, record.structure))}",
-        f"antes = {_toml_list([antes[s] for s in order])}",
-    ]
+    fields: list[str] = []
     if record.variant in _STUD:
         fields.append(f"bring_in = {bring_in or st.get('bring_in', 0)}")
     else:
@@ -423,23 +516,7 @@ def to_phh(record: HandRecord) -> str:
     else:
         blind = list(st.get("blinds", [0]))[-1]
         fields.append(f"min_bet = {st.get('min_bet') or blind}")
-    final = record.result.get("stacks", {})
-    fields += [
-        f"starting_stacks = {_toml_list([int(record.players[str(s)]['stack']) for s in order])}",
-        "actions = [\n" + "".join(f"  {_toml_str(a)},\n" for a in actions) + "]",
-        f"hand = {_toml_str(record.hand)}",
-        f"table = {_toml_str(record.table)}",
-        f"seats = {_toml_list([s + 1 for s in order])}",
-        f"seat_count = {record.num_seats}",
-        f"players = {_toml_list([_name(record, s) for s in order])}",
-        f"finishing_stacks = {_toml_list([int(final.get(str(s), 0)) for s in order])}",
-        f"time = {dt.datetime.fromtimestamp(record.started, dt.UTC).strftime('%H:%M:%S')}",
-        f"time_zone = {_toml_str('UTC')}",
-        f"_variant = {_toml_str(record.variant)}",
-        f"_structure = {_toml_str(record.structure or '')}",
-        f"_commitment = {_toml_str(record.commitment)}",
-    ]
-    return "\n".join(fields) + "\n"
+    return fields
 
 
 def read_phh(text: str) -> dict[str, Any]:
