@@ -308,3 +308,50 @@ async def test_the_meter_on_a_linked_caribbean_table_and_a_fresh_balance_after_l
     await player.page.click("[data-sit='1']")
     await expect(player.page.locator("#buy-in-hint")).to_contain_text("you have 10,000")
     await player.shot("caribbean-linked")
+
+
+SEVEN = ["As", "Kd", "Qh", "Jc", "Ts", "9d", "8h"]
+
+
+async def test_desktop_seven_card_hands_stay_off_the_chat_and_the_lobby_fits(
+        live: Live, open_player: OpenPlayer) -> None:
+    creator = await host(live)
+    for i in range(3):
+        await create(creator, variant="caribbean", stakes={"min": 100, "max": 1000}, seats=5,
+                     name=f"A long Caribbean table name {i}")
+    table = await create(creator, variant="stud7", structure="fixed_limit",
+                         stakes={"ante": 10, "bring_in": 25, "small_bet": 50, "big_bet": 100},
+                         seats=8, name="Stud hall")
+    player = await open_player(DESKTOP)
+    await player.goto(live.url)
+    await player.hello("Alice")
+    go = player.page.locator("#table-list .go-btns").first
+    await expect(go).to_be_visible()
+    clipped = await player.page.evaluate("""() => {
+        const box = document.querySelector(".table-scroll").getBoundingClientRect();
+        return [...document.querySelectorAll("#table-list .go-btns .btn")].some(
+            (b) => b.getBoundingClientRect().right > box.right + 0.5);
+    }""")
+    assert not clipped
+    await player.goto(live.url, f"#/table/{table}/watch")
+    await expect(player.page.locator("[data-seat='7']")).to_have_count(1)
+    # Seven cards at every seat, as a seventh street shows them (the page's own state).
+    await player.page.evaluate("""(cards) => {
+        const { store, dispatch } = window.__poker;
+        const t = store.state.table;
+        const seats = Array.from({ length: 8 }, (_, i) => ({ seat: i, name: `Player ${i + 1}`,
+            stack: 1000, bet: 0, state: "active", cards: [null, null, null],
+            up: cards.slice(0, 4) }));
+        dispatch({ type: "snapshot", table: t.id, seq: t.seq, variant: "stud7",
+            structure: "fixed_limit", stakes: t.stakes, seats, board: [], pots: [],
+            button: 0, turn: null, hand: "x.1", name: t.name });
+    }""", SEVEN)
+    await expect(player.page.locator(".seat .card")).to_have_count(56)
+    await expect(player.page.locator(".dealer-button")).to_have_count(0)  # no button in stud
+    overlap = await player.page.evaluate("""() => {
+        const side = document.querySelector(".side").getBoundingClientRect();
+        return [...document.querySelectorAll(".seat .card")].filter(
+            (c) => c.getBoundingClientRect().right > side.left).length;
+    }""")
+    assert overlap == 0
+    await player.shot("stud7-desktop")
