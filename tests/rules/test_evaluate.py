@@ -527,3 +527,22 @@ def test_package_exports_the_one_public_evaluator() -> None:
     value = rules.evaluate(["Kh", "Kd"], ["Ks", "7c", "7d", "2s", "3h"])
     assert value.name == "full house, kings full of sevens"
     assert value > rules.evaluate(["Ah", "Ad"], ["Ks", "7c", "7d", "2s", "3h"])
+
+
+def test_hold03_two_flush_suits_among_ten_cards_take_the_better_flush() -> None:
+    """HOLD-03 / STUD-07: the best five of all the cards, however many: with five spades and
+    five hearts the hand is the better of the two flushes."""
+    spades = ["2s", "4s", "6s", "8s", "Ts"]
+    hearts = ["3h", "5h", "7h", "9h", "Jh"]
+    both = evaluate(spades + hearts)
+    assert both.category == FLUSH
+    assert both == evaluate(hearts) and both > evaluate(spades)
+
+
+def test_bad_cards_are_named_by_every_entry_point() -> None:
+    with pytest.raises(ValueError, match="not a card: 'Xx'"):
+        encode(["As", "Xx"])
+    with pytest.raises(ValueError, match="not a card"):
+        evaluate(["As", "Xx"], ["2c", "3c", "4c", "5c", "7d"], use_exactly=2)
+    with pytest.raises(TypeError, match="must be HandRules"):
+        evaluate(["As", "Ks", "Qs", "Js", "Ts"], rules="standard")  # type: ignore[arg-type]
