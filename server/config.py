@@ -30,7 +30,7 @@ class Config:
     bound port is printed in the `poker-server listening on ...` line."""
 
     test_mode: bool = False
-    """Enables test-only features (scripted decks in `create_table`, PROTOCOL.md). Never on by
+    """Enables test-only features (scripted decks in `create_table`, docs/protocol.md). Never on by
     default; must be asked for explicitly with `--test-mode`."""
 
     # --- storage -------------------------------------------------------------------------
@@ -64,7 +64,7 @@ class Config:
     # --- wire limits ---------------------------------------------------------------------
     max_frame_bytes: int = 65536
     """Largest WebSocket message accepted from a client, in bytes. A larger one gets an
-    error (PROTOCOL.md) rather than a crash."""
+    error (docs/protocol.md) rather than a crash."""
 
     outbox_size: int = 256
     """Frames queued for one connection. A connection whose outbox is full is cut (the table
@@ -170,7 +170,7 @@ class Config:
 
     # --- money -----------------------------------------------------------------------------
     starting_balance: int = 10000
-    """Chips credited to a new guest account (PROTOCOL.md `welcome`)."""
+    """Chips credited to a new guest account (docs/protocol.md `welcome`)."""
 
     # --- house policy (operator) ---------------------------------------------------------
     # GEN-09/GEN-10/CSP-13: house revenue and the jackpot terms are the operator's, the same

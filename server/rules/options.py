@@ -73,7 +73,7 @@ class Options:
         return tuple(k for k in ACTIONS if self.allows(k))
 
     def to_wire(self) -> dict[str, object]:
-        """The protocol's ``options`` object (PROTOCOL.md ``turn``)."""
+        """The protocol's ``options`` object (docs/protocol.md ``turn``)."""
         if self.sit_out or self.play is not None:
             return self._house_wire()
         out: dict[str, object] = {"fold": self.fold, "check": self.check}

@@ -1,9 +1,9 @@
 """A variant is data: its deck, its streets and how a hand is formed.
 
-Transitions as data (see ARCHITECTURE.md): each :class:`Street` says what is
+Transitions as data (see docs/architecture.md): each :class:`Street` says what is
 dealt, whether a card is burnt first, whether the players draw, who opens the
 betting and which fixed-limit size applies.  :class:`TableRules` are the
-table settings (structure, stakes and the RULES.md "D" settings).
+table settings (structure, stakes and the docs/rules.md "D" settings).
 """
 
 from __future__ import annotations
@@ -84,7 +84,7 @@ class TableRules:
     in basis points, capped; zero by default, since a fee per hand or per
     period is charged by the table, outside the hand);
     ``heads_up_button_first_blind`` switches to the common heads-up practice
-    where the button posts the first blind (off: RULES.md BLIND-01 as
+    where the button posts the first blind (off: docs/rules.md BLIND-01 as
     written, the player left of the button posts it even heads-up).
     """
 
