@@ -53,37 +53,40 @@ def _frozen_table(value: dict[str, Any]) -> str:
     return f"Object.freeze({{\n{lines}}})"
 
 
+#: The constants exported one by one, then the lists (frozen arrays), in this order.
+_SCALARS: list[tuple[str, Any]] = [
+    ("PROTOCOL_VERSION", c.PROTOCOL_VERSION),
+    ("SUBPROTOCOL_JSON", c.SUBPROTOCOL_JSON),
+    ("SUBPROTOCOL_MSGPACK", c.SUBPROTOCOL_MSGPACK),
+    ("DEFAULT_SUBPROTOCOL", c.DEFAULT_SUBPROTOCOL),
+    ("MAX_FRAME_BYTES", c.MAX_FRAME_BYTES),
+    ("MAX_DEPTH", c.MAX_DEPTH),
+    ("MAX_SAFE_INT", c.MAX_SAFE_INT),
+    ("MAX_NAME_LEN", c.MAX_NAME_LEN),
+    ("MAX_TABLE_NAME_LEN", c.MAX_TABLE_NAME_LEN),
+    ("MAX_CHAT_LEN", c.MAX_CHAT_LEN),
+    ("MAX_ID_LEN", c.MAX_ID_LEN),
+    ("MAX_PASSWORD_LEN", c.MAX_PASSWORD_LEN),
+    ("MAX_SEATS", c.MAX_SEATS),
+    ("MAX_DISCARD", c.MAX_DISCARD),
+    ("MAX_HISTORY_LIMIT", c.MAX_HISTORY_LIMIT),
+]
+_LISTS: list[tuple[str, tuple[str, ...]]] = [
+    ("SUBPROTOCOLS", c.SUBPROTOCOLS),
+    ("VARIANTS", c.VARIANTS),
+    ("STRUCTURES", c.STRUCTURES),
+    ("ACTIONS", c.ACTIONS),
+    ("POST_KINDS", c.POST_KINDS),
+    ("HISTORY_FORMATS", c.HISTORY_FORMATS),
+    ("REQUEST_TYPES", c.REQUEST_TYPES),
+    ("ANSWER_TYPES", c.ANSWER_TYPES),
+    ("TABLE_EVENT_TYPES", c.TABLE_EVENT_TYPES),
+    ("EVENT_TYPES", c.EVENT_TYPES),
+]
+
+
 def render() -> str:
     """The full text of ``protocol.js``."""
-    scalars: list[tuple[str, Any]] = [
-        ("PROTOCOL_VERSION", c.PROTOCOL_VERSION),
-        ("SUBPROTOCOL_JSON", c.SUBPROTOCOL_JSON),
-        ("SUBPROTOCOL_MSGPACK", c.SUBPROTOCOL_MSGPACK),
-        ("DEFAULT_SUBPROTOCOL", c.DEFAULT_SUBPROTOCOL),
-        ("MAX_FRAME_BYTES", c.MAX_FRAME_BYTES),
-        ("MAX_DEPTH", c.MAX_DEPTH),
-        ("MAX_SAFE_INT", c.MAX_SAFE_INT),
-        ("MAX_NAME_LEN", c.MAX_NAME_LEN),
-        ("MAX_TABLE_NAME_LEN", c.MAX_TABLE_NAME_LEN),
-        ("MAX_CHAT_LEN", c.MAX_CHAT_LEN),
-        ("MAX_ID_LEN", c.MAX_ID_LEN),
-        ("MAX_PASSWORD_LEN", c.MAX_PASSWORD_LEN),
-        ("MAX_SEATS", c.MAX_SEATS),
-        ("MAX_DISCARD", c.MAX_DISCARD),
-        ("MAX_HISTORY_LIMIT", c.MAX_HISTORY_LIMIT),
-    ]
-    lists: list[tuple[str, tuple[str, ...]]] = [
-        ("SUBPROTOCOLS", c.SUBPROTOCOLS),
-        ("VARIANTS", c.VARIANTS),
-        ("STRUCTURES", c.STRUCTURES),
-        ("ACTIONS", c.ACTIONS),
-        ("POST_KINDS", c.POST_KINDS),
-        ("HISTORY_FORMATS", c.HISTORY_FORMATS),
-        ("REQUEST_TYPES", c.REQUEST_TYPES),
-        ("ANSWER_TYPES", c.ANSWER_TYPES),
-        ("TABLE_EVENT_TYPES", c.TABLE_EVENT_TYPES),
-        ("EVENT_TYPES", c.EVENT_TYPES),
-    ]
     request_spec = {
         kind: {
             "required": [n for n, req in request_fields(kind) if req],
@@ -97,10 +100,10 @@ def render() -> str:
     }
     out = [_HEADER]
     out.append("\n")
-    for name, value in scalars:
+    for name, value in _SCALARS:
         out.append(f"export const {name} = {_js(value)};\n")
     out.append("\n")
-    for name, items in lists:
+    for name, items in _LISTS:
         out.append(f"export const {name} = {_frozen(list(items))};\n")
     out.append("\n// Error code -> default human message.\n")
     error_codes = {code.value: code.message for code in ErrorCode}

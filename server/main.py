@@ -190,6 +190,15 @@ def build_parser() -> argparse.ArgumentParser:
         description="Real-time poker server: HTTP (static client, /healthz, /readyz) and a "
         f"WebSocket at {WS_PATH} on one port.",
     )
+    _add_server_options(parser, defaults)
+    _add_limit_options(parser, defaults)
+    _add_store_options(parser, defaults)
+    _add_config_options(parser)
+    return parser
+
+
+def _add_server_options(parser: argparse.ArgumentParser, defaults: Config) -> None:
+    """Where to listen, test mode, the shared store, the shutdown deadline."""
     parser.add_argument(
         "--host", default=defaults.host, help=f"interface to bind (default {defaults.host})"
     )
@@ -218,6 +227,10 @@ def build_parser() -> argparse.ArgumentParser:
         help="seconds running hands may take to finish on SIGTERM before they are voided "
         f"and refunded (default {defaults.shutdown_deadline})",
     )
+
+
+def _add_limit_options(parser: argparse.ArgumentParser, defaults: Config) -> None:
+    """The per-connection request rate limit."""
     parser.add_argument(
         "--request-rate",
         type=float,
@@ -233,6 +246,10 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="N",
         help=f"requests one connection may send at once (default {defaults.request_burst})",
     )
+
+
+def _add_store_options(parser: argparse.ArgumentParser, defaults: Config) -> None:
+    """The ledger's node name and the embedded store."""
     parser.add_argument(
         "--node",
         default=defaults.node,
@@ -252,6 +269,10 @@ def build_parser() -> argparse.ArgumentParser:
         default=defaults.data_dir,
         help=f"directory of the embedded store (default {defaults.data_dir})",
     )
+
+
+def _add_config_options(parser: argparse.ArgumentParser) -> None:
+    """The operator token, a TOML file of Config fields, and --set for any field."""
     parser.add_argument(
         "--operator-token-file",
         type=Path,
@@ -277,7 +298,6 @@ def build_parser() -> argparse.ArgumentParser:
         help="set any Config field (e.g. --set max_connections_per_ip=64); repeatable; "
         "lists are comma-separated",
     )
-    return parser
 
 
 _EXPLICIT = ("host", "port", "test_mode", "redis_url", "data_dir", "node", "ledger_fsync",
@@ -460,13 +480,7 @@ async def run(
     """
     stop = stop if stop is not None else asyncio.Event()
     loop = asyncio.get_running_loop()
-    installed: list[signal.Signals] = []
-    for sig in (signal.SIGTERM, signal.SIGINT):
-        try:
-            loop.add_signal_handler(sig, stop.set)
-        except (NotImplementedError, RuntimeError, ValueError):
-            continue
-        installed.append(sig)
+    installed = _install_signal_handlers(loop, stop)
 
     if config.redis_url is None:
         config.data_dir.mkdir(parents=True, exist_ok=True)
@@ -479,13 +493,57 @@ async def run(
     loop.set_exception_handler(accept_error_handler(app.metrics,
                                                     config.accept_error_log_interval))
     await start_ledger(app)
-    edge = app.edge  # idle guests expire (Config.guest_idle_expiry): an owned periodic task
+    sweeper = _start_sweeper(app, config)
+    if app.jackpot is not None:  # connect (Redis), credit payouts still due, follow the meter
+        await app.jackpot.start()
+    server, operator = await _listen(app, config)
+    try:
+        url = _announce(app, config, server, operator)
+        if on_listening is not None:
+            on_listening(url)
+        await stop.wait()
+        log.info("event=shutdown_started deadline=%s", config.shutdown_deadline)
+    finally:
+        app.http.ready = False
+        server.close(close_connections=False)  # stop accepting; open connections go on
+        operator.close()
+        await _drain_tables_and_connections(app, config, server)
+        for sig in installed:
+            with contextlib.suppress(Exception):
+                loop.remove_signal_handler(sig)
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(operator.wait_closed(), 1.0)
+        loop.set_exception_handler(previous_handler)
+        await sweeper.stop()
+        await _close_ledger(app)
+        log.info("event=stopped")
+
+
+def _start_sweeper(app: App, config: Config) -> GuestSweeper:
+    """Idle guests expire (`Config.guest_idle_expiry`): an owned periodic task, started."""
+    edge = app.edge
     sweeper = GuestSweeper(app.sessions, interval=config.guest_sweep_interval,
                            active=lambda: [c.player_id for c in edge.connections.values()
                                            if c.player_id is not None])
     sweeper.start()
-    if app.jackpot is not None:  # connect (Redis), credit payouts still due, follow the meter
-        await app.jackpot.start()
+    return sweeper
+
+
+def _install_signal_handlers(loop: asyncio.AbstractEventLoop,
+                             stop: asyncio.Event) -> list[signal.Signals]:
+    """SIGTERM and SIGINT set `stop` (only in the main thread); the signals installed."""
+    installed: list[signal.Signals] = []
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        try:
+            loop.add_signal_handler(sig, stop.set)
+        except (NotImplementedError, RuntimeError, ValueError):
+            continue
+        installed.append(sig)
+    return installed
+
+
+async def _listen(app: App, config: Config) -> tuple[Server, Server]:
+    """Open the public listener (WebSocket and HTTP) and the operator's (HTTP only)."""
     server = await serve(
         app.edge.handle,
         config.host,
@@ -508,59 +566,57 @@ async def run(
     except BaseException:
         server.close()
         raise
+    return server, operator
+
+
+def _announce(app: App, config: Config, server: Server, operator: Server) -> str:
+    """Mark the server ready, print and log both listening URLs; the public one."""
+    url = listening_url(config.host, _bound_port(server, config.port))
+    app.operator_url = listening_url(config.operator_host,
+                                     _bound_port(operator, config.operator_port))
+    app.http.ready = True
+    print(f"poker-server listening on {url}", flush=True)
+    print(f"poker-server operator on {app.operator_url}", flush=True)
+    log.info("event=operator_listening url=%s token=%s", app.operator_url,
+             "required" if config.operator_token else "none")
+    log.info(
+        "event=listening url=%s test_mode=%s store=%s",
+        url,
+        config.test_mode,
+        "redis" if config.redis_url else "embedded",
+    )
+    return url
+
+
+async def _drain_tables_and_connections(app: App, config: Config, server: Server) -> None:
+    """Shutdown: the tables finish their hands (bounded), the jackpot closes, every outbox is
+    flushed and every connection closed (1001)."""
     try:
-        url = listening_url(config.host, _bound_port(server, config.port))
-        app.operator_url = listening_url(config.operator_host,
-                                         _bound_port(operator, config.operator_port))
-        app.http.ready = True
-        print(f"poker-server listening on {url}", flush=True)
-        print(f"poker-server operator on {app.operator_url}", flush=True)
-        log.info("event=operator_listening url=%s token=%s", app.operator_url,
-                 "required" if config.operator_token else "none")
-        log.info(
-            "event=listening url=%s test_mode=%s store=%s",
-            url,
-            config.test_mode,
-            "redis" if config.redis_url else "embedded",
-        )
-        if on_listening is not None:
-            on_listening(url)
-        await stop.wait()
-        log.info("event=shutdown_started deadline=%s", config.shutdown_deadline)
-    finally:
-        app.http.ready = False
-        server.close(close_connections=False)  # stop accepting; open connections go on
-        operator.close()
-        try:
-            await asyncio.wait_for(app.registry.shutdown(config.shutdown_deadline),
-                                   config.shutdown_deadline + 5.0)
-        except TimeoutError:
-            log.error("event=registry_shutdown_timeout deadline=%s", config.shutdown_deadline)
-        except Exception:
-            log.exception("event=registry_shutdown_failed")
-        if app.jackpot is not None:
-            with contextlib.suppress(Exception):
-                await app.jackpot.close()
-        await app.edge.close_all()
-        try:
-            await asyncio.wait_for(server.wait_closed(), config.shutdown_deadline)
-        except TimeoutError:
-            log.warning("event=shutdown_deadline_exceeded deadline=%s", config.shutdown_deadline)
-        for sig in installed:
-            with contextlib.suppress(Exception):
-                loop.remove_signal_handler(sig)
+        await asyncio.wait_for(app.registry.shutdown(config.shutdown_deadline),
+                               config.shutdown_deadline + 5.0)
+    except TimeoutError:
+        log.error("event=registry_shutdown_timeout deadline=%s", config.shutdown_deadline)
+    except Exception:
+        log.exception("event=registry_shutdown_failed")
+    if app.jackpot is not None:
         with contextlib.suppress(Exception):
-            await asyncio.wait_for(operator.wait_closed(), 1.0)
-        loop.set_exception_handler(previous_handler)
-        await sweeper.stop()
-        log.info("event=final_balances %s", balances_line(app.wallet))
-        try:
-            log.info("event=ledger_closed sum=%d", await app.wallet.ledger.total())
-            await app.wallet.ledger.release_node()
-            await app.wallet.ledger.store.close()
-        except Exception:
-            log.exception("event=ledger_close_failed")
-        log.info("event=stopped")
+            await app.jackpot.close()
+    await app.edge.close_all()
+    try:
+        await asyncio.wait_for(server.wait_closed(), config.shutdown_deadline)
+    except TimeoutError:
+        log.warning("event=shutdown_deadline_exceeded deadline=%s", config.shutdown_deadline)
+
+
+async def _close_ledger(app: App) -> None:
+    """Log the final balances (every chip off the tables) and close the ledger."""
+    log.info("event=final_balances %s", balances_line(app.wallet))
+    try:
+        log.info("event=ledger_closed sum=%d", await app.wallet.ledger.total())
+        await app.wallet.ledger.release_node()
+        await app.wallet.ledger.store.close()
+    except Exception:
+        log.exception("event=ledger_close_failed")
 
 
 async def _no_websocket(ws: ServerConnection) -> None:

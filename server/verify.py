@@ -30,10 +30,14 @@ import sys
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from server.ledger.history import HandRecord, event_to_dict
 from server.rules.commitment import DeckCommitment, opening_from_wire, verify_opening
+
+if TYPE_CHECKING:
+    from server.rules.caribbean import CaribbeanSettings
+    from server.table.settings import TableSpec
 
 __all__ = ["Report", "verify_record", "check_dealing_order", "replay", "main"]
 
@@ -238,70 +242,86 @@ def replay(record: HandRecord) -> list[dict[str, Any]]:
                          "structure": record.structure, "stakes": record.stakes,
                          "seats": record.num_seats, "settings": record.settings})
     spec = build_spec(req, Config(), name="verify")  # type: ignore[arg-type]
-    deck = list(record.audit["deck"])
-    stacks = {int(s): int(p["stack"]) for s, p in record.players.items()}
-    rec = record.events
-    out: list[dict[str, Any]] = []
-
-    def norm(events: Sequence[Any]) -> list[dict[str, Any]]:
-        return [json.loads(json.dumps(event_to_dict(e))) for e in events]
-
     try:
         if spec.caribbean is not None:
-            from server.rules.caribbean import CaribbeanRound
-
-            rnd = CaribbeanRound(spec.caribbean, stacks, deck, round_id=record.hand)
-            produced: Sequence[Any]
-            i = 0
-            while i < len(rec):
-                e = rec[i]
-                kind, seat = e["e"], e.get("seat", -1)
-                if rnd.phase == "antes" and kind in ("Dealt", "DealerDealt", "RoundVoided",
-                                                     "RoundEnded"):
-                    produced = rnd.deal()
-                elif kind == "AnteAccepted":
-                    jp = i + 1 < len(rec) and rec[i + 1]["e"] == "JackpotWagered"
-                    produced = rnd.ante(seat, e["amount"], jackpot=jp)
-                elif kind == "SatOut":
-                    produced = rnd.timeout(seat) if e["timeout"] else rnd.sit_out(seat)
-                elif kind == "PlayerDecided":
-                    produced = (rnd.timeout(seat) if e["timeout"] else
-                                rnd.play(seat) if e["action"] == "play" else rnd.fold(seat))
-                else:
-                    raise ValueError(f"event {i} ({kind}) is not an action")
-                got = norm(produced)
-                out += got
-                i += max(1, len(got))
-            return out
-        from server.rules.hand import Hand
-
-        assert spec.variant is not None and spec.rules is not None
-        if record.button is None:
-            raise ValueError("a pot game needs a button")
-        hand = Hand(spec.variant, spec.rules, stacks, button=record.button, deck=deck,
-                    num_seats=record.num_seats, hand_id=record.hand,
-                    seed=bytes.fromhex(record.audit["seed"]))
-        out = norm(hand.start())
-        moved: Sequence[Any]
-        i = len(out)
-        while i < len(rec) and not hand.is_over:
-            e = rec[i]
-            kind, seat = e["e"], e.get("seat", -1)
-            if kind == "Acted" and e["timeout"]:
-                moved = hand.timeout(seat)
-            elif kind == "Acted":
-                amount = e["amount"] if e["action"] in ("bet", "raise") else None
-                moved = hand.act(seat, e["action"], amount)
-            elif kind == "Drew":
-                moved = hand.act(seat, "draw", discard=tuple(e["discarded"]))
-            else:
-                raise ValueError(f"event {i} ({kind}) is not an action")
-            got = norm(moved)
-            out += got
-            i += max(1, len(got))
-        return out
+            return _replay_caribbean(record, spec.caribbean)
+        return _replay_pot_game(record, spec)
     except IllegalAction as exc:
         raise ValueError(f"the engine refused a recorded action: {exc.message}") from None
+
+
+def _norm(events: Sequence[Any]) -> list[dict[str, Any]]:
+    """Engine events as plain data, as the record holds them."""
+    return [json.loads(json.dumps(event_to_dict(e))) for e in events]
+
+
+def _replay_caribbean(record: HandRecord,
+                      settings: CaribbeanSettings) -> list[dict[str, Any]]:
+    """`replay` of a Caribbean Stud round: each recorded action again, in order."""
+    from server.rules.caribbean import CaribbeanRound
+
+    assert record.audit is not None
+    stacks = {int(s): int(p["stack"]) for s, p in record.players.items()}
+    rnd = CaribbeanRound(settings, stacks, list(record.audit["deck"]), round_id=record.hand)
+    rec = record.events
+    out: list[dict[str, Any]] = []
+    produced: Sequence[Any]
+    i = 0
+    while i < len(rec):
+        e = rec[i]
+        kind, seat = e["e"], e.get("seat", -1)
+        if rnd.phase == "antes" and kind in ("Dealt", "DealerDealt", "RoundVoided",
+                                             "RoundEnded"):
+            produced = rnd.deal()
+        elif kind == "AnteAccepted":
+            jp = i + 1 < len(rec) and rec[i + 1]["e"] == "JackpotWagered"
+            produced = rnd.ante(seat, e["amount"], jackpot=jp)
+        elif kind == "SatOut":
+            produced = rnd.timeout(seat) if e["timeout"] else rnd.sit_out(seat)
+        elif kind == "PlayerDecided":
+            produced = (rnd.timeout(seat) if e["timeout"] else
+                        rnd.play(seat) if e["action"] == "play" else rnd.fold(seat))
+        else:
+            raise ValueError(f"event {i} ({kind}) is not an action")
+        got = _norm(produced)
+        out += got
+        i += max(1, len(got))
+    return out
+
+
+def _replay_pot_game(record: HandRecord, spec: TableSpec) -> list[dict[str, Any]]:
+    """`replay` of a pot game's hand: started with the recorded deck and seed, then each
+    recorded action (and timeout) again, in order, until the hand is over."""
+    from server.rules.hand import Hand
+
+    assert record.audit is not None
+    assert spec.variant is not None and spec.rules is not None
+    if record.button is None:
+        raise ValueError("a pot game needs a button")
+    stacks = {int(s): int(p["stack"]) for s, p in record.players.items()}
+    hand = Hand(spec.variant, spec.rules, stacks, button=record.button,
+                deck=list(record.audit["deck"]), num_seats=record.num_seats,
+                hand_id=record.hand, seed=bytes.fromhex(record.audit["seed"]))
+    rec = record.events
+    out = _norm(hand.start())
+    moved: Sequence[Any]
+    i = len(out)
+    while i < len(rec) and not hand.is_over:
+        e = rec[i]
+        kind, seat = e["e"], e.get("seat", -1)
+        if kind == "Acted" and e["timeout"]:
+            moved = hand.timeout(seat)
+        elif kind == "Acted":
+            amount = e["amount"] if e["action"] in ("bet", "raise") else None
+            moved = hand.act(seat, e["action"], amount)
+        elif kind == "Drew":
+            moved = hand.act(seat, "draw", discard=tuple(e["discarded"]))
+        else:
+            raise ValueError(f"event {i} ({kind}) is not an action")
+        got = _norm(moved)
+        out += got
+        i += max(1, len(got))
+    return out
 
 
 def verify_audit(record: HandRecord, report: Report) -> None:
