@@ -67,12 +67,12 @@ from server.ledger.store import Transfer
 from server.ledger.wallet import Wallet
 from server.net.ratelimit import TokenBucket
 from server.rules import events as ev
-from server.rules.button import Positions, first_positions, next_positions
 from server.rules.caribbean import CaribbeanRound, RoundEnded
 from server.rules.engine import HandEnd, chips_taken
 from server.rules.errors import IllegalAction, InvariantError
 from server.rules.hand import Hand
 from server.table.api import Clock, Envelope, Sink, Timer
+from server.table.blinds import BlindPlan
 from server.table.caribbean_table import CaribbeanMixin
 from server.table.fanout import EVENT_LOG_SIZE, Fanout
 from server.table.house import lobby_terms
@@ -127,7 +127,7 @@ class TableActor(SeatingMixin, TurnClockMixin, CaribbeanMixin, RecordingMixin):
         self.changes: list[tuple[str, int]] = []
         self.decks: list[tuple[str, ...]] = list(spec.decks)
         self.button: int | None = None
-        self.positions: Positions | None = None  # GEN-05: the last hand's button and blinds
+        self.blinds = BlindPlan(spec)  # GEN-05: the last hand's button and blinds
         self.hand_no = 0
         self.hand: Hand | None = None
         self.round: CaribbeanRound | None = None
@@ -334,63 +334,6 @@ class TableActor(SeatingMixin, TurnClockMixin, CaribbeanMixin, RecordingMixin):
         return [i for i, s in enumerate(self.seats)
                 if s is not None and not s.sitting_out and not s.leaving and s.stack > 0]
 
-    def _place_blinds(self, players: list[int]) -> tuple[int, tuple[int | None, ...] | None,
-                                                         list[int], list[int]]:
-        """GEN-05 for the next hand: its button, the seat posting each blind (None: dead),
-        its players and those who post a big blind to come in at once.
-
-        The big blind moves one player each hand (:func:`server.rules.button.next_positions`);
-        a player waiting for it (new at the table, or back after missing it) plays only when
-        it reaches them, or at once by posting a big blind (``post_to_enter``).
-        """
-        assert self.spec.rules is not None
-        n_seats = self.spec.seats
-        hu = self.spec.rules.heads_up_button_first_blind
-        n_blinds = len(self.spec.rules.stakes.blinds)
-        if not self.spec.uses_blinds:  # stud: the button only orders the deal
-            prev = self.positions
-            button = (max(players) if prev is None
-                      else next_positions(prev, players, n_seats).button)
-            self.positions = Positions(button, ())
-            return button, None, players, []
-        seats = self.seats
-        if self.positions is None:
-            pos = first_positions(players, n_blinds, n_seats, heads_up_button_first_blind=hu)
-            for s in players:  # the first hand deals everyone in
-                seats[s].wait_for_bb = False  # type: ignore[union-attr]
-                seats[s].post_bb = False  # type: ignore[union-attr]
-        else:
-            pos = next_positions(self.positions, players, n_seats,
-                                 heads_up_button_first_blind=hu)
-            self._mark_missed(self.positions.blinds[-1], pos.blinds[-1])
-        big = pos.blinds[-1]
-        playing = [s for s in players
-                   if s == big or not seats[s].wait_for_bb  # type: ignore[union-attr]
-                   or seats[s].post_bb]  # type: ignore[union-attr]
-        if len(playing) < 2:  # nobody else in: the waiting players come in now
-            playing = list(players)
-        posting = pos.posting(playing)
-        if sum(b is not None for b in posting) < 1 or len(playing) < n_blinds:
-            pos = first_positions(playing, n_blinds, n_seats, heads_up_button_first_blind=hu)
-            posting = pos.posting(playing)
-        entry = [s for s in playing if s not in posting
-                 and seats[s].wait_for_bb and seats[s].post_bb]  # type: ignore[union-attr]
-        for s in playing:
-            seats[s].wait_for_bb = False  # type: ignore[union-attr]
-            seats[s].post_bb = False  # type: ignore[union-attr]
-        self.positions = pos
-        return pos.button, posting, playing, entry
-
-    def _mark_missed(self, old_big: int, new_big: int) -> None:
-        """GEN-05: a player sitting out whom the big blind passed waits for it on return."""
-        n = self.spec.seats
-        step = (old_big + 1) % n
-        while step != new_big:
-            st = self.seats[step]
-            if st is not None and st.sitting_out:
-                st.wait_for_bb = True
-            step = (step + 1) % n
-
     async def _start_hand(self) -> None:
         self._next_hand = None
         await self._ledger_voids()
@@ -406,7 +349,7 @@ class TableActor(SeatingMixin, TurnClockMixin, CaribbeanMixin, RecordingMixin):
         blinds: tuple[int | None, ...] | None = None
         entry: list[int] = []
         if not self.spec.is_caribbean:
-            button, blinds, players, entry = self._place_blinds(players)
+            button, blinds, players, entry = self.blinds.place(self.seats, players)
             self.button = button
         self.start_stacks = {s: self.seats[s].stack for s in players}  # type: ignore[union-attr]
         self.hand_owner = {s: self.seats[s].player_id for s in players}  # type: ignore[union-attr]

@@ -246,7 +246,7 @@ class SeatingMixin(TableState):
     # ================================================================ seats
     def _seat_player(self, seat: int, pid: str, name: str, stack: int, sink: Sink) -> None:
         self.seats[seat] = st = SeatState(pid, name, stack, self.config.time_bank, sink=sink)
-        if self.positions is not None and self.spec.uses_blinds:  # GEN-05: a late entrant
+        if self.blinds.positions is not None and self.spec.uses_blinds:  # GEN-05: a late entrant
             st.wait_for_bb = True
             st.post_bb = self.spec.post_to_enter
         self.sinks[sink.conn_id] = sink

@@ -17,7 +17,6 @@ from typing import TYPE_CHECKING, Any
 
 from server.config import Config
 from server.ledger.wallet import Wallet
-from server.rules.button import Positions
 from server.rules.caribbean import CaribbeanRound
 from server.rules.engine import Engine
 from server.rules.hand import Hand
@@ -31,6 +30,7 @@ if TYPE_CHECKING:
     import asyncio
 
     from server.net.ratelimit import TokenBucket
+    from server.table.blinds import BlindPlan
     from server.table.lobby import Mutes
 
 log = logging.getLogger("server.table")
@@ -100,7 +100,7 @@ class TableState:
     changes: list[tuple[str, int]]
     decks: list[tuple[str, ...]]
     button: int | None
-    positions: Positions | None
+    blinds: BlindPlan  # GEN-05: the button and blinds (server.table.blinds)
     hand_no: int
     hand: Hand | None
     round: CaribbeanRound | None
