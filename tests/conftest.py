@@ -6,8 +6,15 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
 
 from tests.redis_helpers import RedisProcess
+
+# Deterministic tests: every hypothesis test draws the same examples on every run (no example
+# database, no wall-clock deadline on a shared machine); a test's own @settings still adds to it.
+settings.register_profile("deterministic", derandomize=True, database=None, deadline=None,
+                          print_blob=True)
+settings.load_profile("deterministic")
 
 
 @pytest.fixture
