@@ -7,8 +7,8 @@
 import { plainError } from "./errors.js";
 import { bigBet, chips, jackpotTermsText } from "./format.js";
 import { PokerSocket } from "./socket.js";
-import { initialState, reduce } from "./state.js";
-import { actionsHTML, bindActions, bindShortcuts } from "./ui/actions.js";
+import { initialState, maxBet, reduce } from "./state.js";
+import { actionsHTML, bindActions, bindShortcuts, preActionFor, preActionsHTML, streetKey } from "./ui/actions.js";
 import { chatHTML } from "./ui/chat.js";
 import { $, esc, setHTML, show } from "./ui/dom.js";
 import { localHistoryHTML, serverHistoryHTML } from "./ui/history.js";
@@ -46,6 +46,8 @@ let lastAnnounced = "";
 let bannerTimer = null;
 let shownError = ""; // the key of the state the #act-error text belongs to
 let jackpotTerms = null; // the house's Caribbean terms, from a lobby entry
+// a pre-action: {choice, street, bet}: "check" ends when the bet changes; all end with the street
+let preAction = null;
 
 // ------------------------------------------------------------------ pacing
 const queue = [];
@@ -451,6 +453,15 @@ function setupTable() {
   }, true);
   bindActions($("#actions"), sendAct);
   bindShortcuts($("#actions"));
+  $("#preactions").addEventListener("click", (ev) => {
+    const btn = ev.target.closest("[data-pre]");
+    const t = store.state.table;
+    if (!btn || !t) return;
+    const choice = btn.dataset.pre;
+    preAction = preAction && preAction.choice === choice ? null
+      : { choice, street: streetKey(t), bet: maxBet(t) };
+    render();
+  });
 }
 
 // ------------------------------------------------------------------ rendering
@@ -559,6 +570,22 @@ function renderTable(state) {
   $("#felt").classList.toggle("caribbean", t.variant === "caribbean");
   const turn = t.you != null && t.turns ? t.turns[t.you] : null;
   const key = turn && !t.ended ? `${t.id}:${t.hand}:${turn.seq ?? "s"}:${turn.in_bank}` : "none";
+  // a pre-action that no longer applies goes; on the turn, one that applies is sent
+  if (preAction && (preAction.street !== streetKey(t) ||
+      (preAction.choice === "check" && maxBet(t) !== preAction.bet))) preAction = null;
+  if (key !== "none" && key !== actionsKey && preAction && turn.options) {
+    const action = preActionFor(preAction.choice, turn.options);
+    preAction = null;
+    if (action) {
+      actionsKey = key;
+      setHTML($("#actions"), "");
+      $("#sr-turn").textContent = `Your turn: ${action} (chosen before).`;
+      sendAct(action, {});
+      setHTML($("#preactions"), "");
+      return renderTableRest(state, t);
+    }
+  }
+  setHTML($("#preactions"), preActionsHTML(t, preAction ? preAction.choice : null));
   if (key !== actionsKey) {
     const mine = key !== "none" && !actionsKey.startsWith(`${t.id}:${t.hand}:`);
     actionsKey = key;
@@ -568,6 +595,10 @@ function renderTable(state) {
     if (mine || key !== "none") $("#sr-turn").textContent = key !== "none" ? "Your turn." : "";
   }
   $("#table-view").classList.toggle("my-turn", key !== "none");
+  renderTableRest(state, t);
+}
+
+function renderTableRest(state, t) {
   setHTML($("#paytable"), t.variant === "caribbean" && jackpotTerms
     ? `<strong>Jackpot paytable</strong> ${esc(jackpotTermsText(jackpotTerms))}` : "");
   setHTML($("#announcements"), t.announcements.map((a) => `<p>${esc(a)}</p>`).join(""));

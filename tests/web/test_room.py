@@ -355,3 +355,42 @@ async def test_desktop_seven_card_hands_stay_off_the_chat_and_the_lobby_fits(
     }""")
     assert overlap == 0
     await player.shot("stud7-desktop")
+
+
+async def test_pre_actions_apply_on_the_turn_and_check_ends_when_the_bet_changes(
+        live: Live, open_player: OpenPlayer) -> None:
+    creator = await host(live, "Bob")
+    table = await create(creator, variant="holdem", structure="no_limit",
+                         stakes={"blinds": [50, 100]}, seats=2, settings={"pause": 0.2})
+    await creator.request("watch", table=table)
+    alice = await seated_player(live, open_player, table, "Alice", 0)
+    answer = await creator.request("sit", table=table, seat=1, buy_in=5000)
+    assert answer["type"] == "ok", answer
+    page = alice.page
+    await alice.act("call")  # heads-up: Alice (the button) acts first before the flop
+    await creator.event("turn", table=table, seat=1)
+    assert (await creator.request("act", table=table, action="check"))["type"] == "ok"
+    # The flop: Alice checks; while Bob thinks she chooses "call any"; Bob bets; she calls
+    # by itself.
+    await alice.act("check")
+    call_any = page.locator("#preactions [data-pre='call_any']")
+    await expect(call_any).to_be_visible()
+    await call_any.click()
+    await expect(call_any).to_have_attribute("aria-pressed", "true")
+    await alice.shot("pre-actions")
+    await creator.event("turn", table=table, seat=1)
+    assert (await creator.request("act", table=table, action="bet", amount=200))["type"] == "ok"
+    acted = await creator.event("acted", table=table, seat=0)
+    assert acted["action"] == "call"
+    # The turn card: Alice checks and chooses "check"; Bob bets: her choice is cleared, the
+    # bar offers her the decision.
+    await alice.act("check")
+    check = page.locator("#preactions [data-pre='check']")
+    await expect(check).to_be_visible()
+    await check.click()
+    await expect(check).to_have_attribute("aria-pressed", "true")
+    await creator.event("turn", table=table, seat=1)
+    assert (await creator.request("act", table=table, action="bet", amount=200))["type"] == "ok"
+    await expect(page.locator("#actions [data-act='call']")).to_be_enabled()
+    await expect(page.locator("#preactions [data-pre]")).to_have_count(0)
+    await alice.act("fold")

@@ -223,3 +223,39 @@ export function bindShortcuts(root) {
     }
   });
 }
+
+// ---- pre-actions: chosen while others act, applied when the turn comes -------------------
+export const PRE_ACTIONS = [["check_fold", "Check/Fold"], ["check", "Check"], ["call_any", "Call any"]];
+
+/** Whether the viewer may pre-select an action now: seated, in the hand, a betting game, not
+ * their turn. */
+export function preActionsOffered(t) {
+  if (!t || t.you == null || t.ended || t.hand == null || t.variant === "caribbean") return false;
+  const me = t.seats[t.you];
+  if (!me || me.state !== "active" || !me.cards.length) return false;
+  return !(t.turns && t.turns[t.you]);
+}
+
+/** The street a pre-action belongs to (a new street, or a new card, clears it). */
+export function streetKey(t) {
+  const me = t && t.you != null ? t.seats[t.you] : null;
+  return `${t.id}:${t.hand}:${t.board.length}:${me ? me.cards.length + me.up.length : 0}`;
+}
+
+export function preActionsHTML(t, chosen) {
+  if (!preActionsOffered(t)) return "";
+  const buttons = PRE_ACTIONS.map(([key, label]) =>
+    `<button type="button" class="pre" data-pre="${key}" aria-pressed="${chosen === key}">${label}</button>`);
+  return `<span class="pre-label">Before your turn:</span>${buttons.join("")}`;
+}
+
+/** The action a pre-action becomes once the turn's options are known (null: none). */
+export function preActionFor(choice, options) {
+  const o = options || {};
+  const canCheck = !!o.check;
+  const canCall = o.call != null && o.call !== false;
+  if (choice === "check_fold") return canCheck ? "check" : o.fold ? "fold" : null;
+  if (choice === "check") return canCheck ? "check" : null;
+  if (choice === "call_any") return canCheck ? "check" : canCall ? "call" : null;
+  return null;
+}
