@@ -61,7 +61,7 @@ from protocol.codec import JsonCodec, MsgpackCodec
 from server.config import Config
 from server.net import fastpath
 from server.net.admission import Admission, LogBudget, Summary
-from server.net.fastpath import WIRE, EdgeConnection, FastWriter, flush_soon
+from server.net.fastpath import PENDING, WIRE, EdgeConnection, FastWriter, flush_pending
 from server.net.metrics import Metrics
 from server.net.ratelimit import FloodGuard, TokenBucket
 
@@ -194,7 +194,7 @@ class Connection:
         Fast path (fan-out): when nothing is queued or being written, the frame joins this
         connection's *batch*: every frame sent to it in the same event-loop turn (one actor
         step sends about ten to each player) is written by `_flush_batch`, called (by
-        `fastpath.flush_soon`: one `call_soon` per loop turn for every connection with a
+        `fastpath.flush_pending`: one `call_soon` per loop turn for every connection with a
         batch) once per batch, as ONE transport write of the concatenated WebSocket frames (one
         `send()` system call instead of one per frame), through websockets' protocol object
         as its own `broadcast()` does (`fastpath.FastWriter`): no task switch per frame. When
@@ -215,8 +215,17 @@ class Connection:
                 return
         else:
             self._batch = [frame]
-            self._wires = [WIRE.build(frame)] if self._fast.shares_wire else None
-            flush_soon(self._loop, self)
+            if self._fast.shares_wire:
+                self._wires = [WIRE.value if WIRE.frame is frame else WIRE.build(frame)]
+            else:
+                self._wires = None
+            loop = self._loop
+            pending = PENDING.get(loop)
+            if pending is None:
+                PENDING[loop] = [self]
+                loop.call_soon(flush_pending, loop)
+            else:
+                pending.append(self)
         self._metrics.messages_out_total += 1
         kind = _KIND.kind if _KIND.frame is frame else _KIND.of(frame)
         if kind is not None:

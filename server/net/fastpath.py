@@ -11,7 +11,7 @@ websockets' internals. What is here:
   message handed to one callback as websockets parses it, inside its `data_received`.
 * `FastWriter`: the fast send path, frames written straight to the transport through
   websockets' Sans-I/O protocol object, as websockets' own `broadcast()` does, several frames
-  in one transport write (`flush_soon`, once per event-loop turn).
+  in one transport write (`PENDING`, `flush_pending`: once per event-loop turn).
 * `wire`: a frame as it goes on the wire (hand-built RFC 6455 header), built once for a
   fan-out of the same frame to many connections (a one-entry memo, `WIRE`).
 * `tune_socket`, `pause_reading`, `resume_reading`, `abort`: the asyncio transport.
@@ -51,7 +51,7 @@ import os
 import socket
 import struct
 from collections.abc import Callable
-from typing import Any, Protocol
+from typing import Any
 
 from websockets.asyncio.connection import Connection as _WsConnection
 from websockets.asyncio.server import ServerConnection
@@ -63,7 +63,7 @@ from server.config import Config
 from server.net.admission import REFUSED_RESPONSE, Admission
 
 __all__ = [
-    "AVAILABLE", "WIRE", "EdgeConnection", "FastWriter", "abort", "flush_soon",
+    "AVAILABLE", "PENDING", "WIRE", "EdgeConnection", "FastWriter", "abort", "flush_pending",
     "pause_reading", "resume_reading", "tune_socket", "wire",
 ]
 
@@ -125,28 +125,16 @@ def wire(frame: str | bytes) -> bytes:
 
 
 # --- the fast send path ---------------------------------------------------------------------
-class _Batched(Protocol):
-    def _flush_batch(self) -> None: ...
+#: Connections with a batch to flush, per event loop, in the order their batches began: the
+#: first to begin one in a loop turn calls `loop.call_soon(flush_pending, loop)`, which
+#: flushes them all (one callback per turn, not one per connection). (Looked up inline by
+#: `Connection.send`, once per batch: no function call there.)
+PENDING: dict[asyncio.AbstractEventLoop, list[Any]] = {}
 
 
-# connections with a batch to flush, per event loop, in the order their batches began: one
-# `call_soon` per loop turn flushes them all (`_flush_pending`), not one per connection
-_pending: dict[asyncio.AbstractEventLoop, list[Any]] = {}
-
-
-def flush_soon(loop: asyncio.AbstractEventLoop, conn: _Batched) -> None:
-    """Call `conn._flush_batch()` at the end of this loop turn, with every other connection's
-    that began a batch in it (one `call_soon` for all)."""
-    pending = _pending.get(loop)
-    if pending is None:
-        _pending[loop] = [conn]
-        loop.call_soon(_flush_pending, loop)
-    else:
-        pending.append(conn)
-
-
-def _flush_pending(loop: asyncio.AbstractEventLoop) -> None:
-    for conn in _pending.pop(loop, ()):
+def flush_pending(loop: asyncio.AbstractEventLoop) -> None:
+    """Call `_flush_batch()` of every connection in `PENDING[loop]`, in order."""
+    for conn in PENDING.pop(loop, ()):
         try:
             conn._flush_batch()
         except Exception as exc:  # as a callback of its own would: reported, the others go on
