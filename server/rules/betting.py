@@ -101,9 +101,6 @@ class BettingMixin(HandState):
         self.full_level = last_blind
 
     # -------------------------------------------------------------- rounds
-    def _can_bet(self, seat: int) -> bool:
-        return seat not in self.folded and self.stacks[seat] > 0
-
     def _start_betting(self) -> None:
         """Open this street's betting round, or skip it (ALLIN-04)."""
         street = self.variant.streets[self.street]
@@ -121,7 +118,7 @@ class BettingMixin(HandState):
         self.completed = True
         self.bring_in_seat = None
         stacks = self.stacks
-        able = [s for s in self._live if stacks[s] > 0]  # ``_can_bet``: live is unfolded
+        able = [s for s in self._live if stacks[s] > 0]  # can bet: live (unfolded), chips
         if not self._betting_open():
             self.pending = set()  # ALLIN-04: deal on without betting
             self.round_first = None
@@ -372,7 +369,7 @@ class BettingMixin(HandState):
             # ALLIN-02: an incomplete all-in raise changes the amount to call, nothing more
             self.current = target
             self.acted_level[seat] = self.full_level
-        stacks = self.stacks  # live seats that can still bet (``_can_bet``)
+        stacks = self.stacks  # live seats that can still bet (unfolded, with chips)
         self.pending = {s for s in self._live if s != seat and stacks[s] > 0}
 
 

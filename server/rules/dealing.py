@@ -161,7 +161,7 @@ class DealingMixin(HandState):
             if not is_card(c) or c not in hand:
                 raise errors.IllegalAction(errors.BAD_DISCARD, f"{c!r} is not in your hand")
         spare = self._spare_for_draw(opts.seat)
-        if len(discard) > spare:
+        if len(discard) > spare:  # pragma: no cover (opts.draw, checked above, is at most spare)
             raise errors.IllegalAction(errors.BAD_DISCARD, f"only {spare} cards can be replaced")
 
     def _spare_for_draw(self, seat: int) -> int:
@@ -180,7 +180,7 @@ class DealingMixin(HandState):
         for _ in discard:
             if self._left() == 0:
                 pool = self.burns + [c for s, cs in self.discards.items() if s != seat for c in cs]
-                if not pool:
+                if not pool:  # pragma: no cover (the draw was capped at _spare_for_draw)
                     raise errors.InvariantError("no cards left for the draw")
                 self.burns = []
                 for s in list(self.discards):
