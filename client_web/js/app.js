@@ -158,7 +158,10 @@ async function onRoute() {
   const next = parseRoute();
   const prev = route;
   route = next;
-  if (prev.view !== next.view || prev.id !== next.id) actError("");
+  if (prev.view !== next.view || prev.id !== next.id) {
+    actError("");
+    $("#chat-error").textContent = "";
+  }
   if (prev.view === "table" && (next.view !== "table" || next.id !== prev.id)) {
     const t = store.state.table;
     if (!t || t.you == null) await socket.request("unwatch", { table: prev.id });
@@ -443,8 +446,8 @@ function setupTable() {
     const t = store.state.table;
     if (!text || !t) return;
     const answer = await socket.request("chat", { table: t.id, text });
-    if (answer.type === "error") actError(describe(answer));
-    else input.value = "";
+    $("#chat-error").textContent = answer.type === "error" ? describe(answer) : "";
+    if (answer.type !== "error") input.value = "";
   });
   $("#history-panel").addEventListener("toggle", (ev) => {
     const el = ev.target;
@@ -602,10 +605,11 @@ function renderTableRest(state, t) {
   setHTML($("#paytable"), t.variant === "caribbean" && jackpotTerms
     ? `<strong>Jackpot paytable</strong> ${esc(jackpotTermsText(jackpotTerms))}` : "");
   setHTML($("#announcements"), t.announcements.map((a) => `<p>${esc(a)}</p>`).join(""));
-  const latest = t.announcements[t.announcements.length - 1] || "";
-  if (latest && latest !== lastAnnounced) {
+  // screen readers hear each action and result as it happens (the hand log's latest line)
+  const latest = `${t.log.length}:${t.log[t.log.length - 1] || ""}`;
+  if (t.log.length && latest !== lastAnnounced) {
     lastAnnounced = latest;
-    $("#sr-announce").textContent = latest;
+    $("#sr-announce").textContent = t.log[t.log.length - 1];
   }
   setHTML($("#chat-lines"), chatHTML(t.chat, t.you ?? null, state.me ? state.me.name : null));
   show($("#server-history"), !!serverHistory);

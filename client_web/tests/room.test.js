@@ -122,3 +122,19 @@ test("ten seats on a phone felt stay inside it, apart", () => {
     }
   }
 });
+
+test("the winner's best five cards are highlighted on the board and at the seat", async () => {
+  const { best5 } = await import("../js/hands.js");
+  assert.deepEqual(best5(["As", "Ad", "Ah", "Kd", "Qs", "Kc"]).sort(), ["Ad", "Ah", "As", "Kc", "Kd"]);
+  assert.deepEqual(best5(["2h", "3d", "4s", "5c", "Ah", "Kd", "9s"]).sort(), ["2h", "3d", "4s", "5c", "Ah"].sort());
+  let s = open({ hand: "h1" });
+  s = run(s, [
+    { type: "board", cards: ["Ah", "7s", "8d", "9h", "Jc"] },
+    { type: "showdown", seat: 0, cards: ["As", "Ad"], hand: "h1", value: "three of a kind, aces" },
+    { type: "pot_awarded", pot: 0, amount: 400, winners: { 0: 400 }, odd_chip: null },
+    { type: "hand_ended", hand: "h1", stacks: { 0: 5200 }, reveal: [] },
+  ]);
+  const html = feltHTML(s.table, {});
+  for (const c of ["As", "Ad", "Ah", "Jc", "9h"]) assert.match(html, new RegExp(`best" data-card="${c}"`));
+  assert.doesNotMatch(html, /best" data-card="7s"/);
+});

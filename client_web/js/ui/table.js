@@ -4,6 +4,7 @@
 
 import { chips, stakesText, STRUCTURE_NAMES, VARIANT_NAMES } from "../format.js";
 import { potTotal, shownPots } from "../state.js";
+import { ANY_FIVE, best5 } from "../hands.js";
 import { cardHTML, cardsHTML } from "./cards.js";
 import { esc } from "./dom.js";
 
@@ -52,8 +53,24 @@ export function seatPositionNarrow(i, count, anchor, w = 284, h = 540) {
   return { x: 50, y: bottom };
 }
 
+/** The winners' best five cards (a set of card strings), where any five may play. */
+export function winningCards(t) {
+  const out = new Set();
+  if (!t || !ANY_FIVE.has(t.variant) || !t.winners || !t.winners.length) return out;
+  for (const i of t.winners) {
+    const s = t.seats[i];
+    if (!s || !s.shown) continue;
+    const best = best5([...s.shown.cards, ...(t.board || [])]);
+    if (best) for (const c of best) out.add(c);
+  }
+  return out;
+}
+
+const marked = (cards, kind, best) =>
+  (cards || []).map((c) => cardHTML(c, kind, c && best.has(c) ? "best" : "")).join("");
+
 function seatCards(t, s, isMe) {
-  if (s.shown) return cardsHTML(s.shown.cards, "shown");
+  if (s.shown) return marked(s.shown.cards, "shown", winningCards(t));
   const down = s.cards.map((c) => cardHTML(c, isMe ? "hole" : "up", s.state === "folded" ? "dim" : ""));
   const up = s.up.map((c) => cardHTML(c, "up", "upcard"));
   return down.join("") + up.join("");
@@ -126,7 +143,7 @@ function centerHTML(t, opts = {}) {
     parts.push(`<div class="dealer-hand" aria-label="dealer's cards"><div class="label">${esc(label)}</div>` +
       `<div class="cards">${d ? cards : ""}</div></div>`);
   } else if (t.board.length || ["holdem", "manila", "manila3"].includes(t.variant)) {
-    parts.push(`<div class="board" aria-label="board">${cardsHTML(t.board, "board")}</div>`);
+    parts.push(`<div class="board" aria-label="board">${marked(t.board, "board", winningCards(t))}</div>`);
   }
   const pot = potTotal(t);
   if (t.variant !== "caribbean" && (pot > 0 || !t.ended)) {
