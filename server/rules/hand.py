@@ -233,7 +233,7 @@ class Hand(DealingMixin, BettingMixin, ShowdownMixin):
                 self._close_round()
                 self._award_uncontested()
                 return
-            if self.to_act is not None:
+            if self.to_act is not None:  # pragma: no cover (set only by _pick_next_actor: returns)
                 return
             if self.pending and not self.draw_pending and not self._betting_open():
                 self.pending = set()  # ALLIN-04, checked after every action (not the draw)

@@ -115,12 +115,14 @@ class HandState:
         for s in after:
             if s in candidates:
                 return s
-        pool = set(candidates)  # candidates outside the hand (never from the engine itself)
-        for step in range(1, self.num_seats + 1):
+        # candidates outside the hand, or none at all: never from the engine itself, whose
+        # candidates are always some of the hand's seats
+        pool = set(candidates)  # pragma: no cover
+        for step in range(1, self.num_seats + 1):  # pragma: no cover
             s = (seat + step) % self.num_seats
             if s in pool:
                 return s
-        return None
+        return None  # pragma: no cover
 
     # implemented by the mixins
     def _start_betting(self) -> None:
