@@ -308,6 +308,7 @@ function setupLobby() {
   const form = $("#create-form");
   syncCreateForm(form);
   form.addEventListener("change", (ev) => {
+    $("#create-error").textContent = ""; // the problem it named may be gone
     if (ev.target.name === "structure") form.dataset.touched = "1";
     syncCreateForm(form);
   });
@@ -508,12 +509,17 @@ function renderTop(state) {
   $("#jackpot-split").textContent = jp && jp.major != null ? `major ${chips(jp.major)} · minor ${chips(jp.minor)}` : "";
   setHTML($("#me"), meHTML(state.me));
   const win = $("#jackpot-win");
-  if (state.jackpotWin && win.hidden) {
+  if (state.jackpotWin) {
+    // the amount may come a moment later (the payout, from the pool's drop): redrawn then
     const w = state.jackpotWin;
-    const what = w.amount ? `wins ${chips(w.amount)}` : "hits the jackpot";
-    win.innerHTML = `<div class="burst"><p class="big">JACKPOT!</p><p>${esc(w.name)} ${what}${w.hand ? ` with ${esc(w.hand)}` : ""}</p></div>`;
+    const what = `hits the jackpot${w.hand ? ` with ${esc(w.hand)}` : ""}${w.amount ? ` and wins ${chips(w.amount)}` : ""}`;
+    setHTML(win, `<div class="burst"><p class="big">JACKPOT!</p><p>${esc(w.name)} ${what}</p></div>`);
+  }
+  if (state.jackpotWin && win.hidden && !win.dataset.shown) {
+    win.dataset.shown = "1";
     show(win, true);
     setTimeout(() => {
+      delete win.dataset.shown;
       show(win, false);
       dispatch({ type: "local:seen_jackpot_win" });
     }, 6000);
