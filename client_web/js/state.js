@@ -415,7 +415,8 @@ function tableEvent(state, t, msg) {
       t.chat.push({ seq: msg.seq, name: who, text: String(msg.text), seated: msg.seat != null,
         seat: msg.seat ?? null, from: msg.name ?? null,
         guest: msg.seat != null ? Boolean(t.seats[msg.seat] && t.seats[msg.seat].guest)
-          : msg.guest === true });
+          : msg.guest === true,
+        tag: msg.seat != null ? (t.seats[msg.seat] && t.seats[msg.seat].tag) || null : msg.tag ?? null });
       if (t.chat.length > MAX_CHAT) t.chat.splice(0, t.chat.length - MAX_CHAT);
       break;
     }

@@ -138,3 +138,17 @@ test("the winner's best five cards are highlighted on the board and at the seat"
   for (const c of ["As", "Ad", "Ah", "Jc", "9h"]) assert.match(html, new RegExp(`best" data-card="${c}"`));
   assert.doesNotMatch(html, /best" data-card="7s"/);
 });
+
+test("two guests of one name are told apart in the chat by their tags", async () => {
+  const { chatHTML } = await import("../js/ui/chat.js");
+  let s = open();
+  s = run(s, [
+    { type: "seated", seat: 1, name: "Bob", stack: 1000, guest: true, tag: "aa11" },
+    { type: "seated", seat: 2, name: "Bob", stack: 1000, guest: true, tag: "bb22" },
+    { type: "chat", seat: 1, text: "hi" },
+    { type: "chat", seat: 2, text: "hello" },
+    { type: "chat", name: "Bob", guest: true, tag: "cc33", text: "watching" },
+  ]);
+  const html = chatHTML(s.table.chat, 0, "Alice");
+  for (const tag of ["aa11", "bb22", "cc33"]) assert.ok(html.includes(`#${tag}`), tag);
+});

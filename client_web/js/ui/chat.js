@@ -10,7 +10,9 @@ export function chatHTML(lines, mySeat = null, myName = null) {
     const mine = (l.seat != null && l.seat === mySeat) || (l.seat == null && l.from != null && l.from === myName);
     const target = l.seat != null ? `data-mute-seat="${l.seat}"` : l.from != null ? `data-mute-name="${esc(l.from)}"` : "";
     const mute = !mine && target ? ` <button type="button" class="mute" ${target} title="Stop seeing this player's chat">mute</button>` : "";
-    return `<li class="${l.seated ? "player" : "spectator"}"><span class="from">${esc(l.name)}</span> ` +
+    // a guest's tag tells two guests of one name apart
+    const tag = l.tag ? ` <span class="badge guest" title="guest account #${esc(l.tag)}">#${esc(l.tag)}</span>` : "";
+    return `<li class="${l.seated ? "player" : "spectator"}"><span class="from">${esc(l.name)}</span>${tag} ` +
       `<span class="text">${esc(l.text)}</span>${mute}</li>`;
   }).join("");
 }
