@@ -121,6 +121,6 @@ TABLE_EVENT_TYPES: Final = (
     "dealer", "settled", "table_closed",
 )
 #: Every message type the server sends that is not an answer: the table events, plus
-#: ``welcome`` (after hello/login/register) and ``jackpot`` (broadcast to every connection;
-#: no ``seq``).
-EVENT_TYPES: Final = (*TABLE_EVENT_TYPES, "jackpot", "welcome")
+#: ``welcome`` (after hello/login/register), ``jackpot`` (broadcast to every connection;
+#: no ``seq``) and ``balance`` (to a player's connections when their balance changes).
+EVENT_TYPES: Final = (*TABLE_EVENT_TYPES, "jackpot", "welcome", "balance")

@@ -28,6 +28,7 @@ from .errors import ERROR_CODES, ProtocolError
 __all__ = [
     "MESSAGE_FIELDS",
     "acted",
+    "balance",
     "board",
     "chat",
     "check_server_message",
@@ -69,6 +70,7 @@ MESSAGE_FIELDS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "pong": (("rid", "time"), ("t",)),
     "welcome": (("player_id", "name", "token", "balance"), ("guest",)),
     "jackpot": (("pool",), ("minor", "major", "table")),
+    "balance": (("balance",), ()),
     "snapshot": ((*_T, "variant", "structure", "stakes", "seats", "board", "pots", "button",
                   "turn", "hand"), ("name", "settings", "you")),
     "seated": ((*_T, "seat", "name", "stack"), ("guest", "tag")),
@@ -145,6 +147,13 @@ def welcome(*, player_id: str, name: str, token: str, balance: int,
     if guest is not None:
         msg["guest"] = guest
     return msg
+
+
+def balance(*, balance: int) -> Msg:
+    """``balance``: pushed to every connection of a player whenever their account balance
+    changes (buy-in, cash-out, rebuy, jackpot credit); ``balance`` is the new figure (chips
+    off the tables). No ``seq``."""
+    return {"type": "balance", "balance": balance}
 
 
 def jackpot(*, pool: int, minor: int | None = None, major: int | None = None,

@@ -151,6 +151,9 @@ def build_app(config: Config) -> App:
     edge.handle_now = router.handle_now
     router.connections = lambda: edge.connections.values()
     registry.jackpot_listener = edge.broadcast
+    if isinstance(wallet, LedgerWallet):  # PROTOCOL: `balance` pushed on every change
+        wallet.listener = lambda player, value: edge.send_to_player(
+            player, protocol.messages.balance(balance=value))
     registry.hand_listener = metrics.hand_finished
     http = HttpEndpoints(static_dir=config.static_dir, metrics=metrics.render,
                          allowed_origins=config.allowed_origins,

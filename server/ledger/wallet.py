@@ -13,11 +13,14 @@ off-table balances (its hand boundaries do nothing): the table tests' wallet.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Mapping, Sequence
+import logging
+from collections.abc import Callable, Mapping, Sequence
 from typing import Protocol
 
 from server.ledger.journal import Ledger, player_account
 from server.ledger.store import Transfer
+
+log = logging.getLogger("server.ledger.wallet")
 
 __all__ = ["LedgerWallet", "MemoryWallet", "Wallet"]
 
@@ -132,6 +135,16 @@ class LedgerWallet:
     def __init__(self, ledger: Ledger) -> None:
         self.ledger = ledger
         self._seen: dict[str, int] = {}
+        self.listener: Callable[[str, int], None] | None = None
+        """Called with (player id, new balance) after every change this process makes or
+        reads (the server pushes `balance` to that player's connections)."""
+
+    def _tell(self, player_id: str) -> None:
+        if self.listener is not None and player_id in self._seen:
+            try:
+                self.listener(player_id, self._seen[player_id])
+            except Exception:  # a push must never break a ledger call
+                log.exception("event=balance_push_failed player=%s", player_id)
 
     def balance(self, player_id: str) -> int:
         return self._seen.get(player_id, 0)
@@ -149,12 +162,17 @@ class LedgerWallet:
     async def refresh(self, player_id: str) -> int:
         """Read the player's balance from the ledger (and remember it)."""
         value = await self.ledger.balance(player_account(player_id))
+        changed = self._seen.get(player_id) != value
         self._seen[player_id] = value
+        if changed:
+            self._tell(player_id)
         return value
 
     def _moved(self, player_id: str, delta: int) -> None:
         if player_id in self._seen:
             self._seen[player_id] += delta
+            if delta:
+                self._tell(player_id)
 
     async def debit(self, player_id: str, amount: int, reason: str) -> bool:
         return await self.buy_in(player_id, "-", amount, reason=reason)

@@ -485,6 +485,18 @@ class Edge:
                          conn.conn_id, ws.close_code, conn.player_id,
                          self._closed_log.suppressed())
 
+    def send_to_player(self, player_id: str, message: dict[str, Any]) -> None:
+        """Send `message` to every connection signed in as `player_id` (e.g. `balance`)."""
+        frames: dict[str, str | bytes] = {}
+        for conn in list(self.connections.values()):
+            if conn.player_id != player_id or conn.closing:
+                continue
+            sub = conn.codec.subprotocol
+            frame = frames.get(sub)
+            if frame is None:
+                frame = frames[sub] = conn.codec.encode(message)
+            conn.send(frame)
+
     def broadcast(self, message: dict[str, Any]) -> None:
         """Send `message` to every connection, encoded once per codec (e.g. `jackpot`)."""
         frames: dict[str, str | bytes] = {

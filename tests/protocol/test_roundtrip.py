@@ -103,6 +103,7 @@ SERVER_MESSAGES: list[dict[str, Any]] = [
     m.welcome(player_id="p2", name="Bob", token="tok2", balance=0, guest=False),
     m.jackpot(pool=1_000_000),
     m.jackpot(pool=1_000_000, minor=200_000, major=800_000, table=T),
+    m.balance(balance=9_500),
     m.snapshot(T, 41, variant="holdem", structure="no_limit", stakes={"blinds": [50, 100]},
                seats=[None, {"seat": 1, "name": "Alice", "stack": 900, "bet": 100,
                              "state": "active", "cards": ["As", "Kd"], "up": []},
