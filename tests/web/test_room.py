@@ -146,7 +146,8 @@ async def test_phone_layout_fits_and_the_action_bar_is_on_screen(
         const w = window.innerWidth, h = window.innerHeight;
         const bar = document.querySelector("#actions").getBoundingClientRect();
         const seats = [...document.querySelectorAll(".seat")].map((s) => s.getBoundingClientRect());
-        const targets = [...document.querySelectorAll("#actions button")].map((b) => b.getBoundingClientRect());
+        const targets = [...document.querySelectorAll("#actions button")]
+            .map((b) => b.getBoundingClientRect());
         return {
             scroll: document.documentElement.scrollWidth, w, h,
             bar: [bar.top, bar.bottom],
@@ -157,7 +158,7 @@ async def test_phone_layout_fits_and_the_action_bar_is_on_screen(
     }""")
     assert fits["scroll"] <= fits["w"], fits
     assert fits["seatsIn"], fits
-    assert 0 <= fits["bar"][0] and fits["bar"][1] <= fits["h"], fits
+    assert fits["bar"][0] >= 0 and fits["bar"][1] <= fits["h"], fits
     assert fits["small"] == 0, fits
     name = f"phone-{viewport['width']}-{seats}-seats"
     await page.screenshot(path=str(alice_shot_path(name)), animations="disabled")
