@@ -8,7 +8,7 @@ import pytest
 from server.rules.cards import make_deck
 from server.rules.caribbean import CaribbeanRound
 from server.rules.caribbean_payout import CaribbeanSettings
-from server.rules.errors import BAD_ACTION, BAD_AMOUNT, IllegalAction
+from server.rules.errors import BAD_ACTION, BAD_AMOUNT, NOT_YOUR_TURN, IllegalAction
 
 
 def _round(settings: CaribbeanSettings | None = None) -> CaribbeanRound:
@@ -47,3 +47,16 @@ def test_a_round_everybody_sits_out_is_over() -> None:
     rnd.act(0, "fold")
     rnd.act(1, "fold")
     assert rnd.is_over and rnd.deciding() == ()
+
+
+def test_csp03_fold_in_the_decision_phase_through_act() -> None:
+    """CSP-03: after the deal each player plays (the call bet) or folds (losing the ante)."""
+    rnd = _round()
+    rnd.act(0, "ante", 100)
+    rnd.act(1, "ante", 100)
+    assert rnd.deciding() == (0, 1)
+    rnd.act(0, "fold")
+    assert rnd.deciding() == (1,)
+    with pytest.raises(IllegalAction) as exc:
+        rnd.act(0, "fold")
+    assert exc.value.reason == NOT_YOUR_TURN  # seat 0 has already decided

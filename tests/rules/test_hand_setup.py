@@ -6,9 +6,10 @@ from __future__ import annotations
 import pytest
 
 from server.rules import errors
-from server.rules.events import HandEnded, HandStarted
+from server.rules.events import HandEnded, HandStarted, Posted
 from server.rules.hand import Hand
 from server.rules.holdem import HOLDEM
+from server.rules.options import Options
 from server.rules.structure import NO_LIMIT, Stakes
 from server.rules.stud import STUD7
 from server.rules.variant import TableRules, Variant
@@ -74,3 +75,28 @@ def test_start_twice_and_void_after_the_end_are_refused() -> None:
         hand.void("twice")
     assert over.value.reason == errors.NO_HAND
     assert repr(over.value) == "IllegalAction('no_hand', 'the hand is over')"
+
+
+def test_gen_05_the_tables_blind_plan_a_dead_small_blind_and_an_entry_post() -> None:
+    """GEN-05: the table hands the engine its blind positions; a dead small blind (None) is
+    posted by nobody, the big blind by its seat, and a newcomer who asked to play at once
+    posts a big blind too (the post to enter)."""
+    three = {0: 1000, 2: 1000, 3: 1000}
+    hand = Hand(HOLDEM, NL, three, button=0, deck=list(HOLDEM.card_set), blinds=(None, 2),
+                entry_posts=(3,))
+    posted = [(e.seat, e.amount) for e in hand.start() if isinstance(e, Posted)]
+    assert posted == [(2, 10), (3, 10)]
+
+
+def test_options_on_the_wire_for_a_pot_game() -> None:
+    """The protocol's ``options`` object (docs/protocol.md ``turn``) of a pot-game decision:
+    fold/check, call with what it costs, bet/raise ranges, bring-in, completion, draw."""
+    assert Options(0, fold=True, call=10, to_call=5, raise_=(20, 1000), stack=1000).to_wire() \
+        == {"fold": True, "check": False, "call": 10, "to_call": 5,
+            "raise": {"min": 20, "max": 1000}, "stack": 1000}
+    assert Options(1, check=True, bet=(10, 500), stack=500).to_wire() == {
+        "fold": False, "check": True, "bet": {"min": 10, "max": 500}, "stack": 500}
+    assert Options(2, fold=True, bring_in=5, complete=10, stack=90).to_wire() == {
+        "fold": True, "check": False, "bring_in": 5, "complete": 10, "stack": 90}
+    assert Options(3, draw=3, stack=90).to_wire() == {
+        "fold": False, "check": False, "draw": {"max": 3}, "stack": 90}
