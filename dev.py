@@ -6,7 +6,8 @@ Standard library only, so it runs on a fresh machine with nothing but Python 3.1
     python3 dev.py serve [server args]   run the server (default http://127.0.0.1:8080/)
     python3 dev.py test [--fast] [pytest args]
                                          ruff, mypy, lint-imports (the import contracts),
-                                         then pytest; --fast skips slow tests
+                                         then pytest with the coverage gate of server.rules
+                                         and protocol; --fast skips slow tests
     python3 dev.py bench                 run every tests/benchmarks/bench_*.py in turn
 
 Each command first makes sure `.venv` exists in the repo root and that the project is installed
@@ -37,7 +38,7 @@ USAGE = """usage: python3 dev.py COMMAND [args]
 
 commands:
   serve [args]                 run the server; args go to poker-server (see --help)
-  test [--fast] [pytest args]  ruff check, mypy, lint-imports, then pytest;
+  test [--fast] [pytest args]  ruff check, mypy, lint-imports, then pytest (+ coverage gate);
                                --fast skips slow tests
   bench                        run each tests/benchmarks/bench_*.py in turn
 """
@@ -239,6 +240,21 @@ def _step(name: str, cmd: list[str], env: dict[str, str]) -> int:
     return code
 
 
+COVERAGE_ARGS = ["--cov=server.rules", "--cov=protocol", "--cov-report=term-missing"]
+
+
+def coverage_args(pytest_args: list[str]) -> list[str]:
+    """The coverage gate (100% of the lines of server.rules and protocol; the threshold and the
+    sources are `[tool.coverage.*]` in pyproject.toml) on a whole run. A run narrowed to some
+    paths (`tests/rules`, `file.py::test`), a `-k` expression or a `-m` marker (`--fast`) would
+    miss lines, so it goes without the gate."""
+    narrowed = any(
+        a in ("-k", "-m") or a.startswith(("-k=", "-m=")) or "::" in a or (ROOT / a).exists()
+        for a in pytest_args
+    )
+    return [] if narrowed else COVERAGE_ARGS
+
+
 def cmd_test(args: list[str]) -> int:
     fast = "--fast" in args
     pytest_args = [a for a in args if a != "--fast"]
@@ -260,7 +276,7 @@ def cmd_test(args: list[str]) -> int:
         ("ruff", [str(VENV_BIN / "ruff"), "check", "."]),
         ("mypy", [str(VENV_BIN / "mypy")]),
         ("lint-imports", [str(VENV_BIN / "lint-imports")]),
-        ("pytest", [str(VENV_BIN / "pytest"), *pytest_args]),
+        ("pytest", [str(VENV_BIN / "pytest"), *coverage_args(pytest_args), *pytest_args]),
     ]
     failed = [name for name, cmd in steps if _step(name, cmd, env) != 0]
     if failed:

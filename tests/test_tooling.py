@@ -83,3 +83,21 @@ def test_import_contracts_are_configured_and_dev_py_runs_them() -> None:
     assert any(
         "import-linter" in dep for dep in config["project"]["optional-dependencies"]["test"]
     )
+
+
+def test_coverage_gate_covers_only_rules_and_protocol() -> None:
+    import tomllib
+
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    coverage = config["tool"]["coverage"]
+    assert sorted(coverage["run"]["source"]) == ["protocol", "server.rules"]
+    assert coverage["report"]["fail_under"] == 100
+    dev = _dev_module()
+    whole = dev.coverage_args([])
+    assert sorted(a for a in whole if a.startswith("--cov=")) == [
+        "--cov=protocol",
+        "--cov=server.rules",
+    ]
+    assert dev.coverage_args(["-x", "-q"]) == whole
+    for narrowed in (["tests/rules"], ["-k", "holdem"], ["-m", "not slow"], ["t.py::test_a"]):
+        assert dev.coverage_args(narrowed) == []
