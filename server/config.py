@@ -313,7 +313,8 @@ class Config:
     `register` answered `ok`) or be watching a table (`watch` of a live table); else it is
     closed with 1008 (policy violation) and the reason `hello deadline` (counted in
     `poker_hello_deadline_closes_total`). The WebSocket handshake must finish within it too.
-    A lobby page left open without a name is closed after this long (it reconnects)."""
+    An anonymous `tables` request (a lobby page, which asks every few seconds) starts the
+    count again, so an open lobby lives while a socket that does nothing is closed."""
 
     accept_error_log_interval: float = 10.0
     """Seconds between the aggregated log lines of the edge's refusals: failed `accept()`

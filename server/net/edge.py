@@ -271,6 +271,12 @@ class Connection:
         if settle is not None:
             settle()
 
+    def keep_alive(self) -> None:
+        """An anonymous lobby request: the hello deadline counts again from now."""
+        rearm = getattr(self.ws, "rearm", None)
+        if rearm is not None:
+            rearm()
+
     def reply(self, message: dict[str, Any]) -> None:
         """Encode and send one answer built by `protocol.messages` (edge answers)."""
         self.send(self.codec.encode(message, check=False))

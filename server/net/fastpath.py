@@ -292,6 +292,14 @@ class EdgeConnection(ServerConnection):
             self._deadline.cancel()
             self._deadline = None
 
+    def rearm(self) -> None:
+        """A lobby page (an anonymous `tables`): the hello deadline starts again from now, so
+        an open lobby lives while a socket that does nothing is still closed in time."""
+        if self.settled or self._deadline is None or self.hello_deadline is None:
+            return
+        self._deadline.cancel()
+        self._deadline = self.loop.call_later(self.hello_deadline, self._deadline_passed)
+
     def _deadline_passed(self) -> None:
         self._deadline = None
         if self.settled:

@@ -244,6 +244,8 @@ class Router:
         elif isinstance(request, Ping):
             conn.reply(messages.pong(rid, time=self._wall(), t=request.t))
         elif isinstance(request, Tables):
+            if conn.player_id is None:  # a lobby page: its hello deadline starts again
+                conn.keep_alive()
             conn.reply(messages.ok(rid, **self.registry.page(request)))
         elif isinstance(request, CreateTable):
             try:

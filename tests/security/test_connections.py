@@ -346,3 +346,22 @@ async def test_stderr_stays_small_under_a_connection_churn(hostile_server: Serve
     size = sum(len(line) for line in lines)
     print(f"300 deadline closes: {len(lines)} log lines, {size} bytes")
     assert len(lines) < 80 and size < 16_000, "".join(lines[-10:])
+
+
+async def test_an_open_lobby_page_lives_and_goes_quiet_to_the_deadline(
+        hostile_server: ServerFactory) -> None:
+    """hello_deadline=0.5: a lobby page (anonymous `tables` every 0.2 s, as the client polls)
+    outlives several deadlines; once it stops asking, it is closed with 1008 like any idle
+    socket."""
+    srv = hostile_server("--set", "hello_deadline=0.5")
+    lobby = await client(srv)
+    start = time.perf_counter()
+    while time.perf_counter() - start < 1.5:  # three deadlines' worth of polling
+        answer = await lobby.request("tables")
+        assert answer["type"] == "ok"
+        await asyncio.sleep(0.2)  # the page's poll interval (pacing, not a wait)
+    assert lobby.ws.close_code is None
+    quiet = time.perf_counter()
+    await asyncio.wait_for(lobby.ws.wait_closed(), TIMEOUT)
+    assert lobby.ws.close_code == 1008 and lobby.ws.close_reason == "hello deadline"
+    assert time.perf_counter() - quiet < 0.5 + SERVED_BOUND + 0.5
