@@ -350,7 +350,7 @@ function tableEvent(state, t, msg) {
     }
     case "left":
       // my seat's chips go back to my balance
-      if (t.you === msg.seat && state.me && t.seats[msg.seat]) {
+      if (t.you === msg.seat && state.me && !state.me.pushed && t.seats[msg.seat]) {
         state.me.balance += t.seats[msg.seat].stack;
       }
       t.seats[msg.seat] = null;
@@ -448,7 +448,7 @@ export function reduce(state, msg) {
       if (win && win.amount == null && msg.table === win.table && win.poolBefore != null &&
           msg.pool < win.poolBefore) {
         win.amount = win.poolBefore - msg.pool;
-        if (win.mine && next.me) next.me.balance += win.amount;
+        if (win.mine && next.me && !next.me.pushed) next.me.balance += win.amount;
         if (next.table && next.table.id === win.table) {
           const line = `JACKPOT! ${win.name} wins ${chips(win.amount)} from the pool`;
           next.table.announcements.push(line);
@@ -490,8 +490,8 @@ export function reduce(state, msg) {
     case "local:discard":
       next.pendingDiscard = { table: msg.table, cards: [...msg.cards] };
       return next;
-    case "local:balance":
-      if (next.me) next.me.balance += msg.delta;
+    case "local:balance": // a guess until the server pushes balances (then it is the truth)
+      if (next.me && !next.me.pushed) next.me.balance += msg.delta;
       return next;
     case "local:seen_jackpot_win":
       next.jackpotWin = null;
@@ -529,8 +529,11 @@ export function reduce(state, msg) {
       if (next.table && next.table.id === msg.table) next.table = null;
       next.opening = null;
       return next;
-    case "balance": // the server's push, when it sends one
-      if (next.me && typeof msg.balance === "number") next.me.balance = msg.balance;
+    case "balance": // the server's push: the balance itself, and no more local guesses
+      if (next.me && typeof msg.balance === "number") {
+        next.me.balance = msg.balance;
+        next.me.pushed = true;
+      }
       return next;
     default:
       break;

@@ -152,3 +152,10 @@ test("two guests of one name are told apart in the chat by their tags", async ()
   const html = chatHTML(s.table.chat, 0, "Alice");
   for (const tag of ["aa11", "bb22", "cc33"]) assert.ok(html.includes(`#${tag}`), tag);
 });
+
+test("once the server pushes balances, local guesses stop (no double count after a sit)", () => {
+  let s = { ...initialState(), me: { name: "Alice", balance: 10000, token: "x" } };
+  s = reduce(s, { type: "balance", balance: 7000 }); // the server's push after the buy-in
+  s = reduce(s, { type: "local:balance", delta: -3000 }); // the sit's ok arrives after it
+  assert.equal(s.me.balance, 7000);
+});
