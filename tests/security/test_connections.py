@@ -292,7 +292,11 @@ async def test_the_total_cap_is_clamped_below_the_descriptor_limit(tmp_path: Pat
         assert seen['poker_connections_refused_total{reason="total"}'] == 28
         assert seen["poker_accept_errors_total"] == 0
         start = time.perf_counter()  # still accepting: a prompt 503, not a timeout
-        assert (await http_get(srv.url, "/healthz"))[0] == 503
+        try:
+            status: int | None = (await http_get(srv.url, "/healthz"))[0]
+        except ConnectionResetError:  # our request raced the 503 and met the closed socket
+            status = None  # refused all the same, and promptly
+        assert status in (503, None)
         assert (await http_get(srv.operator_url, "/healthz"))[0] == 200
         assert time.perf_counter() - start < SERVED_BOUND
         close_all(socks)
