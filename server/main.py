@@ -303,10 +303,15 @@ def _add_config_options(parser: argparse.ArgumentParser) -> None:
     )
 
 
-_EXPLICIT = ("host", "port", "test_mode", "redis_url", "data_dir", "node", "ledger_fsync",
-             "shutdown_deadline", "request_rate", "request_burst")
-"""Config fields that have their own option above (the option wins over --config/--set only
-when it was given on the command line)."""
+_OPTIONS = {"--host": ("host", "host"), "--port": ("port", "port"),
+            "--test-mode": ("test_mode", "test_mode"), "--redis": ("redis", "redis_url"),
+            "--data-dir": ("data_dir", "data_dir"), "--node": ("node", "node"),
+            "--no-ledger-fsync": ("ledger_fsync", "ledger_fsync"),
+            "--shutdown-deadline": ("shutdown_deadline", "shutdown_deadline"),
+            "--request-rate": ("request_rate", "request_rate"),
+            "--request-burst": ("request_burst", "request_burst")}
+"""The options above that set a Config field: option -> (argparse dest, Config field). Such
+an option wins over --config/--set only when it was given on the command line."""
 
 
 def _coerce(name: str, raw: Any) -> Any:
@@ -362,21 +367,9 @@ def config_from_args(args: argparse.Namespace, argv: Sequence[str] | None = None
             raise ValueError(f"--set needs FIELD=VALUE, got {item!r}")
         values[key.strip()] = _coerce(key.strip(), raw)
     given = _given_options(argv)
-    explicit = dict(
-        host=args.host,
-        port=args.port,
-        test_mode=args.test_mode,
-        redis_url=args.redis,
-        data_dir=args.data_dir,
-        node=args.node,
-        ledger_fsync=args.ledger_fsync,
-        shutdown_deadline=args.shutdown_deadline,
-        request_rate=args.request_rate,
-        request_burst=args.request_burst,
-    )
-    for key, value in explicit.items():
+    for dest, key in _OPTIONS.values():
         if key not in values or key in given:
-            values[key] = value
+            values[key] = getattr(args, dest)
     token = _operator_token(getattr(args, "operator_token_file", None))
     if token is not None:
         values["operator_token"] = token
@@ -399,20 +392,14 @@ def _operator_token(path: Path | None) -> str | None:
     return token or None
 
 
-_OPTION_FIELDS = {"--host": "host", "--port": "port", "--test-mode": "test_mode",
-                  "--redis": "redis_url", "--data-dir": "data_dir", "--node": "node",
-                  "--no-ledger-fsync": "ledger_fsync", "--shutdown-deadline": "shutdown_deadline",
-                  "--request-rate": "request_rate", "--request-burst": "request_burst"}
-
-
 def _given_options(argv: Sequence[str] | None) -> set[str]:
     """The Config fields whose own option appears in `argv` (so it beats the config file)."""
     words = list(sys.argv[1:] if argv is None else argv)
     out = set()
     for w in words:
         opt = w.split("=", 1)[0]
-        if opt in _OPTION_FIELDS:
-            out.add(_OPTION_FIELDS[opt])
+        if opt in _OPTIONS:
+            out.add(_OPTIONS[opt][1])
     return out
 
 

@@ -37,6 +37,7 @@ from websockets.asyncio.client import connect
 
 from protocol import SUBPROTOCOL_JSON
 from tests.net.conftest import Client
+from tests.net.conftest import _pump as _pump
 
 ROOT = Path(__file__).resolve().parents[2]
 LISTENING_PREFIX = "poker-server listening on "
@@ -94,12 +95,6 @@ class HostileServer:
                 self.proc.kill()
                 self.proc.wait(timeout=10)
         return self.proc.returncode
-
-
-def _pump(stream: Any, sink: queue.Queue[str | None]) -> None:
-    for line in iter(stream.readline, ""):
-        sink.put(line)
-    sink.put(None)
 
 
 def start_hostile(tmp_path: Path, *extra: str) -> HostileServer:
