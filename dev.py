@@ -129,6 +129,21 @@ def ensure_node() -> str:
     return found
 
 
+def ensure_client_modules() -> None:
+    """The browser tests' npm packages (`client_web/package.json` devDependencies: axe-core,
+    the accessibility scan): `npm ci` from the committed lock file when
+    `client_web/node_modules/axe-core` is missing (npm comes with Debian's `npm` package)."""
+    client = ROOT / "client_web"
+    if (client / "node_modules" / "axe-core" / "axe.min.js").exists():
+        return
+    if shutil.which("npm") is None:
+        apt_install("npm")
+        if shutil.which("npm") is None:
+            raise SystemExit(fail("npm still missing after apt-get install npm"))
+    say("npm ci (client_web: axe-core for the accessibility scan)")
+    subprocess.run(["npm", "ci", "--no-audit", "--no-fund"], cwd=client, check=True)
+
+
 # ------------------------------------------------------------------------------------------
 # The virtual environment
 # ------------------------------------------------------------------------------------------
@@ -264,6 +279,7 @@ def cmd_test(args: list[str]) -> int:
     redis = ensure_redis_server()
     chromium = ensure_chromium()
     ensure_node()
+    ensure_client_modules()
     env = venv_env(
         {
             "POKER_CHROMIUM": chromium,
