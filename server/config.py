@@ -13,6 +13,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+from server.config_checks import check_config
+
 #: The static browser client shipped beside the `server` package (repo layout).
 DEFAULT_STATIC_DIR = Path(__file__).resolve().parent.parent / "client_web"
 
@@ -145,6 +147,13 @@ class Config:
 
     consecutive_timeouts_to_sit_out: int = 2
     """Turns in a row a player may time out before being sat out automatically."""
+
+    hand_pause: float = 3.0
+    """Seconds between two hands at a table whose creator chose no `pause` setting (the
+    last hand's result stays on screen meanwhile)."""
+
+    min_hand_pause: float = 0.0
+    """The shortest `pause` a table's creator may choose (`bad_settings` below it)."""
 
     spectator_delay: float = 0.0
     """Seconds by which spectators see table events later than players. 0 = no delay."""
@@ -423,188 +432,6 @@ class Config:
     `max_fragments` is the fast path's: websockets' own joins any number of fragments (within
     `max_frame_bytes`)."""
 
-    def _check_identity(self) -> None:
-        """The identity and login limits (section `identity and login (abuse)`)."""
-        for name in ("login_fail_limit", "login_ip_fail_limit", "login_tracked",
-                     "max_password_hashes", "password_hashes_per_ip",
-                     "guests_per_ip_per_minute"):
-            value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
-                raise ValueError(f"{name} must be a positive integer, got {value!r}")
-        if (isinstance(self.password_hash_queue, bool)
-                or not isinstance(self.password_hash_queue, int)
-                or self.password_hash_queue < 0):
-            raise ValueError("password_hash_queue must be a non-negative integer, got "
-                             f"{self.password_hash_queue!r}")
-        for name in ("login_fail_window", "login_lockout", "login_lockout_max",
-                     "guest_idle_expiry", "guest_sweep_interval"):
-            value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, int | float) or not value > 0:
-                raise ValueError(f"{name} must be positive, got {value!r}")
-        if self.login_lockout > self.login_lockout_max:
-            raise ValueError("login_lockout must not exceed login_lockout_max")
-        if self.guest_sweep_interval > self.guest_idle_expiry:
-            raise ValueError("guest_sweep_interval must not exceed guest_idle_expiry")
-        if not isinstance(self.reserved_names, tuple):
-            raise ValueError("reserved_names must be a tuple of names")
-        for reserved in self.reserved_names:
-            if not isinstance(reserved, str) or not 0 < len(reserved.strip()) <= 24:
-                raise ValueError(f"reserved_names: {reserved!r} is not a 1..24 character name")
-
     def __post_init__(self) -> None:
-        if not isinstance(self.fast_send, bool):
-            raise ValueError(f"fast_send must be true or false, got {self.fast_send!r}")
-        if not 0 <= self.port <= 65535:
-            raise ValueError(f"port must be 0..65535, got {self.port}")
-        positive_ints = {
-            "max_frame_bytes": self.max_frame_bytes,
-            "outbox_size": self.outbox_size,
-            "inbox_size": self.inbox_size,
-            "request_burst": self.request_burst,
-            "chat_burst": self.chat_burst,
-            "consecutive_timeouts_to_sit_out": self.consecutive_timeouts_to_sit_out,
-            "send_buffer_bytes": self.send_buffer_bytes,
-            "read_chunk_bytes": self.read_chunk_bytes,
-            "inbound_high_water": self.inbound_high_water,
-            "max_fragments": self.max_fragments,
-            "flood_limit": self.flood_limit,
-        }
-        for name, value in positive_ints.items():
-            if value <= 0:
-                raise ValueError(f"{name} must be positive, got {value}")
-        positive_floats = {
-            "request_rate": self.request_rate,
-            "chat_rate": self.chat_rate,
-            "action_clock": self.action_clock,
-            "shutdown_deadline": self.shutdown_deadline,
-            "jackpot_lease": self.jackpot_lease,
-            "node_lease": self.node_lease,
-            "slow_close_timeout": self.slow_close_timeout,
-            "close_flush_timeout": self.close_flush_timeout,
-            "flood_window": self.flood_window,
-            "token_ttl": self.token_ttl,
-        }
-        for name, fvalue in positive_floats.items():
-            if fvalue <= 0:
-                raise ValueError(f"{name} must be positive, got {fvalue}")
-        non_negative = {
-            "time_bank": self.time_bank,
-            "reconnect_grace": self.reconnect_grace,
-            "spectator_delay": self.spectator_delay,
-            "ping_interval": self.ping_interval,
-            "ping_timeout": self.ping_timeout,
-            "jackpot_meter_interval": self.jackpot_meter_interval,
-        }
-        for name, fvalue in non_negative.items():
-            if fvalue < 0:
-                raise ValueError(f"{name} must not be negative, got {fvalue}")
-        if not self.node or ":" in self.node or len(self.node) > 64:
-            raise ValueError(f"node must be 1..64 characters without ':', got {self.node!r}")
-        if self.starting_balance < 0:
-            raise ValueError(f"starting_balance must not be negative, got {self.starting_balance}")
-        self._check_identity()
-        self._check_house_policy()
-        self._check_tables()
-        self._check_connections()
-
-    def _check_connections(self) -> None:
-        """The connection limits (section `connection limits (abuse)`)."""
-        for name in ("max_connections_per_ip", "max_connections", "log_lines_per_interval"):
-            value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
-                raise ValueError(f"{name} must be a positive integer, got {value!r}")
-        if isinstance(self.fd_reserve, bool) or not isinstance(self.fd_reserve, int) \
-                or self.fd_reserve < 16:
-            raise ValueError(f"fd_reserve must be an integer of at least 16, "
-                             f"got {self.fd_reserve!r}")
-        for name in ("hello_deadline", "accept_error_log_interval"):
-            value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, int | float) or not value > 0:
-                raise ValueError(f"{name} must be positive, got {value!r}")
-        for origin in self.allowed_origins:
-            scheme, sep, rest = origin.partition("://")
-            if (scheme not in ("http", "https") or not sep or not rest or "/" in rest
-                    or any(ch.isspace() for ch in origin)):
-                raise ValueError(f"allowed_origins: {origin!r} is not scheme://host[:port] "
-                                 "(http or https, no path)")
-        if not self.operator_host:
-            raise ValueError("operator_host must not be empty")
-        if not 0 <= self.operator_port <= 65535:
-            raise ValueError(f"operator_port must be 0..65535, got {self.operator_port}")
-        if self.operator_port and self.operator_port == self.port \
-                and self.operator_host == self.host:
-            raise ValueError("operator_port must differ from port on the same host")
-        token = self.operator_token
-        if token is not None and (len(token) < 16 or any(ch.isspace() or not ch.isprintable()
-                                                         for ch in token)):
-            raise ValueError("operator_token must be at least 16 printable characters "
-                             "without spaces")
-
-    def _check_tables(self) -> None:
-        """The tables, lobby and chat limits (section `tables, lobby and chat`)."""
-        for name in ("max_tables_per_account", "max_tables_per_ip", "max_tables",
-                     "lobby_page_size", "lobby_max_page", "chat_burst_per_account",
-                     "chat_burst_per_table", "mute_limit"):
-            value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
-                raise ValueError(f"{name} must be a positive integer, got {value!r}")
-        for name in ("idle_table_close", "chat_rate_per_account", "chat_rate_per_table"):
-            value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, int | float) or not value > 0:
-                raise ValueError(f"{name} must be positive, got {value!r}")
-        if self.lobby_page_size > self.lobby_max_page:
-            raise ValueError(f"lobby_page_size ({self.lobby_page_size}) must not exceed "
-                             f"lobby_max_page ({self.lobby_max_page})")
-        if self.lobby_max_page > 1000:
-            raise ValueError(f"lobby_max_page must be at most 1000 (the protocol's bound), "
-                             f"got {self.lobby_max_page}")
-
-    def _check_house_policy(self) -> None:
-        """GEN-09/GEN-10/CSP-13: the operator's house policy must be coherent and every
-        amount fit 2**53 - 1 (JSON and MessagePack carry it exactly)."""
-        safe = 2**53 - 1
-        amounts = {
-            "jackpot_wager": self.jackpot_wager, "jackpot_reset": self.jackpot_reset,
-            "jackpot_minor_reset": self.jackpot_minor_reset, "rake_cap": self.rake_cap,
-            "max_rake_cap": self.max_rake_cap, "max_pool": self.max_pool,
-            "max_stake": self.max_stake, "max_buy_in": self.max_buy_in,
-            "max_balance": self.max_balance, "starting_balance": self.starting_balance,
-        }
-        for name, value in amounts.items():
-            if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= safe:
-                raise ValueError(f"{name} must be an integer 0..2**53-1, got {value!r}")
-        if self.jackpot_wager <= 0:
-            raise ValueError("jackpot_wager must be positive")
-        for name, ceiling in (("max_pool", self.max_pool), ("max_stake", self.max_stake),
-                              ("max_buy_in", self.max_buy_in),
-                              ("max_balance", self.max_balance)):
-            if ceiling <= 0:
-                raise ValueError(f"{name} must be positive")
-        if self.max_pool > 900_000_000_000:
-            raise ValueError("max_pool must be at most 9 * 10**11 (exact pool arithmetic)")
-        pays = self.jackpot_paytable
-        if len(pays) != 5 or any(isinstance(v, bool) or not isinstance(v, int) or not
-                                 0 <= v <= safe for v in pays):
-            raise ValueError("jackpot_paytable must be 5 non-negative integers: royal flush "
-                             "bp, straight flush bp, four of a kind, full house, flush")
-        if pays[0] > 10_000 or pays[1] > 10_000:
-            raise ValueError("jackpot_paytable: pool shares are at most 10,000 bp")
-        for name, bp in (("jackpot_pool_share_bp", self.jackpot_pool_share_bp),
-                         ("jackpot_minor_share_bp", self.jackpot_minor_share_bp),
-                         ("jackpot_major_share_bp", self.jackpot_major_share_bp),
-                         ("rake_bp", self.rake_bp), ("max_rake_bp", self.max_rake_bp)):
-            if isinstance(bp, bool) or not isinstance(bp, int) or not 0 <= bp <= 10_000:
-                raise ValueError(f"{name} must be 0..10000 basis points, got {bp!r}")
-        if self.jackpot_minor_share_bp + self.jackpot_major_share_bp > 10_000:
-            raise ValueError("jackpot_minor_share_bp + jackpot_major_share_bp above 10000")
-        if self.jackpot_reset > self.max_pool or (self.jackpot_split and
-                                                  self.jackpot_minor_reset > self.max_pool):
-            raise ValueError("a jackpot reset amount above max_pool")
-        if self.rake_bp > self.max_rake_bp:
-            raise ValueError("rake_bp above max_rake_bp")
-        if self.max_rake_cap and self.rake_bp and not 0 < self.rake_cap <= self.max_rake_cap:
-            raise ValueError("rake_cap must be 1..max_rake_cap while max_rake_cap is set")
-        if self.starting_balance > self.max_balance:
-            raise ValueError("starting_balance above max_balance")
-        if self.jackpot_wager > self.max_stake:
-            raise ValueError("jackpot_wager above max_stake")
+        """Every field's bounds (`server.config_checks`): a `ValueError` naming the field."""
+        check_config(self)

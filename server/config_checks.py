@@ -1,0 +1,213 @@
+"""The validation of a `Config`: every field's bounds, by section, raised as a `ValueError`
+that names the field.
+
+Rule of this module: `Config.__post_init__` calls `check_config` and nothing else; a new field's
+check goes in the function of its section (`server/config.py` lists the sections), so a
+`Config` that exists is one the server can run with.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from server.config import Config
+
+__all__ = ["check_config"]
+
+
+def check_identity(cfg: Config) -> None:
+    """The identity and login limits (section `identity and login (abuse)`)."""
+    for name in ("login_fail_limit", "login_ip_fail_limit", "login_tracked",
+                 "max_password_hashes", "password_hashes_per_ip",
+                 "guests_per_ip_per_minute"):
+        value = getattr(cfg, name)
+        if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
+            raise ValueError(f"{name} must be a positive integer, got {value!r}")
+    if (isinstance(cfg.password_hash_queue, bool)
+            or not isinstance(cfg.password_hash_queue, int)
+            or cfg.password_hash_queue < 0):
+        raise ValueError("password_hash_queue must be a non-negative integer, got "
+                         f"{cfg.password_hash_queue!r}")
+    for name in ("login_fail_window", "login_lockout", "login_lockout_max",
+                 "guest_idle_expiry", "guest_sweep_interval"):
+        value = getattr(cfg, name)
+        if isinstance(value, bool) or not isinstance(value, int | float) or not value > 0:
+            raise ValueError(f"{name} must be positive, got {value!r}")
+    if cfg.login_lockout > cfg.login_lockout_max:
+        raise ValueError("login_lockout must not exceed login_lockout_max")
+    if cfg.guest_sweep_interval > cfg.guest_idle_expiry:
+        raise ValueError("guest_sweep_interval must not exceed guest_idle_expiry")
+    if not isinstance(cfg.reserved_names, tuple):
+        raise ValueError("reserved_names must be a tuple of names")
+    for reserved in cfg.reserved_names:
+        if not isinstance(reserved, str) or not 0 < len(reserved.strip()) <= 24:
+            raise ValueError(f"reserved_names: {reserved!r} is not a 1..24 character name")
+
+
+def check_config(cfg: Config) -> None:
+    """Every section's checks (`Config.__post_init__`); raises `ValueError`."""
+    check_basics(cfg)
+    check_identity(cfg)
+    check_house_policy(cfg)
+    check_tables(cfg)
+    check_connections(cfg)
+
+
+def check_basics(cfg: Config) -> None:
+    """Where to listen, the wire, the rate limits, timing, the ledger's node."""
+    if not isinstance(cfg.fast_send, bool):
+        raise ValueError(f"fast_send must be true or false, got {cfg.fast_send!r}")
+    if not 0 <= cfg.port <= 65535:
+        raise ValueError(f"port must be 0..65535, got {cfg.port}")
+    positive_ints = {
+        "max_frame_bytes": cfg.max_frame_bytes,
+        "outbox_size": cfg.outbox_size,
+        "inbox_size": cfg.inbox_size,
+        "request_burst": cfg.request_burst,
+        "chat_burst": cfg.chat_burst,
+        "consecutive_timeouts_to_sit_out": cfg.consecutive_timeouts_to_sit_out,
+        "send_buffer_bytes": cfg.send_buffer_bytes,
+        "read_chunk_bytes": cfg.read_chunk_bytes,
+        "inbound_high_water": cfg.inbound_high_water,
+        "max_fragments": cfg.max_fragments,
+        "flood_limit": cfg.flood_limit,
+    }
+    for name, value in positive_ints.items():
+        if value <= 0:
+            raise ValueError(f"{name} must be positive, got {value}")
+    positive_floats = {
+        "request_rate": cfg.request_rate,
+        "chat_rate": cfg.chat_rate,
+        "action_clock": cfg.action_clock,
+        "shutdown_deadline": cfg.shutdown_deadline,
+        "jackpot_lease": cfg.jackpot_lease,
+        "node_lease": cfg.node_lease,
+        "slow_close_timeout": cfg.slow_close_timeout,
+        "close_flush_timeout": cfg.close_flush_timeout,
+        "flood_window": cfg.flood_window,
+        "token_ttl": cfg.token_ttl,
+    }
+    for name, fvalue in positive_floats.items():
+        if fvalue <= 0:
+            raise ValueError(f"{name} must be positive, got {fvalue}")
+    non_negative = {
+        "time_bank": cfg.time_bank,
+        "reconnect_grace": cfg.reconnect_grace,
+        "spectator_delay": cfg.spectator_delay,
+        "ping_interval": cfg.ping_interval,
+        "ping_timeout": cfg.ping_timeout,
+        "jackpot_meter_interval": cfg.jackpot_meter_interval,
+    }
+    for name, fvalue in non_negative.items():
+        if fvalue < 0:
+            raise ValueError(f"{name} must not be negative, got {fvalue}")
+    if not cfg.node or ":" in cfg.node or len(cfg.node) > 64:
+        raise ValueError(f"node must be 1..64 characters without ':', got {cfg.node!r}")
+    if cfg.starting_balance < 0:
+        raise ValueError(f"starting_balance must not be negative, got {cfg.starting_balance}")
+
+
+def check_connections(cfg: Config) -> None:
+    """The connection limits (section `connection limits (abuse)`)."""
+    for name in ("max_connections_per_ip", "max_connections", "log_lines_per_interval"):
+        value = getattr(cfg, name)
+        if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
+            raise ValueError(f"{name} must be a positive integer, got {value!r}")
+    if isinstance(cfg.fd_reserve, bool) or not isinstance(cfg.fd_reserve, int) \
+            or cfg.fd_reserve < 16:
+        raise ValueError(f"fd_reserve must be an integer of at least 16, "
+                         f"got {cfg.fd_reserve!r}")
+    for name in ("hello_deadline", "accept_error_log_interval"):
+        value = getattr(cfg, name)
+        if isinstance(value, bool) or not isinstance(value, int | float) or not value > 0:
+            raise ValueError(f"{name} must be positive, got {value!r}")
+    for origin in cfg.allowed_origins:
+        scheme, sep, rest = origin.partition("://")
+        if (scheme not in ("http", "https") or not sep or not rest or "/" in rest
+                or any(ch.isspace() for ch in origin)):
+            raise ValueError(f"allowed_origins: {origin!r} is not scheme://host[:port] "
+                             "(http or https, no path)")
+    if not cfg.operator_host:
+        raise ValueError("operator_host must not be empty")
+    if not 0 <= cfg.operator_port <= 65535:
+        raise ValueError(f"operator_port must be 0..65535, got {cfg.operator_port}")
+    if cfg.operator_port and cfg.operator_port == cfg.port \
+            and cfg.operator_host == cfg.host:
+        raise ValueError("operator_port must differ from port on the same host")
+    token = cfg.operator_token
+    if token is not None and (len(token) < 16 or any(ch.isspace() or not ch.isprintable()
+                                                     for ch in token)):
+        raise ValueError("operator_token must be at least 16 printable characters "
+                         "without spaces")
+
+
+def check_tables(cfg: Config) -> None:
+    """The tables, lobby and chat limits (section `tables, lobby and chat`)."""
+    for name in ("max_tables_per_account", "max_tables_per_ip", "max_tables",
+                 "lobby_page_size", "lobby_max_page", "chat_burst_per_account",
+                 "chat_burst_per_table", "mute_limit"):
+        value = getattr(cfg, name)
+        if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
+            raise ValueError(f"{name} must be a positive integer, got {value!r}")
+    for name in ("idle_table_close", "chat_rate_per_account", "chat_rate_per_table"):
+        value = getattr(cfg, name)
+        if isinstance(value, bool) or not isinstance(value, int | float) or not value > 0:
+            raise ValueError(f"{name} must be positive, got {value!r}")
+    if cfg.lobby_page_size > cfg.lobby_max_page:
+        raise ValueError(f"lobby_page_size ({cfg.lobby_page_size}) must not exceed "
+                         f"lobby_max_page ({cfg.lobby_max_page})")
+    if cfg.lobby_max_page > 1000:
+        raise ValueError(f"lobby_max_page must be at most 1000 (the protocol's bound), "
+                         f"got {cfg.lobby_max_page}")
+
+
+def check_house_policy(cfg: Config) -> None:
+    """GEN-09/GEN-10/CSP-13: the operator's house policy must be coherent and every
+    amount fit 2**53 - 1 (JSON and MessagePack carry it exactly)."""
+    safe = 2**53 - 1
+    amounts = {
+        "jackpot_wager": cfg.jackpot_wager, "jackpot_reset": cfg.jackpot_reset,
+        "jackpot_minor_reset": cfg.jackpot_minor_reset, "rake_cap": cfg.rake_cap,
+        "max_rake_cap": cfg.max_rake_cap, "max_pool": cfg.max_pool,
+        "max_stake": cfg.max_stake, "max_buy_in": cfg.max_buy_in,
+        "max_balance": cfg.max_balance, "starting_balance": cfg.starting_balance,
+    }
+    for name, value in amounts.items():
+        if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= safe:
+            raise ValueError(f"{name} must be an integer 0..2**53-1, got {value!r}")
+    if cfg.jackpot_wager <= 0:
+        raise ValueError("jackpot_wager must be positive")
+    for name, ceiling in (("max_pool", cfg.max_pool), ("max_stake", cfg.max_stake),
+                          ("max_buy_in", cfg.max_buy_in),
+                          ("max_balance", cfg.max_balance)):
+        if ceiling <= 0:
+            raise ValueError(f"{name} must be positive")
+    if cfg.max_pool > 900_000_000_000:
+        raise ValueError("max_pool must be at most 9 * 10**11 (exact pool arithmetic)")
+    pays = cfg.jackpot_paytable
+    if len(pays) != 5 or any(isinstance(v, bool) or not isinstance(v, int) or not
+                             0 <= v <= safe for v in pays):
+        raise ValueError("jackpot_paytable must be 5 non-negative integers: royal flush "
+                         "bp, straight flush bp, four of a kind, full house, flush")
+    if pays[0] > 10_000 or pays[1] > 10_000:
+        raise ValueError("jackpot_paytable: pool shares are at most 10,000 bp")
+    for name, bp in (("jackpot_pool_share_bp", cfg.jackpot_pool_share_bp),
+                     ("jackpot_minor_share_bp", cfg.jackpot_minor_share_bp),
+                     ("jackpot_major_share_bp", cfg.jackpot_major_share_bp),
+                     ("rake_bp", cfg.rake_bp), ("max_rake_bp", cfg.max_rake_bp)):
+        if isinstance(bp, bool) or not isinstance(bp, int) or not 0 <= bp <= 10_000:
+            raise ValueError(f"{name} must be 0..10000 basis points, got {bp!r}")
+    if cfg.jackpot_minor_share_bp + cfg.jackpot_major_share_bp > 10_000:
+        raise ValueError("jackpot_minor_share_bp + jackpot_major_share_bp above 10000")
+    if cfg.jackpot_reset > cfg.max_pool or (cfg.jackpot_split and
+                                              cfg.jackpot_minor_reset > cfg.max_pool):
+        raise ValueError("a jackpot reset amount above max_pool")
+    if cfg.rake_bp > cfg.max_rake_bp:
+        raise ValueError("rake_bp above max_rake_bp")
+    if cfg.max_rake_cap and cfg.rake_bp and not 0 < cfg.rake_cap <= cfg.max_rake_cap:
+        raise ValueError("rake_cap must be 1..max_rake_cap while max_rake_cap is set")
+    if cfg.starting_balance > cfg.max_balance:
+        raise ValueError("starting_balance above max_balance")
+    if cfg.jackpot_wager > cfg.max_stake:
+        raise ValueError("jackpot_wager above max_stake")
