@@ -45,7 +45,7 @@ Decisions on the points the rule text leaves open (see also the tests):
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Literal
 
 from server.rules.cards import DeckError, check_deck, make_deck
@@ -80,6 +80,7 @@ from server.rules.errors import (
 )
 from server.rules.evaluate import HandValue, evaluate
 from server.rules.options import Options
+from server.rules.view import SeatView, View, cards_for
 
 __all__ = [
     "BP", "HAND_KEYS", "JACKPOT_KEYS", "MAJOR_KEYS", "MINOR_KEYS", "ROYAL_FLUSH",
@@ -168,9 +169,13 @@ class PlayerDecided:
 
 @dataclass(frozen=True, slots=True)
 class DealerRevealed:
+    """The dealer's hand turned (CSP-04); ``best``: the five cards in the order that makes its
+    value (the evaluator's reading of ``cards``, so not part of the event's equality)."""
+
     cards: tuple[str, ...]
     qualifies: bool
     hand: str
+    best: tuple[str, ...] = field(default=(), compare=False)
 
 
 @dataclass(frozen=True, slots=True)
@@ -179,6 +184,8 @@ class Settled:
 
     ``jackpot`` is the fate of the wager only (``-wager`` collected, 0 returned or none);
     ``jackpot_hand`` names the qualifying hand (a claim for the coordinator) or is None.
+    ``best``: the player's five cards in the order that makes ``hand`` (the evaluator's
+    reading of the cards, so not part of the event's equality; its owner's only).
     """
 
     seat: int
@@ -189,6 +196,7 @@ class Settled:
     jackpot_hand: str | None
     stack: int
     folded: bool
+    best: tuple[str, ...] = field(default=(), compare=False)
 
 
 @dataclass(frozen=True, slots=True)
@@ -311,6 +319,23 @@ class CaribbeanRound:
         if self._phase == "decisions" and seat in self._hands and seat not in self._decisions:
             return Options(seat, fold=True, play=2 * self._antes[seat], stack=stack)
         return None
+
+    def view(self, seat: int | None) -> View:
+        """What ``seat`` (None: a spectator) may see of the round now: every seat's stack
+        and its five cards (the owner's own, None to everyone else: CSP-02), who still has to
+        decide in the phase (all at once), the viewer's options, and the dealer's cards: the up
+        card once dealt, all five once turned (CSP-04).  A seat's ``state`` stays ``active``."""
+        deciding = set(self.deciding())
+        seats = {s: SeatView(s, stack, cards=cards_for(self._hands.get(s, ()),
+                                                       (False,) * len(self._hands.get(s, ())),
+                                                       owner=s, viewer=seat),
+                             deciding=s in deciding)
+                 for s, stack in self._stacks.items()}
+        turned = self._phase == "ended"
+        dealer = cards_for(self._dealer, (turned,) * (len(self._dealer) - 1) + (True,),
+                           owner=-1, viewer=seat) if self._dealer else ()
+        return View(seat, seats, options=self.options(seat) if seat is not None else None,
+                    together=True, dealer=dealer)
 
     # -- the engine protocol (server.rules.engine) -----------------------------------------
     def start(self) -> list[Event]:
@@ -462,7 +487,8 @@ class CaribbeanRound:
         s = self.settings
         dealer = evaluate(self._dealer)
         qualifies = s.dealer_qualifies(dealer)
-        out: list[Event] = [DealerRevealed(self._dealer, qualifies, dealer.name)]
+        out: list[Event] = [DealerRevealed(self._dealer, qualifies, dealer.name,
+                                           tuple(dealer.cards))]
         collected = 0
         for seat in sorted(self._hands):
             ante = self._antes[seat]
@@ -489,7 +515,8 @@ class CaribbeanRound:
             self._stacks[seat] += back
             self._house_net -= ante_res + play_res
             ev = Settled(
-                seat, ante_res, play_res, jp_res, value.name, jp_hand, self._stacks[seat], folded
+                seat, ante_res, play_res, jp_res, value.name, jp_hand, self._stacks[seat], folded,
+                tuple(value.cards),
             )
             self._settled[seat] = ev
             out.append(ev)

@@ -12,6 +12,9 @@ it, and a test checks they do (``tests/rules/test_engine.py``).
 * ``options(seat)`` is the one :class:`~server.rules.options.Options` type (None: nothing to
   decide now); ``deciding()`` the seats with a decision now (one seat at a time in a pot
   game, every seat at once in a house game's phase).
+* ``view(seat)`` is what that seat (None: a spectator) may see of the hand now
+  (:class:`~server.rules.view.View`): the only visibility rule of the state, as
+  :func:`server.rules.visibility.seen` is of the events.
 * The hand's last event is a :class:`HandEnd`: the final ``stacks``, ``voided``, ``rake``
   (pot games), ``house_net`` and ``jackpot_collected`` (house games; 0 elsewhere).  The chips
   are conserved: ``sum(stacks) == sum(start) - rake - house_net - jackpot_collected``.
@@ -26,6 +29,7 @@ from collections.abc import Sequence
 from typing import Any, Protocol, runtime_checkable
 
 from server.rules.options import Options
+from server.rules.view import View
 
 __all__ = ["Engine", "HandEnd", "chips_taken"]
 
@@ -70,3 +74,5 @@ class Engine(Protocol):
     def options(self, seat: int) -> Options | None: ...
 
     def deciding(self) -> tuple[int, ...]: ...
+
+    def view(self, seat: int | None) -> View: ...

@@ -32,9 +32,11 @@ from server.rules.cards import DeckError, check_deck
 from server.rules.dealing import DealingMixin
 from server.rules.events import Event, HandEnded, HandStarted, TurnStarted
 from server.rules.options import Options
+from server.rules.pots import build_pots
 from server.rules.showdown import ShowdownMixin
 from server.rules.structure import Stakes, check_stakes
 from server.rules.variant import TableRules, Variant
+from server.rules.view import SeatView, View, card_for
 
 _cached_check_stakes = lru_cache(maxsize=256)(check_stakes)  # pure; Stakes are frozen values
 
@@ -164,6 +166,29 @@ class Hand(DealingMixin, BettingMixin, ShowdownMixin):
     def deciding(self) -> tuple[int, ...]:
         """The seat with a decision now (the engine protocol: one at a time here)."""
         return () if self.is_over or self.to_act is None else (self.to_act,)
+
+    def view(self, seat: int | None) -> View:
+        """What ``seat`` (None: a spectator) may see of the hand now: per seat its stack, its
+        bet in this round, ``folded``/``all_in``/``active``, its face-down cards (the owner's
+        own, None to everyone else) and its up cards; the board; the pots of the rounds
+        before this one; and the viewer's options when it is the viewer's turn."""
+        to_act = self.to_act if not self.is_over else None
+        seats: dict[int, SeatView] = {}
+        for s in self.order:
+            stack = self.stacks[s]
+            state = "folded" if s in self.folded else "all_in" if stack == 0 else "active"
+            own, up = self.own[s], self.up[s]
+            seats[s] = SeatView(
+                s, stack, self.bets.get(s, 0), state,
+                cards=tuple(card_for(c, up=False, owner=s, viewer=seat)
+                            for c, u in zip(own, up, strict=True) if not u),
+                up=tuple(c for c, u in zip(own, up, strict=True) if u),
+                deciding=s == to_act)
+        bets = self.bets
+        before = {s: c - bets.get(s, 0) for s, c in self.contrib.items()}
+        pots = tuple((p.amount, p.eligible) for p in build_pots(before, self._live))
+        return View(seat, seats, tuple(self.board), pots,
+                    self.options(seat) if seat is not None else None)
 
     def act(self, seat: int, action: str, amount: int | None = None,
             discard: Iterable[str] = (), *, jackpot: bool = False) -> list[Event]:

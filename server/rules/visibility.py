@@ -1,0 +1,70 @@
+"""Who sees which card of an engine event: the one visibility rule of every game.
+
+Rule of this module: :func:`seen` gives the version of an engine event that one viewer (a
+seat, or None for a spectator) may see, and nothing else decides it.  The table's live frames
+(:mod:`server.table.projection`), the hand record's openings (:mod:`server.table.recording`),
+the players' copies of a record (:mod:`server.ledger.history`), and through them the exports
+and ``poker-verify``, all derive from it.  The card rule itself is
+:func:`server.rules.view.card_for`:
+
+* a face-down card (hole cards, a draw's discards and new cards, a Caribbean hand) is seen by
+  its owner only; face-up cards (stud up cards), the board and the cards shown at showdown
+  (SHOW-01/SHOW-02) by everyone;
+* burns and dead cards (STUD-06) by nobody, not even the seat that was dealt them;
+* the Caribbean dealer's hand: only its up card until it is turned (CSP-02), then all five;
+* a folded hand is named to nobody but its owner (SHOW-03): a Caribbean ``Settled`` hides its
+  ``hand`` and ``jackpot_hand`` from everyone else; the five cards that make any Caribbean
+  hand's value (``best``) are its owner's only.
+
+A hidden card is None in the viewed event, at its place (the deck positions stay, so the
+dealing order can still be checked); the event keeps its class and fields.  A viewed event is
+for showing and recording: it is never fed back to an engine.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any, TypeVar, cast
+
+from server.rules import caribbean as csp
+from server.rules import events as ev
+from server.rules.view import cards_for
+
+__all__ = ["seen"]
+
+E = TypeVar("E")
+
+
+def _hidden(cards: tuple[Any, ...]) -> tuple[None, ...]:
+    return (None,) * len(cards)
+
+
+def _with(event: E, **changes: Any) -> E:
+    # the viewed event holds None where its class says str: it is never given to an engine
+    return cast(E, dataclasses.replace(cast(Any, event), **changes))
+
+
+def seen(event: E, viewer: int | None) -> E:
+    """``event`` as ``viewer`` (a seat, or None for a spectator) may see it: every card it
+    may not see is None (see the module docstring); the event itself when it hides nothing."""
+    e: Any = event
+    if isinstance(e, ev.Burned):
+        return _with(event, card=None)
+    if isinstance(e, ev.Dealt | csp.Dealt):
+        dead = isinstance(e, ev.Dealt) and e.dead
+        if viewer == e.seat and not dead:
+            return event
+        return _with(event, cards=cards_for(e.cards, e.up, owner=e.seat, viewer=viewer,
+                                            dead=dead))
+    if isinstance(e, ev.Drew):
+        if viewer == e.seat:
+            return event
+        return _with(event, discarded=_hidden(e.discarded),
+                     received=_hidden(e.received))
+    if isinstance(e, csp.DealerDealt):  # the dealer is nobody's seat: only the up card
+        return _with(event, cards=cards_for(e.cards, e.up, owner=-1, viewer=viewer))
+    if isinstance(e, csp.Settled) and viewer != e.seat:
+        if e.folded:  # SHOW-03
+            return _with(event, hand=None, jackpot_hand=None, best=_hidden(e.best))
+        return _with(event, best=_hidden(e.best))
+    return event
