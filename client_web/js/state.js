@@ -29,6 +29,7 @@ export function initialState() {
     jackpot: null, // {pool, minor?, major?}
     jackpotWin: null, // {table, name, amount, hand}
     table: null, // the open table (see tableFrom)
+    background: {}, // table id -> the other tables this tab follows ("my tables"), kept live
     pendingDiscard: null, // {table, cards}: the cards this client asked to discard
     opening: null, // the table id whose snapshot is awaited
     gone: null, // {table}: the table asked for no longer exists
@@ -41,7 +42,7 @@ function seatFrom(entry) {
     seat: entry.seat, name: entry.name, stack: entry.stack ?? 0, bet: entry.bet ?? 0,
     state: entry.state || "waiting", cards: [...(entry.cards || [])], up: [...(entry.up || [])],
     shown: null, action: null, jackpot: 0, result: null, mucked: false,
-    sittingOut: entry.state === "sitting_out",
+    sittingOut: entry.state === "sitting_out" || entry.sitting_out === true, // wave 3 flag
     guest: entry.guest === true, tag: entry.tag ?? null, // a guest account (and its tag)
   };
 }
@@ -57,7 +58,7 @@ function tableFrom(msg, previous) {
   // the snapshot's pots hold the rounds before this one; this round's bets are the seats'
   const pots = (Array.isArray(msg.pots) ? msg.pots : []).map(potFrom);
   const pot = pots.reduce((a, p) => a + p.amount, 0);
-  const keep = previous && previous.id === msg.table ? previous : null;
+  const keep = previous && previous.id === msg.table && !previous.pending ? previous : null;
   return {
     id: msg.table, seq: msg.seq, name: msg.name || msg.table, variant: msg.variant,
     structure: msg.structure, stakes: msg.stakes || {}, settings: msg.settings || {},
@@ -387,7 +388,8 @@ function tableEvent(state, t, msg) {
       const s = t.seats[msg.seat];
       if (s) {
         // `hand` is the hand id (a SHOW-02 reveal names the hand it was in); `value` the name
-        s.shown = { cards: [...msg.cards], hand: msg.value };
+        s.shown = { cards: [...msg.cards], hand: msg.value,
+          best: Array.isArray(msg.best) ? [...msg.best] : null }; // wave 3: the five that play
         addLog(t, `${s.name} shows ${cardsText(msg.cards)}: ${msg.value}`);
       }
       break;
@@ -478,14 +480,31 @@ export function reduce(state, msg) {
       }
       return next;
     }
-    case "local:open_table":
+    case "local:open_table": // `keep`: the table shown before stays followed, in the background
       next.gone = null;
-      if (!next.table || next.table.id !== msg.table) next.table = null;
+      if (next.table && next.table.id !== msg.table) {
+        if (msg.keep) next.background[next.table.id] = next.table;
+        next.table = null;
+      }
+      if (!next.table && next.background[msg.table]) {
+        next.table = next.background[msg.table].pending ? null : next.background[msg.table];
+        delete next.background[msg.table];
+      }
       next.opening = msg.table;
       return next;
     case "local:close_table":
+      if (msg.keep && next.table) next.background[next.table.id] = next.table;
       next.table = null;
       next.opening = null;
+      return next;
+    case "local:follow": // a table followed in the background (its snapshot is on the way)
+      if ((!next.table || next.table.id !== msg.table) && !next.background[msg.table]) {
+        next.background[msg.table] = { id: msg.table, name: msg.name || msg.table, pending: true,
+          seats: [], turns: {}, you: null, ended: true };
+      }
+      return next;
+    case "local:forget_table":
+      delete next.background[msg.table];
       return next;
     case "local:discard":
       next.pendingDiscard = { table: msg.table, cards: [...msg.cards] };
@@ -496,12 +515,19 @@ export function reduce(state, msg) {
     case "local:seen_jackpot_win":
       next.jackpotWin = null;
       return next;
-    case "snapshot":
+    case "snapshot": {
+      const bg = next.background[msg.table];
+      if (bg && (next.table ? next.table.id : next.opening) !== msg.table) {
+        next.background[msg.table] = tableFrom(msg, bg);
+        next.background[msg.table].turn = pickTurn(next.background[msg.table]);
+        return next;
+      }
       if ((next.table ? next.table.id : next.opening) !== msg.table) return state;
       next.table = tableFrom(msg, next.table);
       next.table.turn = pickTurn(next.table);
       next.gone = null;
       return next;
+    }
     case "local:signed_out":
       next.me = null;
       if (next.table) next.table.you = null;
@@ -525,6 +551,8 @@ export function reduce(state, msg) {
       return next;
     }
     case "local:gone": // the table asked for does not exist (any more)
+      delete next.background[msg.table];
+      if (next.table && next.table.id !== msg.table && next.opening !== msg.table) return next;
       next.gone = { table: msg.table };
       if (next.table && next.table.id === msg.table) next.table = null;
       next.opening = null;
@@ -538,8 +566,8 @@ export function reduce(state, msg) {
     default:
       break;
   }
-  const t = next.table;
-  if (!t || msg.table !== t.id || typeof msg.seq !== "number") return state;
+  const t = next.table && next.table.id === msg.table ? next.table : next.background[msg.table];
+  if (!t || t.pending || typeof msg.seq !== "number") return state;
   if (msg.seq <= t.seq) return state; // already applied (a resume may repeat)
   t.seq = msg.seq;
   tableEvent(next, t, msg);
@@ -568,4 +596,21 @@ export function shownPots(t) {
 /** The highest bet of the round. */
 export function maxBet(t) {
   return t ? t.seats.reduce((a, s) => Math.max(a, s ? s.bet : 0), 0) : 0;
+}
+
+/** Whether it is the viewer's own turn, with options to choose from, at table `t`. */
+export function myTurn(t) {
+  if (!t || t.pending || t.ended || t.you == null || !t.turns) return false;
+  const turn = t.turns[t.you];
+  return !!(turn && turn.options);
+}
+
+/** "My tables": the open table and those followed in the background, in a stable order
+ * (by id): `[{id, name, open, seated, turn}]`. */
+export function myTables(state) {
+  const all = Object.values(state.background || {});
+  if (state.table) all.push(state.table);
+  return all.map((t) => ({ id: t.id, name: t.name || t.id, open: t === state.table,
+    seated: t.you != null, turn: myTurn(t) }))
+    .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
 }

@@ -21,16 +21,25 @@ export function localHistoryHTML(history) {
 }
 
 /** The player's hands from the server's `history` answer ({hand, table, variant, net, ...});
- * each opens to the server's text of the hand (`hand` request, filled in by the page). */
+ * each opens to the server's text of the hand (`hand` request, filled in by the page), and
+ * has its replay and downloads; the whole list downloads at once. */
 export function serverHistoryHTML(hands) {
   if (!hands.length) return `<p class="none">No hand of yours at this table yet.</p>`;
-  return hands.map((h) => {
+  const all = `<div class="hand-tools all"><span class="muted">Download these hands:</span>` +
+    `<button type="button" class="small" data-download="pokerstars">PokerStars text</button>` +
+    `<button type="button" class="small" data-download="phh">PHH</button></div>`;
+  return all + hands.map((h) => {
     const id = String(h.hand ?? "?");
+    const n = esc(id.split(".").pop());
     const net = typeof h.net === "number" ? h.net : 0;
     const sign = net > 0 ? `+${chips(net)}` : net < 0 ? `\u2212${chips(-net)}` : "\u00b10";
-    return `<details class="hand-record server" data-server-hand="${esc(id)}"><summary>` +
-      `<span class="hand-id">${esc(VARIANT_NAMES[h.variant] || h.variant || "")} #${esc(id.split(".").pop())}</span> ` +
+    const tools = `<div class="hand-tools">` +
+      `<button type="button" class="small" data-replay="${esc(id)}">Replay<span class="sr-only"> hand #${n}</span></button>` +
+      `<button type="button" class="small" data-download="pokerstars" data-hand="${esc(id)}">.txt<span class="sr-only"> download hand #${n}, PokerStars text</span></button>` +
+      `<button type="button" class="small" data-download="phh" data-hand="${esc(id)}">.phh<span class="sr-only"> download hand #${n}, PHH</span></button></div>`;
+    return `<div class="hand-entry"><details class="hand-record server" data-server-hand="${esc(id)}"><summary>` +
+      `<span class="hand-id">${esc(VARIANT_NAMES[h.variant] || h.variant || "")} #${n}</span> ` +
       `<span class="net ${net > 0 ? "up" : net < 0 ? "down" : ""}">${sign}</span></summary>` +
-      `<pre class="hand-text">Loading\u2026</pre></details>`;
+      `<pre class="hand-text">Loading\u2026</pre></details>${tools}</div>`;
   }).join("");
 }

@@ -15,14 +15,15 @@ export function tableListHTML(tables, me) {
     const structure = t.structure ? STRUCTURE_NAMES[t.structure] || t.structure : "";
     const full = t.players >= t.seats;
     const id = encodeURIComponent(t.table);
+    const named = `<span class="sr-only"> ${esc(t.name || t.table)}</span>`; // each link names its table
     return `<tr data-table="${esc(t.table)}"><th scope="row">${esc(t.name || t.table)}</th>` +
       `<td>${esc(game)}<span class="structure">${esc(structure)}</span></td>` +
       `<td class="stakes-cell">${esc(stakesText(t.variant, t.stakes))}` +
       `<span class="house">${esc(houseText(t))}</span></td>` +
       `<td class="players-cell"><span class="seats-count">${t.players}/${t.seats}</span><span class="phone-only"> seated</span></td>` +
       `<td class="watching-cell">${t.spectators}<span class="phone-only"> watching</span></td>` +
-      `<td class="go"><div class="go-btns"><a class="btn primary" href="#/table/${id}">${full ? "Open" : "Join"}</a>` +
-      `<a class="btn" href="#/table/${id}/watch">Watch</a></div></td></tr>`;
+      `<td class="go"><div class="go-btns"><a class="btn primary" href="#/table/${id}">${full ? "Open" : "Join"}${named}</a>` +
+      `<a class="btn" href="#/table/${id}/watch">Watch${named}</a></div></td></tr>`;
   }).join("");
 }
 

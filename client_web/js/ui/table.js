@@ -56,11 +56,13 @@ export function seatPositionNarrow(i, count, anchor, w = 284, h = 540) {
 /** The winners' best five cards (a set of card strings), where any five may play. */
 export function winningCards(t) {
   const out = new Set();
-  if (!t || !ANY_FIVE.has(t.variant) || !t.winners || !t.winners.length) return out;
+  if (!t || !t.winners || !t.winners.length) return out;
   for (const i of t.winners) {
     const s = t.seats[i];
     if (!s || !s.shown) continue;
-    const best = best5([...s.shown.cards, ...(t.board || [])]);
+    // the server's own five (`showdown.best`, wave 3; Manila too), else worked out here
+    const best = Array.isArray(s.shown.best) && s.shown.best.length ? s.shown.best
+      : ANY_FIVE.has(t.variant) ? best5([...s.shown.cards, ...(t.board || [])]) : null;
     if (best) for (const c of best) out.add(c);
   }
   return out;
@@ -140,14 +142,14 @@ function centerHTML(t, opts = {}) {
     const cards = d ? cardsHTML(d.cards, "board") : cardsHTML([null, null, null, null, null], "board");
     let label = "Dealer";
     if (d && d.hand) label = `Dealer: ${d.hand}${d.qualifies === false ? " — does not qualify" : ""}`;
-    parts.push(`<div class="dealer-hand" aria-label="dealer's cards"><div class="label">${esc(label)}</div>` +
+    parts.push(`<div class="dealer-hand" role="group" aria-label="dealer's cards"><div class="label">${esc(label)}</div>` +
       `<div class="cards">${d ? cards : ""}</div></div>`);
   } else if (t.board.length || ["holdem", "manila", "manila3"].includes(t.variant)) {
-    parts.push(`<div class="board" aria-label="board">${marked(t.board, "board", winningCards(t))}</div>`);
+    parts.push(`<div class="board" role="group" aria-label="board">${marked(t.board, "board", winningCards(t))}</div>`);
   }
   const pot = potTotal(t);
   if (t.variant !== "caribbean" && (pot > 0 || !t.ended)) {
-    parts.push(`<div class="pot" aria-label="pot">Pot <strong data-pot="${pot}">${chips(pot)}</strong></div>`);
+    parts.push(`<div class="pot" role="group" aria-label="pot">Pot <strong data-pot="${pot}">${chips(pot)}</strong></div>`);
   }
   const pots = t.variant === "caribbean" ? [] : shownPots(t);
   if (pots.length) {
@@ -159,7 +161,7 @@ function centerHTML(t, opts = {}) {
         `data-amount="${p.amount}" data-eligible="${p.eligible.join(",")}" title="${esc(title)}">` +
         `${esc(text)}</span>`;
     }).join("");
-    parts.push(`<div class="pots" aria-label="pots">${chipsHTML}</div>`);
+    parts.push(`<div class="pots" role="group" aria-label="pots">${chipsHTML}</div>`);
   }
   const result = t.ended && t.announcements.length ? t.announcements
     : opts.lastResult ? opts.lastResult.announcements : null;

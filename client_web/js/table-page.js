@@ -1,0 +1,166 @@
+// The table page's controls: sitting down and adding chips (GEN-06: a `sit` at one's own seat
+// is a rebuy, applied between hands), sending actions and pre-actions, leaving, sitting out,
+// sharing, chat and muting.
+
+import { app } from "./ctx.js";
+import { plainError } from "./errors.js";
+import { bigBet, chips } from "./format.js";
+import { maxBet } from "./state.js";
+import { bindActions, bindShortcuts, streetKey } from "./ui/actions.js";
+import { $, show } from "./ui/dom.js";
+import { hello } from "./lobby-page.js";
+
+/** The sit panel: a buy-in at a free seat, or chips added at one's own (`rebuy`). */
+export function openSitPanel(seat, rebuy = false) {
+  const t = app.store.state.table;
+  if (!t) return;
+  const bb = bigBet(t.variant, t.stakes);
+  const lo = t.settings.min_buy_in ?? 20 * bb;
+  const hi = t.settings.max_buy_in ?? 100 * bb;
+  const balance = app.store.state.me ? Math.max(0, app.store.state.me.balance) : hi;
+  const stack = rebuy && t.seats[seat] ? t.seats[seat].stack : 0;
+  const min = rebuy ? 1 : lo;
+  const max = rebuy ? Math.max(0, hi - stack) : hi;
+  const input = $("#buy-in");
+  input.min = String(min);
+  input.max = String(max);
+  const wanted = rebuy ? Math.max(lo - stack, bb * 20) : 50 * bb;
+  input.value = String(Math.max(min, Math.min(max, balance, wanted)));
+  $("#buy-in-label").textContent = rebuy ? "Chips to add" : "Buy-in";
+  $("#buy-in-hint").textContent = rebuy
+    ? `Up to ${chips(max)} (the table allows ${chips(hi)} in front of you); you have ${chips(balance)}.`
+    : `Between ${chips(lo)} and ${chips(hi)}; you have ${chips(balance)}.`;
+  $("#sit-title").textContent = rebuy ? "Add chips" : `Sit at seat ${seat + 1}`;
+  $("#sit-confirm").textContent = rebuy ? "Add the chips" : "Take the seat";
+  $("#sit-panel").dataset.seat = String(seat);
+  $("#sit-panel").dataset.rebuy = rebuy ? "1" : "";
+  $("#sit-error").textContent = "";
+  show($("#sit-panel"), true);
+  input.focus();
+}
+
+async function submitSit(ev) {
+  ev.preventDefault();
+  const t = app.store.state.table;
+  const panel = $("#sit-panel");
+  const seat = Number(panel.dataset.seat);
+  const rebuy = panel.dataset.rebuy === "1";
+  const buyIn = Math.round(Number($("#buy-in").value));
+  const answer = await app.socket.request("sit", { table: t.id, seat, buy_in: buyIn });
+  if (answer.type === "error") {
+    $("#sit-error").textContent = plainError(answer);
+    return;
+  }
+  app.dispatch({ type: "local:balance", delta: -buyIn });
+  show(panel, false);
+  if (rebuy) {
+    app.showBanner(answer.pending ? `${chips(buyIn)} will be added when this hand ends.`
+      : `${chips(buyIn)} added to your stack.`, 3000);
+  }
+}
+
+export async function sendAct(action, fields) {
+  const t = app.store.state.table;
+  if (!t) return;
+  if (action === "draw") app.dispatch({ type: "local:discard", table: t.id, cards: fields.discard });
+  const answer = await app.socket.request("act", { table: t.id, action, ...fields });
+  if (answer.type === "error") {
+    // offer the buttons again (the same HTML: force the redraw, the old one is disabled)
+    app.actionsKey = "";
+    $("#actions").__html = null;
+    app.render();
+    app.actError(plainError(answer));
+  } else {
+    app.actError("");
+  }
+}
+
+function setupSeatButtons() {
+  $("#leave-btn").addEventListener("click", async () => {
+    const t = app.store.state.table;
+    if (!t) return;
+    const answer = await app.socket.request("leave", { table: t.id });
+    const inHand = t.hand != null && !t.ended;
+    app.showBanner(answer.type !== "ok" ? plainError(answer) : inHand
+      ? "You leave at the end of this hand; your chips then go back to your balance."
+      : "You left the table; your chips are back in your balance.", 3000);
+  });
+  $("#sitout-btn").addEventListener("click", async () => {
+    const t = app.store.state.table;
+    if (!t || t.you == null) return;
+    const out = t.seats[t.you] && t.seats[t.you].sittingOut;
+    const answer = await app.socket.request(out ? "sit_in" : "sit_out", { table: t.id });
+    if (answer.type === "error") app.actError(plainError(answer));
+  });
+  for (const id of ["#rebuy-btn", "#busted-rebuy"]) {
+    $(id).addEventListener("click", () => {
+      const t = app.store.state.table;
+      if (t && t.you != null) openSitPanel(t.you, true);
+    });
+  }
+  $("#busted-leave").addEventListener("click", () => $("#leave-btn").click());
+  $("#share-btn").addEventListener("click", async () => {
+    const t = app.store.state.table;
+    if (!t) return;
+    const link = `${location.origin}/#/table/${encodeURIComponent(t.id)}/watch`;
+    try {
+      await navigator.clipboard.writeText(link);
+      app.showBanner(`Copied: ${link}`, 3000);
+    } catch {
+      app.showBanner(`Share this link: ${link}`, 8000);
+    }
+  });
+}
+
+function setupChat() {
+  for (const [form, input] of [["#table-hello", "#table-hello-name"], ["#chat-hello", "#chat-hello-name"]]) {
+    $(form).addEventListener("submit", (ev) => {
+      ev.preventDefault();
+      const name = $(input).value.trim();
+      if (name) hello({ guest: name }, $("#act-error"));
+    });
+  }
+  $("#chat-lines").addEventListener("click", async (ev) => {
+    const btn = ev.target.closest && ev.target.closest("button.mute");
+    const t = app.store.state.table;
+    if (!btn || !t) return;
+    const fields = { table: t.id, on: true };
+    if (btn.dataset.muteSeat != null) fields.seat = Number(btn.dataset.muteSeat);
+    else fields.name = btn.dataset.muteName;
+    const answer = await app.socket.request("mute", fields);
+    if (answer.type === "error") app.actError(plainError(answer));
+    else app.showBanner("Muted: you will not see their chat any more.", 3000);
+  });
+  $("#chat-form").addEventListener("submit", async (ev) => {
+    ev.preventDefault();
+    const input = $("#chat-input");
+    const text = input.value.trim();
+    const t = app.store.state.table;
+    if (!text || !t) return;
+    const answer = await app.socket.request("chat", { table: t.id, text });
+    $("#chat-error").textContent = answer.type === "error" ? plainError(answer) : "";
+    if (answer.type !== "error") input.value = "";
+  });
+}
+
+export function setupTable() {
+  $("#felt").addEventListener("click", (ev) => {
+    const sit = ev.target.closest("[data-sit]");
+    if (sit) openSitPanel(Number(sit.dataset.sit));
+  });
+  $("#sit-panel").addEventListener("submit", submitSit);
+  $("#sit-cancel").addEventListener("click", () => show($("#sit-panel"), false));
+  setupSeatButtons();
+  setupChat();
+  bindActions($("#actions"), sendAct);
+  bindShortcuts($("#actions"));
+  $("#preactions").addEventListener("click", (ev) => {
+    const btn = ev.target.closest("[data-pre]");
+    const t = app.store.state.table;
+    if (!btn || !t) return;
+    const choice = btn.dataset.pre;
+    app.preAction = app.preAction && app.preAction.choice === choice ? null
+      : { choice, street: streetKey(t), bet: maxBet(t) };
+    app.render();
+  });
+}

@@ -1,0 +1,209 @@
+// Rendering the page from `store.state`: the top bar (jackpot meter, who you are), the
+// banner, and the table view (felt, action bar, pre-actions, chip controls, panels).
+
+import { app } from "./ctx.js";
+import { chips, jackpotTermsText } from "./format.js";
+import { maxBet } from "./state.js";
+import { actionsHTML, preActionFor, preActionsHTML, streetKey } from "./ui/actions.js";
+import { chatHTML } from "./ui/chat.js";
+import { $, esc, setHTML, show } from "./ui/dom.js";
+import { localHistoryHTML, serverHistoryHTML } from "./ui/history.js";
+import { meHTML } from "./ui/lobby.js";
+import { feltHTML, titleText } from "./ui/table.js";
+import { sendAct } from "./table-page.js";
+
+let bannerTimer = null;
+let wasOffline = false;
+let lastAnnounced = "";
+
+export function showBanner(text, ms) {
+  const banner = $("#banner");
+  banner.textContent = text;
+  banner.className = "banner info";
+  show(banner, true);
+  clearTimeout(bannerTimer);
+  if (ms) bannerTimer = setTimeout(() => renderBanner(true), ms);
+}
+
+/** A refusal of the action bar: shown next to it until the table moves on. */
+export function actError(text) {
+  $("#act-error").textContent = text;
+  app.shownError = text ? app.actionsKey : "";
+}
+
+export function renderBanner(force = false) {
+  const status = app.store.state.status;
+  const banner = $("#banner");
+  if (status === "reconnecting" || status === "offline") {
+    wasOffline = true;
+    clearTimeout(bannerTimer);
+    banner.textContent = "Connection lost \u2014 reconnecting\u2026";
+    banner.className = "banner warn";
+    banner.dataset.status = status;
+    show(banner, true);
+  } else if (wasOffline && status === "online") {
+    wasOffline = false;
+    banner.textContent = "Reconnected.";
+    banner.className = "banner ok";
+    banner.dataset.status = "online";
+    show(banner, true);
+    clearTimeout(bannerTimer);
+    bannerTimer = setTimeout(() => renderBanner(true), 2000);
+  } else if (force) {
+    show(banner, false);
+  }
+}
+
+export function renderTop(state) {
+  const jp = state.jackpot;
+  $("#jackpot-pool").textContent = jp ? chips(jp.pool) : "\u2014";
+  show($("#jackpot"), !!jp); // unknown until a Caribbean table or the lobby tells
+  $("#jackpot-split").textContent = jp && jp.major != null ? `major ${chips(jp.major)} · minor ${chips(jp.minor)}` : "";
+  setHTML($("#me"), meHTML(state.me));
+  const win = $("#jackpot-win");
+  if (state.jackpotWin) {
+    // the amount may come a moment later (the payout, from the pool's drop): redrawn then
+    const w = state.jackpotWin;
+    const what = `hits the jackpot${w.hand ? ` with ${esc(w.hand)}` : ""}${w.amount ? ` and wins ${chips(w.amount)}` : ""}`;
+    setHTML(win, `<div class="burst"><p class="big">JACKPOT!</p><p>${esc(w.name)} ${what}</p></div>`);
+  }
+  if (state.jackpotWin && win.hidden && !win.dataset.shown) {
+    win.dataset.shown = "1";
+    show(win, true);
+    setTimeout(() => {
+      delete win.dataset.shown;
+      show(win, false);
+      app.dispatch({ type: "local:seen_jackpot_win" });
+    }, 6000);
+  }
+}
+
+function renderGone() {
+  $("#table-title").textContent = "Table closed";
+  $("#table-meta").textContent = "";
+  for (const id of ["#leave-btn", "#sitout-btn", "#rebuy-btn", "#watch-badge", "#share-btn", "#busted"]) {
+    show($(id), false);
+  }
+  setHTML($("#actions"), "");
+}
+
+/** The table's top row: title, badges, sit out, add chips, leave; the busted prompt. */
+function renderTableTop(state, t) {
+  const { title, meta } = titleText(t);
+  $("#table-title").textContent = title;
+  $("#table-meta").textContent = meta;
+  const watch = app.route.watch;
+  show($("#watch-badge"), watch || t.you == null);
+  $("#watch-badge").textContent = watch ? "Watching" : "Not seated";
+  show($("#leave-btn"), t.you != null);
+  const mySeat = t.you != null ? t.seats[t.you] : null;
+  show($("#sitout-btn"), !!mySeat);
+  if (mySeat) {
+    $("#sitout-btn").textContent = mySeat.sittingOut ? "I'm back" : "Sit out";
+    $("#sitout-btn").setAttribute("aria-pressed", mySeat.sittingOut ? "true" : "false");
+  }
+  // GEN-06: chips are added between hands (asked during one, the server adds them after it)
+  const hi = t.settings.max_buy_in;
+  const room = mySeat && hi != null ? hi - mySeat.stack : 1;
+  show($("#rebuy-btn"), !!mySeat);
+  $("#rebuy-btn").disabled = !mySeat || room <= 0;
+  $("#rebuy-btn").title = room <= 0 ? "You have the most this table allows" : "Add chips from your balance";
+  const inHand = mySeat && !t.ended && !["waiting", "folded"].includes(mySeat.state);
+  const busted = !!mySeat && mySeat.stack === 0 && !inHand;
+  show($("#busted"), busted && $("#sit-panel").hidden);
+  if (busted && state.me) $("#busted-balance").textContent = chips(Math.max(0, state.me.balance));
+  $("#table-view").dataset.seats = String(t.seatCount);
+  show($("#table-hello"), !state.me && !watch);
+  show($("#chat-hello"), !state.me);
+  show($("#chat-form"), !!state.me);
+}
+
+/** A pre-action chosen before the turn: sent when the turn comes, if it still applies. */
+function applyPreAction(t, key, turn) {
+  const pre = app.preAction;
+  if (pre && (pre.street !== streetKey(t) || (pre.choice === "check" && maxBet(t) !== pre.bet))) {
+    app.preAction = null;
+  }
+  if (key === "none" || key === app.actionsKey || !app.preAction || !turn.options) return false;
+  const action = preActionFor(app.preAction.choice, turn.options);
+  app.preAction = null;
+  if (!action) return false;
+  app.actionsKey = key;
+  setHTML($("#actions"), "");
+  $("#sr-turn").textContent = `Your turn: ${action} (chosen before).`;
+  sendAct(action, {});
+  setHTML($("#preactions"), "");
+  return true;
+}
+
+/** The action bar, redrawn when the turn changes; the focus moves to it on a new turn. */
+function renderActions(t, key) {
+  setHTML($("#preactions"), preActionsHTML(t, app.preAction ? app.preAction.choice : null));
+  if (key === app.actionsKey) return;
+  const mine = key !== "none" && !app.actionsKey.startsWith(`${t.id}:${t.hand}:`);
+  app.actionsKey = key;
+  setHTML($("#actions"), actionsHTML(t));
+  $("#actions").classList.toggle("live", key !== "none");
+  if (app.shownError) actError(""); // the table moved on: a refusal of before no longer applies
+  if (mine || key !== "none") $("#sr-turn").textContent = key !== "none" ? "Your turn." : "";
+  if (key !== "none") focusActions();
+}
+
+function focusActions() {
+  const active = document.activeElement;
+  const typing = active && ((active.tagName === "INPUT" && !["range", "checkbox"].includes(active.type)) ||
+    active.tagName === "TEXTAREA" || active.tagName === "SELECT") && !$("#actions").contains(active);
+  if (typing || !$("#replayer").hidden) return; // never taken from the chat box or the replayer
+  const btn = $("#actions [data-act='check']") || $("#actions [data-act='call']") ||
+    $("#actions [data-act='ante']") || $("#actions [data-act='play']") || $("#actions [data-act]");
+  if (btn) btn.focus({ preventScroll: true });
+}
+
+export function renderTable(state) {
+  const t = state.table;
+  const gone = state.gone && state.gone.table === app.route.id;
+  show($("#gone"), gone);
+  show($("#table-main"), !gone);
+  if (gone) return renderGone();
+  show($("#share-btn"), true);
+  if (!t) {
+    setHTML($("#felt"), `<p class="loading">Loading the table\u2026</p>`);
+    setHTML($("#actions"), "");
+    return undefined;
+  }
+  renderTableTop(state, t);
+  const watch = app.route.watch;
+  const canSit = !watch && !!state.me && t.you == null;
+  const felt = $("#felt");
+  const narrow = window.matchMedia("(max-width: 600px)").matches
+    ? { w: felt.clientWidth || 284, h: felt.clientHeight || 540 } : null;
+  setHTML(felt, feltHTML(t, { canSit, watch, now: app.socket.serverNow(), narrow }));
+  felt.classList.toggle("caribbean", t.variant === "caribbean");
+  const turn = t.you != null && t.turns ? t.turns[t.you] : null;
+  const key = turn && !t.ended ? `${t.id}:${t.hand}:${turn.seq ?? "s"}:${turn.in_bank}` : "none";
+  if (!applyPreAction(t, key, turn)) renderActions(t, key);
+  $("#table-view").classList.toggle("my-turn", key !== "none");
+  renderTableRest(state, t);
+  return undefined;
+}
+
+function renderTableRest(state, t) {
+  setHTML($("#paytable"), t.variant === "caribbean" && app.jackpotTerms
+    ? `<strong>Jackpot paytable</strong> ${esc(jackpotTermsText(app.jackpotTerms))}` : "");
+  setHTML($("#announcements"), t.announcements.map((a) => `<p>${esc(a)}</p>`).join(""));
+  // screen readers hear each action and result as it happens (the hand log's latest line)
+  const latest = `${t.id}:${t.log.length}:${t.log[t.log.length - 1] || ""}`;
+  if (t.log.length && latest !== lastAnnounced) {
+    lastAnnounced = latest;
+    $("#sr-announce").textContent = t.log[t.log.length - 1];
+  }
+  setHTML($("#chat-lines"), chatHTML(t.chat, t.you ?? null, state.me ? state.me.name : null));
+  const hands = app.serverHistory;
+  show($("#server-history"), !!hands);
+  if (hands) setHTML($("#server-history-list"), serverHistoryHTML(hands));
+  $("#history-note").textContent = hands
+    ? "Hands this browser saw at this table:"
+    : "Hands this browser saw at this table (the server keeps no history of yours here):";
+  setHTML($("#history-list"), localHistoryHTML(t.history));
+  setHTML($("#hand-log"), t.log.map((l) => `<li>${esc(l)}</li>`).join(""));
+}
