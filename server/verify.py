@@ -37,7 +37,7 @@ from server.rules.commitment import DeckCommitment, opening_from_wire, verify_op
 
 if TYPE_CHECKING:
     from server.rules.caribbean import CaribbeanSettings
-    from server.table.settings import TableSpec
+    from server.table.settings import PotSpec
 
 __all__ = ["Report", "verify_record", "check_dealing_order", "replay", "main"]
 
@@ -235,7 +235,7 @@ def replay(record: HandRecord) -> list[dict[str, Any]]:
     from protocol.requests import parse_request
     from server.config import Config
     from server.rules.errors import IllegalAction
-    from server.table.settings import build_spec
+    from server.table.settings import HouseSpec, build_spec
 
     assert record.audit is not None
     req = parse_request({"type": "create_table", "variant": record.variant,
@@ -243,7 +243,7 @@ def replay(record: HandRecord) -> list[dict[str, Any]]:
                          "seats": record.num_seats, "settings": record.settings})
     spec = build_spec(req, Config(), name="verify")  # type: ignore[arg-type]
     try:
-        if spec.caribbean is not None:
+        if isinstance(spec, HouseSpec):
             return _replay_caribbean(record, spec.caribbean)
         return _replay_pot_game(record, spec)
     except IllegalAction as exc:
@@ -289,13 +289,12 @@ def _replay_caribbean(record: HandRecord,
     return out
 
 
-def _replay_pot_game(record: HandRecord, spec: TableSpec) -> list[dict[str, Any]]:
+def _replay_pot_game(record: HandRecord, spec: PotSpec) -> list[dict[str, Any]]:
     """`replay` of a pot game's hand: started with the recorded deck and seed, then each
     recorded action (and timeout) again, in order, until the hand is over."""
     from server.rules.hand import Hand
 
     assert record.audit is not None
-    assert spec.variant is not None and spec.rules is not None
     if record.button is None:
         raise ValueError("a pot game needs a button")
     stacks = {int(s): int(p["stack"]) for s, p in record.players.items()}

@@ -3,59 +3,20 @@
 Rule of this module: no clock is read except the one injected (`clock`, default
 `time.monotonic`), so every limit can be tested without sleeping.
 
-`TokenBucket(rate=r, burst=b)` allows `b` requests at once and `r` per second sustained;
-`take()` answers whether one more is allowed now. `FloodGuard(limit=n, window=w)` counts
-refusals; `strike()` answers True once more than `n` refusals fell within the last `w`
-seconds, and the caller then closes the connection with code 1008 (policy violation).
+`TokenBucket(rate=r, burst=b)` (:mod:`server.ratelimit`, re-exported here) allows `b`
+requests at once and `r` per second sustained; `take()` answers whether one more is allowed
+now. `FloodGuard(limit=n, window=w)` counts refusals; `strike()` answers True once more than
+`n` refusals fell within the last `w` seconds, and the caller then closes the connection with code 1008 (policy violation).
 """
 
 from __future__ import annotations
 
 import time
 from collections import deque
-from collections.abc import Callable
 
-Clock = Callable[[], float]
+from server.ratelimit import Clock, TokenBucket
 
-class TokenBucket:
-    """A bucket of `burst` tokens refilled at `rate` tokens per second.
-
-    Call `take()` once per event: True means allowed (a token was spent), False means the
-    caller must refuse the event (`rate_limited`) without doing it.
-    """
-
-    __slots__ = ("rate", "burst", "_clock", "_tokens", "_stamp")
-
-    def __init__(self, *, rate: float, burst: int, clock: Clock = time.monotonic) -> None:
-        if rate <= 0 or burst <= 0:
-            raise ValueError("rate and burst must be positive")
-        self.rate = rate
-        self.burst = burst
-        self._clock = clock
-        self._tokens = float(burst)
-        self._stamp = clock()
-
-    def _refill(self) -> None:
-        now = self._clock()
-        elapsed = now - self._stamp
-        if elapsed > 0:
-            self._tokens = min(float(self.burst), self._tokens + elapsed * self.rate)
-        self._stamp = now
-
-    def take(self, cost: float = 1.0) -> bool:
-        """Spend `cost` tokens if there are that many; True when the event is allowed."""
-        self._refill()
-        if self._tokens >= cost:
-            self._tokens -= cost
-            return True
-        return False
-
-    @property
-    def tokens(self) -> float:
-        """Tokens available now (for tests and metrics)."""
-        self._refill()
-        return self._tokens
-
+__all__ = ["FloodGuard", "TokenBucket"]
 
 class FloodGuard:
     """Counts refused (rate-limited) frames over a sliding window.

@@ -7,9 +7,11 @@ Rule of this module: :class:`BlindPlan` owns ``positions``; the actor asks it on
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from server.rules.button import Positions, first_positions, next_positions
-from server.table.settings import TableSpec
-from server.table.state import SeatState
+from server.table.seatmap import SeatState
+from server.table.settings import PotSpec
 
 __all__ = ["BlindPlan"]
 
@@ -17,11 +19,11 @@ __all__ = ["BlindPlan"]
 class BlindPlan:
     """The button and blinds of a pot-game table (see the module docstring)."""
 
-    def __init__(self, spec: TableSpec) -> None:
+    def __init__(self, spec: PotSpec) -> None:
         self.spec = spec
         self.positions: Positions | None = None  # the last hand's button and blinds
 
-    def place(self, seats: list[SeatState | None], players: list[int]
+    def place(self, seats: Sequence[SeatState | None], players: list[int]
               ) -> tuple[int, tuple[int | None, ...] | None, list[int], list[int]]:
         """GEN-05 for the next hand: its button, the seat posting each blind (None: dead),
         its players and those who post a big blind to come in at once.
@@ -30,7 +32,6 @@ class BlindPlan:
         a player waiting for it (new at the table, or back after missing it) plays only when
         it reaches them, or at once by posting a big blind (``post_to_enter``).
         """
-        assert self.spec.rules is not None
         n_seats = self.spec.seats
         hu = self.spec.rules.heads_up_button_first_blind
         n_blinds = len(self.spec.rules.stakes.blinds)
@@ -67,7 +68,7 @@ class BlindPlan:
         self.positions = pos
         return pos.button, posting, playing, entry
 
-    def _mark_missed(self, seats: list[SeatState | None], old_big: int, new_big: int) -> None:
+    def _mark_missed(self, seats: Sequence[SeatState | None], old_big: int, new_big: int) -> None:
         """GEN-05: a player sitting out whom the big blind passed waits for it on return."""
         n = self.spec.seats
         step = (old_big + 1) % n

@@ -24,12 +24,25 @@ from typing import Any
 from server.table.api import Clock, Envelope, Sink, Timer
 from server.table.projection import Draft, Msg
 
-__all__ = ["EVENT_LOG_SIZE", "Fanout", "LogEntry"]
+__all__ = ["EVENT_LOG_SIZE", "Fanout", "LogEntry", "builder", "draft"]
 
 log = logging.getLogger("server.table")
 
 EVENT_LOG_SIZE = 1024
 """Table events kept for ``resume``; older ones are answered with a fresh snapshot."""
+
+
+def builder(fn: Callable[..., Msg], **fields: Any) -> Callable[[str, int], Msg]:
+    """A message builder waiting for its table and ``seq`` (``fn`` from
+    :mod:`protocol.messages`)."""
+    def build(table: str, seq: int) -> Msg:
+        return fn(table, seq, **fields)
+    return build
+
+
+def draft(fn: Callable[..., Msg], **fields: Any) -> Draft:
+    """A table event every viewer sees alike."""
+    return Draft(builder(fn, **fields))
 
 
 @dataclass(slots=True)

@@ -178,6 +178,10 @@ class HandProjector:
         # Caribbean events; Burned, Reshuffled, RakeTaken give nothing
         return self._caribbean(e)
 
+    def voided(self, hand: str, stacks: dict[int, int]) -> Draft:
+        """The ``hand_ended`` of a voided hand (``stacks``: everyone's from before it)."""
+        return self._ended(hand, stacks, voided=True)
+
     def _ended(self, hand: str, stacks: dict[int, int], *, voided: bool) -> Draft:
         extra: Msg = {"voided": True} if voided else {}
         pub = _with(partial(m.hand_ended, hand=hand, stacks=dict(stacks),

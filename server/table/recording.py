@@ -1,8 +1,8 @@
 """The fairness commitment and the history record of the hand a table is playing.
 
-Rule of this module: the actor calls :meth:`RecordingMixin._begin_record` once per hand with
+Rule of this module: the actor calls :meth:`HandLog.begin` once per hand with
 the deck it is about to deal (before any card leaves it), feeds every engine event to
-:meth:`HandRecorder.feed` before projecting it, and ends with :meth:`RecordingMixin._end_record`
+:meth:`HandRecorder.feed` before projecting it, and ends with :meth:`HandLog.end`
 after the hand's last event was sent. The commitment in ``hand_started`` is the Merkle root of
 :mod:`server.rules.commitment` over the deck with one fresh random salt (16 bytes from the
 table's ``rng``, ``secrets`` in production) per card. ``hand_ended.reveal`` is built here
@@ -15,15 +15,19 @@ has ``salt`` null and an empty ``proof``; the audit record's seed accounts for i
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import logging
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from server.ledger.history import HandRecord, HistoryStore, event_to_dict
 from server.ledger.ids import IdBlocks
 from server.rules.commitment import DeckCommitment
-from server.table.state import TableState, log
+from server.table.api import Clock
+from server.table.settings import TableSpec
 
-__all__ = ["HandRecorder", "RecordingMixin", "SALT_BYTES"]
+log = logging.getLogger("server.table")
+
+__all__ = ["HandLog", "HandRecorder", "SALT_BYTES"]
 
 SALT_BYTES = 16
 
@@ -124,48 +128,57 @@ class HandRecorder:
         return rec
 
 
-class RecordingMixin(TableState):
-    """History behaviour of :class:`~server.table.actor.TableActor`, and the hand's id."""
+class HandLog:
+    """A table's hand ids and the record of the hand it plays (see the module docstring).
 
-    history: HistoryStore
-    recorder: HandRecorder | None
-    hand_numbers: IdBlocks | None = None
-    """Set by the registry: the durable hand numbers (:mod:`server.ledger.ids`)."""
+    ``hand_numbers``: set by the registry: the durable hand numbers
+    (:mod:`server.ledger.ids`).
+    """
 
-    async def _new_hand_id(self) -> str:
+    def __init__(self, table_id: str, *, history: HistoryStore, clock: Clock,
+                 rng: Callable[[int], bytes]) -> None:
+        self.table_id = table_id
+        self.history = history
+        self.clock = clock
+        self.rng = rng
+        self.recorder: HandRecorder | None = None
+        self.hand_numbers: IdBlocks | None = None
+        self.count = 0  # hands started here (the id's number without ``hand_numbers``)
+
+    async def new_hand_id(self) -> str:
         """The next hand's id, ``<table id>.<n>``: ``n`` from the registry's durable counter
         (unique for ever, across restarts and processes sharing a store; also the hand's
         number in exports), else this table's own count (a table built alone, in tests)."""
-        n = await self.hand_numbers.next() if self.hand_numbers is not None else self.hand_no
+        self.count += 1
+        n = await self.hand_numbers.next() if self.hand_numbers is not None else self.count
         return f"{self.table_id}.{n}"
 
-    def _begin_record(self, deck: Sequence[str], *, button: int | None,
-                      seed: bytes) -> str:
-        """Commit to ``deck`` (fresh salts) and open the hand's record; returns the root."""
-        assert self.hand_id is not None
+    def begin(self, hand_id: str, spec: TableSpec, deck: Sequence[str], *,
+              button: int | None, seed: bytes, players: dict[str, dict[str, Any]]) -> str:
+        """Commit to ``deck`` (fresh salts) and open the hand's record; returns the root.
+        ``players``: seat (as a string) -> ``{player, name, stack}``."""
         tree = DeckCommitment(deck, _split(self.rng(SALT_BYTES * len(deck)), SALT_BYTES))
-        players: dict[str, dict[str, Any]] = {}
-        for seat, stack in sorted(self.start_stacks.items()):
-            st = self.seats[seat]
-            players[str(seat)] = {"player": self.hand_owner[seat],
-                                  "name": st.name if st is not None else "", "stack": stack}
         record = HandRecord(
-            hand=self.hand_id, table=self.table_id, variant=self.spec.variant_name,
-            structure=self.spec.structure, stakes=dict(self.spec.stakes_wire),
-            settings=dict(self.spec.settings_wire), num_seats=self.spec.seats, button=button,
+            hand=hand_id, table=self.table_id, variant=spec.variant_name,
+            structure=spec.structure, stakes=dict(spec.stakes_wire),
+            settings=dict(spec.settings_wire), num_seats=spec.seats, button=button,
             started=self.clock.wall(), commitment=tree.root_hex, deck_size=len(deck),
             players=players)
         self.recorder = HandRecorder(record, tree, seed)
         return tree.root_hex
 
-    def _record(self, events: Sequence[Any]) -> None:
+    def feed(self, events: Sequence[Any]) -> None:
         if self.recorder is not None:
             self.recorder.feed(events)
 
-    def _reveal(self, seat: int | None) -> list[dict[str, Any]]:
+    def reveal(self, seat: int | None) -> list[dict[str, Any]]:
         return self.recorder.reveal_for(seat) if self.recorder is not None else []
 
-    async def _end_record(self, e: Any, jackpot_paid: dict[int, int]) -> None:
+    def drop(self) -> None:
+        """The hand was voided: its record is not kept."""
+        self.recorder = None
+
+    async def end(self, e: Any, jackpot_paid: dict[int, int]) -> None:
         """Store the finished hand's record; a store failure is logged, never raised."""
         recorder, self.recorder = self.recorder, None
         if recorder is None:

@@ -122,7 +122,7 @@ class TableRegistry:
         # without a store each table counts its own hands (``t2.1``: unique in this registry)
         self.hand_ids = IdBlocks(store, HANDS, block=HAND_BLOCK) if store is not None else None
         for actor in self._actors.values():
-            actor.hand_numbers = self.hand_ids
+            actor.recording.hand_numbers = self.hand_ids
 
     async def prime_ids(self) -> None:
         """Reserve the first blocks of ids (start-up, once the store is open), so that the
@@ -148,10 +148,10 @@ class TableRegistry:
         tspec = build_spec(spec, self.config, name=f"Table {n}")
         actor = TableActor(table_id, tspec, config=self.config, wallet=self.wallet,
                            clock=self.clock, rng=self.rng, shuffle=self.shuffle,
-                           jackpot=self.jackpot if tspec.is_caribbean else None,
+                           jackpot=self.jackpot,
                            on_jackpot=self._on_jackpot, on_hand_end=self._on_hand_end,
                            history=self.history)
-        actor.hand_numbers = self.hand_ids
+        actor.recording.hand_numbers = self.hand_ids
         actor.mutes = self.mutes
         actor.on_change = self._on_table_change
         self._actors[table_id] = actor
@@ -195,7 +195,7 @@ class TableRegistry:
         if self._actors.get(table_id) is not actor:
             return
         self.lobby.changed(table_id)
-        empty = not actor.in_hand and all(s is None for s in actor.seats)
+        empty = not actor.in_hand and actor.seats.is_empty()
         timer = self._idle.get(table_id)
         if empty and timer is None and not actor.closing and self.accepting:
             self._idle[table_id] = self.clock.call_later(
@@ -359,7 +359,7 @@ class TableRegistry:
                 task.cancel()
                 with contextlib.suppress(asyncio.CancelledError, Exception):
                     await task
-            if not actor.stopped or any(s is not None for s in actor.seats):
+            if not actor.stopped or not actor.seats.is_empty():
                 await actor.cash_out_all()
         log.info("event=tables_shut_down tables=%d", len(self._actors))
         try:

@@ -38,7 +38,7 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar, Literal
 
 from protocol.errors import ProtocolError
 from protocol.requests import CreateTable
@@ -50,7 +50,7 @@ from server.rules.variant import TableRules, Variant
 from server.rules.variants import VARIANTS
 from server.table.house import jackpot_terms
 
-__all__ = ["TableSpec", "build_spec"]
+__all__ = ["HouseSpec", "PotSpec", "SpecBase", "TableSpec", "build_spec"]
 
 _POT_STAKES = {"blinds", "ante", "bring_in", "small_bet", "big_bet", "min_bet", "max_bet",
                "chip"}
@@ -67,8 +67,8 @@ _TABLE_SETTINGS = {"min_buy_in", "max_buy_in", "spectator_delay", "spectator_cha
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class TableSpec:
-    """A validated table: what the actor needs to run it."""
+class SpecBase:
+    """What every table has, whatever its game (see :data:`TableSpec`)."""
 
     variant_name: str
     structure: str | None
@@ -76,9 +76,6 @@ class TableSpec:
     seats: int
     name: str
     settings_wire: dict[str, Any]
-    variant: Variant | None  # None for Caribbean Stud
-    rules: TableRules | None
-    caribbean: CaribbeanSettings | None
     min_buy_in: int
     max_buy_in: int
     spectator_delay: float
@@ -89,17 +86,54 @@ class TableSpec:
     post_to_enter: bool = False
     decks: tuple[tuple[str, ...], ...] = field(default=())
 
-    @property
-    def is_caribbean(self) -> bool:
-        return self.caribbean is not None
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PotSpec(SpecBase):
+    """A pot game (hold'em, Manila, draw, stud): players play against each other."""
+
+    variant: Variant
+    rules: TableRules
+    kind: Literal["pot"] = "pot"
+    min_players: ClassVar[int] = 2
 
     @property
     def card_set(self) -> tuple[str, ...]:
-        return self.variant.card_set if self.variant is not None else make_deck()
+        return self.variant.card_set
 
     @property
     def uses_blinds(self) -> bool:
-        return self.rules is not None and bool(self.rules.stakes.blinds)
+        return bool(self.rules.stakes.blinds)
+
+    @property
+    def rake(self) -> tuple[int, int]:
+        """GEN-09: the rake in basis points and its cap."""
+        return self.rules.rake_bp, self.rules.rake_cap
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class HouseSpec(SpecBase):
+    """A house-banked game (Caribbean Stud): every player plays against the dealer."""
+
+    caribbean: CaribbeanSettings
+    kind: Literal["house"] = "house"
+    min_players: ClassVar[int] = 1
+
+    @property
+    def card_set(self) -> tuple[str, ...]:
+        return make_deck()
+
+    @property
+    def uses_blinds(self) -> bool:
+        return False
+
+    @property
+    def rake(self) -> tuple[int, int]:
+        """No rake: the house's revenue is its edge (GEN-10)."""
+        return 0, 0
+
+
+TableSpec = PotSpec | HouseSpec
+"""A validated table, tagged by ``kind``: a pot game or a house game."""
 
 
 def _err(code: str, message: str) -> ProtocolError:
@@ -141,130 +175,177 @@ def build_spec(req: CreateTable, config: Config, *, name: str) -> TableSpec:
     """Validate ``req`` against ``config`` (test mode for ``decks``); raise ProtocolError."""
     settings = dict(req.settings or {})
     stakes = dict(req.stakes)
-    caribbean = req.variant == "caribbean"
-    if not caribbean and req.variant not in VARIANTS:
+    house_game = req.variant == "caribbean"
+    _check_request(req, config, settings, stakes, house_game=house_game)
+    if house_game:
+        terms = _house_terms(req, config, settings, stakes)
+        common = _common(req, config, settings, stakes, unit=terms.ante_min,
+                         card_set=make_deck(), name=name)
+        return HouseSpec(caribbean=terms, **common)
+    variant, rules, unit = _pot_rules(req, config, settings, stakes)
+    common = _common(req, config, settings, stakes, unit=unit, card_set=variant.card_set,
+                     name=name)
+    return PotSpec(variant=variant, rules=rules, **common)
+
+
+def _check_request(req: CreateTable, config: Config, settings: dict[str, Any],
+                   stakes: dict[str, Any], *, house_game: bool) -> None:
+    """What every table is checked for: a known game, no house term, stakes within the
+    house's limit, no unknown setting."""
+    if not house_game and req.variant not in VARIANTS:
         raise _err("bad_variant", f"unknown variant {req.variant!r}")
-    if not caribbean and req.structure not in STRUCTURES:
+    if not house_game and req.structure not in STRUCTURES:
         raise _err("bad_structure", f"unknown structure {req.structure!r}")
     house = sorted(_HOUSE_KEYS & (set(settings) | set(stakes)))
     if house:
         raise _err("house_policy", f"the house sets {', '.join(house)} (GEN-10, CSP-13): a "
                    "table's creator chooses only the stakes"
-                   + (" (the ante limits)" if caribbean else ""))
+                   + (" (the ante limits)" if house_game else ""))
     for key, amount in stakes.items():
         amounts = amount if isinstance(amount, tuple) else (amount,)
         if any(a > config.max_stake for a in amounts):
             raise _err("limit_exceeded",
                        f"`{key}` above the house's stake limit of {config.max_stake}")
-    allowed = _TABLE_SETTINGS | (_CSP_SETTINGS if caribbean else _ENGINE_BOOL | _ENGINE_INT)
+    allowed = _TABLE_SETTINGS | (_CSP_SETTINGS if house_game else _ENGINE_BOOL | _ENGINE_INT)
     unknown = set(settings) - allowed
     if unknown:
         raise _err("bad_settings", f"unknown settings: {sorted(unknown)}")
 
-    variant: Variant | None = None
-    rules: TableRules | None = None
-    csp: CaribbeanSettings | None = None
-    if caribbean:
-        unknown = set(stakes) - _CSP_STAKES
-        if unknown:
-            raise _err("bad_stakes", f"unknown stakes for caribbean: {sorted(unknown)}")
-        if any(isinstance(v, tuple) for v in stakes.values()):
-            raise _err("bad_stakes", "caribbean stakes are single amounts")
-        kw: dict[str, Any] = {}
-        lo = stakes.get("ante_min", stakes.get("min"))
-        hi = stakes.get("ante_max", stakes.get("max"))
-        if lo is not None:
-            kw["ante_min"] = lo
-        if hi is not None:
-            kw["ante_max"] = hi
-        for key in _CSP_SETTINGS & set(settings):
-            kw[key] = settings[key]
-        try:
-            csp = jackpot_terms(config, **kw)
-        except (ValueError, TypeError) as exc:
-            raise _err("bad_stakes", str(exc)) from None
-        if req.seats > MAX_PLAYERS:
-            raise _err("bad_settings", f"caribbean seats at most {MAX_PLAYERS} (GEN-07)")
-        unit = csp.ante_min
-    else:
-        variant = VARIANTS[req.variant]
-        unknown = set(stakes) - _POT_STAKES
-        if unknown:
-            raise _err("bad_stakes", f"unknown stakes keys: {sorted(unknown)}")
-        skw: dict[str, Any] = {}
-        for key, value in stakes.items():
-            if key == "blinds":
-                skw[key] = tuple(value) if isinstance(value, tuple) else (value,)
-            elif isinstance(value, tuple):
-                raise _err("bad_stakes", f"`{key}` must be a single amount")
-            else:
-                skw[key] = value
-        skw.setdefault("chip", 1)
-        st = Stakes(**skw)
-        assert req.structure is not None
-        problem = check_stakes(req.structure, st)
-        if problem:
-            raise _err("bad_stakes", problem)
-        if variant.is_stud:
-            if st.bring_in <= 0:
-                raise _err("bad_stakes", "stud needs a bring_in")
-            if st.blinds:
-                raise _err("bad_stakes", "stud has antes and a bring-in, not blinds")
-        elif not st.blinds or st.blinds[-1] <= 0:
-            raise _err("bad_stakes", f"{req.variant} needs blinds")
-        if req.seats > variant.max_seats:
-            raise _err("bad_settings",
-                       f"{req.variant} seats at most {variant.max_seats} (GEN-07)")
-        rkw: dict[str, Any] = {"rake_bp": config.rake_bp, "rake_cap": config.rake_cap}
-        names = {f.name for f in dataclasses.fields(TableRules)}
-        for key in _ENGINE_BOOL & set(settings):
-            rkw[key] = _bool(settings, key, False)
-        for key in _ENGINE_INT & set(settings):
-            if key not in names:
-                raise _err("bad_settings", f"`{key}` is not supported by this server")
-            rkw[key] = _int(settings, key, 0)
-        _check_rake(rkw["rake_bp"], rkw["rake_cap"], config)
-        rules = TableRules(structure=req.structure, stakes=st, **rkw)
-        stud_unit = st.small_bet or st.min_bet or st.bring_in
-        unit = stud_unit if variant.is_stud else st.blinds[-1]
 
+def _house_terms(req: CreateTable, config: Config, settings: dict[str, Any],
+                 stakes: dict[str, Any]) -> CaribbeanSettings:
+    """Caribbean Stud: the creator's ante range on the house's jackpot terms (CSP-13)."""
+    unknown = set(stakes) - _CSP_STAKES
+    if unknown:
+        raise _err("bad_stakes", f"unknown stakes for caribbean: {sorted(unknown)}")
+    if any(isinstance(v, tuple) for v in stakes.values()):
+        raise _err("bad_stakes", "caribbean stakes are single amounts")
+    kw: dict[str, Any] = {}
+    lo = stakes.get("ante_min", stakes.get("min"))
+    hi = stakes.get("ante_max", stakes.get("max"))
+    if lo is not None:
+        kw["ante_min"] = lo
+    if hi is not None:
+        kw["ante_max"] = hi
+    for key in _CSP_SETTINGS & set(settings):
+        kw[key] = settings[key]
+    try:
+        terms = jackpot_terms(config, **kw)
+    except (ValueError, TypeError) as exc:
+        raise _err("bad_stakes", _plain_terms_error(str(exc))) from None
+    if req.seats > MAX_PLAYERS:
+        raise _err("bad_settings", f"caribbean seats at most {MAX_PLAYERS} (GEN-07)")
+    return terms
+
+
+def _plain_terms_error(text: str) -> str:
+    """The ante range's refusal in a player's words (the engine's is a developer's)."""
+    if "ante_min" in text or "ante_max" in text:
+        return "the minimum ante must be at least 1 and at most the maximum ante"
+    return text
+
+
+def _pot_stakes(req: CreateTable, stakes: dict[str, Any]) -> Stakes:
+    unknown = set(stakes) - _POT_STAKES
+    if unknown:
+        raise _err("bad_stakes", f"unknown stakes keys: {sorted(unknown)}")
+    skw: dict[str, Any] = {}
+    for key, value in stakes.items():
+        if key == "blinds":
+            skw[key] = tuple(value) if isinstance(value, tuple) else (value,)
+        elif isinstance(value, tuple):
+            raise _err("bad_stakes", f"`{key}` must be a single amount")
+        else:
+            skw[key] = value
+    skw.setdefault("chip", 1)
+    st = Stakes(**skw)
+    assert req.structure is not None
+    problem = check_stakes(req.structure, st)
+    if problem:
+        raise _err("bad_stakes", problem)
+    return st
+
+
+def _pot_rules(req: CreateTable, config: Config, settings: dict[str, Any],
+               stakes: dict[str, Any]) -> tuple[Variant, TableRules, int]:
+    """A pot game's variant, rules and its buy-in unit (the last blind, else the small bet,
+    minimum bet or bring-in)."""
+    variant = VARIANTS[req.variant]
+    st = _pot_stakes(req, stakes)
+    if variant.is_stud:
+        if st.bring_in <= 0:
+            raise _err("bad_stakes", "stud needs a bring_in")
+        if st.blinds:
+            raise _err("bad_stakes", "stud has antes and a bring-in, not blinds")
+    elif not st.blinds or st.blinds[-1] <= 0:
+        raise _err("bad_stakes", f"{req.variant} needs blinds")
+    if req.seats > variant.max_seats:
+        raise _err("bad_settings", f"{req.variant} seats at most {variant.max_seats} (GEN-07)")
+    rkw: dict[str, Any] = {"rake_bp": config.rake_bp, "rake_cap": config.rake_cap}
+    names = {f.name for f in dataclasses.fields(TableRules)}
+    for key in _ENGINE_BOOL & set(settings):
+        rkw[key] = _bool(settings, key, False)
+    for key in _ENGINE_INT & set(settings):
+        if key not in names:
+            raise _err("bad_settings", f"`{key}` is not supported by this server")
+        rkw[key] = _int(settings, key, 0)
+    _check_rake(rkw["rake_bp"], rkw["rake_cap"], config)
+    assert req.structure is not None
+    rules = TableRules(structure=req.structure, stakes=st, **rkw)
+    stud_unit = st.small_bet or st.min_bet or st.bring_in
+    return variant, rules, stud_unit if variant.is_stud else st.blinds[-1]
+
+
+def _test_decks(req: CreateTable, config: Config,
+                card_set: tuple[str, ...]) -> tuple[tuple[str, ...], ...]:
+    if req.decks is None:
+        return ()
+    if not config.test_mode:
+        raise _err("test_mode_only", "`decks` needs a server in test mode")
+    for i, deck in enumerate(req.decks):
+        try:
+            check_deck(deck, card_set)
+        except DeckError as exc:
+            raise _err("bad_deck", f"deck {i}: {exc}") from None
+    return tuple(tuple(d) for d in req.decks)
+
+
+def _common(req: CreateTable, config: Config, settings: dict[str, Any],
+            stakes: dict[str, Any], *, unit: int, card_set: tuple[str, ...],
+            name: str) -> dict[str, Any]:
+    """The fields of :class:`SpecBase`: buy-in limits, table settings, test decks."""
     min_buy = _int(settings, "min_buy_in", min(20 * unit, config.max_buy_in))
     max_buy = _int(settings, "max_buy_in", min(100 * unit, config.max_buy_in))
     if max(min_buy, max_buy) > config.max_buy_in:
         raise _err("limit_exceeded",
                    f"buy-in limits above the house's limit of {config.max_buy_in}")
     if not 0 < min_buy <= max_buy:
-        raise _err("bad_settings", "need 0 < min_buy_in <= max_buy_in")
+        raise _err("bad_settings", "the minimum buy-in must be at least 1 and at most "
+                   "the maximum buy-in")
+    return {
+        "variant_name": req.variant,
+        "structure": req.structure,
+        "stakes_wire": {k: list(v) if isinstance(v, tuple) else v for k, v in stakes.items()},
+        "seats": req.seats,
+        "name": req.name or name,
+        "settings_wire": settings,
+        "min_buy_in": min_buy,
+        "max_buy_in": max_buy,
+        "spectator_delay": _float(settings, "spectator_delay", config.spectator_delay),
+        "spectator_chat": _bool(settings, "spectator_chat", True),
+        "chat": _bool(settings, "chat", True),
+        "pause": _pause(settings, config),
+        "ante_time": _float(settings, "ante_time", config.action_clock),
+        "post_to_enter": _bool(settings, "post_to_enter", False),
+        "decks": _test_decks(req, config, card_set),
+    }
 
-    decks: tuple[tuple[str, ...], ...] = ()
-    if req.decks is not None:
-        if not config.test_mode:
-            raise _err("test_mode_only", "`decks` needs a server in test mode")
-        card_set = variant.card_set if variant is not None else make_deck()
-        for i, deck in enumerate(req.decks):
-            try:
-                check_deck(deck, card_set)
-            except DeckError as exc:
-                raise _err("bad_deck", f"deck {i}: {exc}") from None
-        decks = tuple(tuple(d) for d in req.decks)
 
-    return TableSpec(
-        variant_name=req.variant,
-        structure=req.structure,
-        stakes_wire={k: list(v) if isinstance(v, tuple) else v for k, v in stakes.items()},
-        seats=req.seats,
-        name=req.name or name,
-        settings_wire=settings,
-        variant=variant,
-        rules=rules,
-        caribbean=csp,
-        min_buy_in=min_buy,
-        max_buy_in=max_buy,
-        spectator_delay=_float(settings, "spectator_delay", config.spectator_delay),
-        spectator_chat=_bool(settings, "spectator_chat", True),
-        chat=_bool(settings, "chat", True),
-        pause=_float(settings, "pause", 2.0),
-        ante_time=_float(settings, "ante_time", config.action_clock),
-        post_to_enter=_bool(settings, "post_to_enter", False),
-        decks=decks,
-    )
+def _pause(settings: dict[str, Any], config: Config) -> float:
+    """The pause between hands: at least ``Config.min_hand_pause`` (the last hand's result
+    stays on screen that long), at most an hour."""
+    pause = _float(settings, "pause", config.hand_pause)
+    if pause < config.min_hand_pause:
+        raise _err("bad_settings", f"`pause` must be at least {config.min_hand_pause:g} seconds "
+                   "(players need time to see the result)")
+    return pause

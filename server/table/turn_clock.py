@@ -1,99 +1,102 @@
-"""Clocks and timeouts: the action clock of a turn, the time bank after it, wakeups from the
-table's :class:`~server.table.api.Clock` (stale ones are dropped by token), reconnect grace
-and consecutive timeouts.
+"""The clocks of one table: the action clock of a turn, the time bank after it, a house game's
+phase deadline, the reconnect grace of a disconnected seat and the pause before the next hand.
 
-Timers only enqueue a wakeup; :meth:`TurnClockMixin._wake` handles it in the actor's task.
+Rule of this module: :class:`TurnClock` owns the timers, their token and the running turn
+(seat, deadline, whether its bank runs). A timer only puts a :class:`~server.table.wake.Wake`
+on the actor's inbox; the actor asks :meth:`TurnClock.is_current` and drops a stale one (its
+token is older than the last :meth:`TurnClock.cancel`). Grace and next-hand timers are not
+cancelled with the turn's (they carry their own token).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
-from server.rules import events as ev
-from server.table.api import Timer
-from server.table.projection import Draft
-from server.table.state import TableState, _Wake
+from server.table.api import Clock, Timer
+from server.table.wake import Wake, WakeKind
+
+__all__ = ["TurnClock"]
 
 
-class TurnClockMixin(TableState):
-    """Clock behaviour of :class:`~server.table.actor.TableActor`."""
+class TurnClock:
+    """One table's timers and running turn (see the module docstring).
 
-    def _next_token(self) -> int:
-        self._token += 1
-        return self._token
+    ``post(wake)`` puts a wake-up on the actor's inbox (called from the clock's callback).
+    """
 
-    def _schedule(self, kind: str, delay: float, token: int, arg: Any = None) -> Timer:
-        timer = self.clock.call_later(delay, lambda: self.inbox.put_nowait(_Wake(kind, token,
-                                                                                 arg)))
-        if kind != "grace":
-            self._timers.append(timer)
+    def __init__(self, clock: Clock, post: Callable[[Wake], None]) -> None:
+        self.clock = clock
+        self.post = post
+        self.token = 0
+        self.timers: list[Timer] = []
+        self.seat: int | None = None  # the seat whose turn it is (pot games)
+        self.deadline = 0.0  # its action clock's end (monotonic)
+        self.wall = 0.0  # the deadline announced (Unix seconds): the clock's or the bank's end
+        self.in_bank = False
+        self.next_hand: Timer | None = None
+
+    def next_token(self) -> int:
+        self.token += 1
+        return self.token
+
+    def schedule(self, kind: WakeKind, delay: float, arg: Any = None, *,
+                 token: int | None = None) -> Timer:
+        """Arm a timer; the turn's timers (no ``token`` given) are cancelled by
+        :meth:`cancel`, the others are only made stale by their own token."""
+        tok = self.token if token is None else token
+        timer = self.clock.call_later(delay, lambda: self.post(Wake(kind, tok, arg)))
+        if token is None:
+            self.timers.append(timer)
         return timer
 
-    def _cancel_timers(self) -> None:
-        for t in self._timers:
+    def is_current(self, wake: Wake) -> bool:
+        return wake.token == self.token
+
+    def cancel(self) -> None:
+        """Cancel the turn's timers (the bank stops running)."""
+        for t in self.timers:
             t.cancel()
-        self._timers.clear()
-        self._token += 1
+        self.timers.clear()
+        self.token += 1
         self.in_bank = False
 
-    def _start_turn(self, seat: int) -> None:
-        self._cancel_timers()
-        self.turn_seat = seat
-        self.turn_deadline = self.clock.now() + self.config.action_clock
-        self.turn_wall = self.clock.wall() + self.config.action_clock
-        self._schedule("turn", self.config.action_clock, self._token, seat)
+    def end_turn(self) -> None:
+        self.cancel()
+        self.seat = None
 
-    def _turn_drafts(self, e: ev.TurnStarted, *, in_bank: bool = False) -> list[Draft]:
-        """The ``turn`` announcement: options to the player, the deadline and bank to all."""
-        assert self.hand is not None and self.projector is not None
-        opts = self.hand.options(e.seat)
-        st = self.seats[e.seat]
-        return self.projector.project(
-            e, deadline=self.turn_wall, options=opts.to_wire() if opts else {},
-            time_bank=round(st.bank, 3) if st is not None else None, in_bank=in_bank)
+    def start_turn(self, seat: int, seconds: float) -> None:
+        """``seat``'s turn: its action clock runs ``seconds``."""
+        self.cancel()
+        self.seat = seat
+        self.deadline = self.clock.now() + seconds
+        self.wall = self.clock.wall() + seconds
+        self.schedule(WakeKind.TURN, seconds, seat)
 
-    async def _wake(self, w: _Wake) -> None:
-        if w.kind == "next_hand":
-            await self._start_hand()
-            return
-        if w.kind == "grace":
-            st = self.seats[w.arg] if 0 <= w.arg < len(self.seats) else None
-            if st is not None and st.sink is None and st.grace_token == w.token:
-                self._set_sitting_out(w.arg, True)
-            return
-        if w.token != self._token:
-            return  # stale
-        if w.kind == "turn" and self.hand is not None:
-            st = self.seats[w.arg]
-            if st is not None and st.bank > 0 and not self.in_bank:
-                self.in_bank = True
-                self._schedule("bank", st.bank, self._token, w.arg)
-                # announce the bank: the same turn, its deadline moved to the bank's end
-                self.turn_wall = self.clock.wall() + st.bank
-                for d in self._turn_drafts(ev.TurnStarted(w.arg, self.hand.street),
-                                           in_bank=True):
-                    self.fanout.publish(d)
-                return
-            await self._timeout(w.arg)
-        elif w.kind == "bank" and self.hand is not None:
-            st = self.seats[w.arg]
-            if st is not None:
-                st.bank = 0.0
-            await self._timeout(w.arg)
-        elif w.kind in ("ante_deadline", "decide_deadline") and self.round is not None:
-            for s in self.round.deciding():
-                self._note_timeout(s)
-            await self._apply(self.round.expire())
+    def start_bank(self, seat: int, bank: float) -> None:
+        """The action clock ran out: the seat's time bank runs (the announced deadline moves
+        to its end)."""
+        self.in_bank = True
+        self.schedule(WakeKind.BANK, bank, seat)
+        self.wall = self.clock.wall() + bank
 
-    def _note_timeout(self, seat: int) -> None:
-        st = self.seats[seat]
-        if st is not None:
-            st.timeouts += 1
-            if st.timeouts >= self.config.consecutive_timeouts_to_sit_out:
-                self._set_sitting_out(seat, True)
+    def bank_spent(self) -> float:
+        """Seconds of the bank used so far by the seat to act."""
+        return self.clock.now() - self.deadline if self.in_bank else 0.0
 
-    async def _timeout(self, seat: int) -> None:
-        assert self.hand is not None
-        self._cancel_timers()
-        self._note_timeout(seat)
-        await self._apply(list(self.hand.timeout(seat)))
+    def start_phase(self, kind: WakeKind, seconds: float) -> float:
+        """Every seat of a house game's phase decides by one deadline; returns it (Unix)."""
+        self.cancel()
+        self.wall = self.clock.wall() + seconds
+        self.schedule(kind, seconds)
+        return self.wall
+
+    def schedule_next_hand(self, pause: float) -> None:
+        token = self.next_token()
+        self.next_hand = self.clock.call_later(
+            pause, lambda: self.post(Wake(WakeKind.NEXT_HAND, token)))
+
+    def cancel_next_hand(self) -> None:
+        if self.next_hand is not None:
+            self.next_hand.cancel()
+            self.next_hand = None

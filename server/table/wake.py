@@ -1,16 +1,20 @@
-"""The kinds of the actor's timer wake-ups (`server.table.state._Wake.kind`).
+"""What a table actor's inbox holds besides requests: timer wake-ups and internal calls.
 
-Rule of this module: every timer the table actor arms puts a `_Wake` of one of these kinds on
-its inbox; the actor branches on the kind (`server.table.turn_clock`). A `StrEnum`: members
-equal the strings used until now (`WakeKind.TURN == "turn"`), so it can replace them one use
-at a time.
+Rule of this module: every timer the table arms puts a :class:`Wake` of one
+:class:`WakeKind` on the actor's inbox (:class:`~server.table.turn_clock.TurnClock` arms
+them); anything else that must run inside the actor (a connection's detach, a registry call, a
+delayed spectator frame) is a :class:`Call`; :data:`STOP` ends the actor's loop.  The actor
+handles each item in its own task, one at a time, so nothing here touches table state.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass
 from enum import StrEnum, unique
+from typing import Any, Final
 
-__all__ = ["WakeKind"]
+__all__ = ["STOP", "Call", "Wake", "WakeKind"]
 
 
 @unique
@@ -21,3 +25,24 @@ class WakeKind(StrEnum):
     GRACE = "grace"                      # a disconnected seat's reconnect grace is over
     ANTE_DEADLINE = "ante_deadline"      # Caribbean: the antes' time is over
     DECIDE_DEADLINE = "decide_deadline"  # Caribbean: the play/fold decisions' time is over
+
+
+@dataclass(frozen=True, slots=True)
+class Wake:
+    """A timer fired. ``token``: the clock's token when it was armed (a stale one is
+    dropped); ``arg``: the seat it concerns, if any."""
+
+    kind: WakeKind
+    token: int
+    arg: Any = None
+
+
+@dataclass(frozen=True, slots=True)
+class Call:
+    """Run ``fn()`` (sync or async) inside the actor's task."""
+
+    fn: Callable[[], Any]
+
+
+STOP: Final = object()
+"""Put on the inbox: the actor's loop returns."""

@@ -9,9 +9,9 @@ import dataclasses
 import pytest
 
 from server.rules.cards import make_deck
-from server.table.caribbean_table import jackpot_round
+from server.table.games import jackpot_round
 from server.table.jackpot import EmbeddedJackpot
-from tests.table.helpers import Harness
+from tests.table.helpers import Harness, round_of
 from tests.table.test_table_behaviour import CFG
 
 STAKES = {"min": 10, "max": 100}
@@ -42,11 +42,11 @@ async def test_csp10_table_dealt_first_is_paid_first_even_when_it_settles_last()
     await h.advance(ta, 2.0)
     assert (await h.send(ta, alice, "act", action="ante", amount=20, jackpot=True))["type"] \
         == "ok"
-    assert ta.round is not None and ta.round.phase == "decisions"  # dealt: ticket 1
+    assert ta.engine is not None and round_of(ta).phase == "decisions"  # dealt: ticket 1
     await h.advance(tb, 0.5)
     assert (await h.send(tb, bob, "act", action="ante", amount=20, jackpot=True))["type"] \
         == "ok"
-    assert tb.round is not None and tb.round.phase == "decisions"  # dealt: ticket 2
+    assert tb.engine is not None and round_of(tb).phase == "decisions"  # dealt: ticket 2
     assert (await h.send(tb, bob, "act", action="play"))["type"] == "ok"
     await jp.drain()
     key_a = f"{jackpot_round(f'{ta.table_id}.1', ta.config.node)}:0"
@@ -72,7 +72,7 @@ def test_csp12_jackpot_ids_never_repeat_across_process_runs_or_nodes(
     """CSP-12: table hand ids (``t1.1``) start again in every process and after a restart;
     the jackpot's keys (global order, contributions, ledger payout keys) must not, or a later
     round's wager or payout would be taken for an earlier one's and dropped."""
-    import server.table.caribbean_table as ct
+    import server.table.games as ct
 
     first_run = ct.jackpot_round("t1.1", "a")
     assert first_run.startswith("t1.1@a.")

@@ -8,6 +8,7 @@ copy carries a card its receiver did not see.
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -41,18 +42,18 @@ async def play(variant: str, hands: int = 6, *, seed: int = 0, seats: int = 4) -
     t = h.create(variant=variant, seats=seats + 2, **TABLES[variant])
     # players on random seats with gaps, seat 0 always among them (GEN-05, BET-02 layouts)
     layout = sorted({0, *rng.sample(range(1, seats + 2), seats - 1)})
-    history = t.history
+    history = t.recording.history
     assert isinstance(history, MemoryHistory)
     truths: dict[str, Truth] = {}
-    original = t._apply
+    original = t.dealer.apply
 
-    async def wrapped(events: list[Any]) -> None:
-        truth = truths.setdefault(str(t.hand_id), Truth())
+    async def wrapped(events: Sequence[Any]) -> None:
+        truth = truths.setdefault(str(t.dealer.hand_id), Truth())
         for e in events:
             truth.feed(e)
         await original(events)
 
-    t._apply = wrapped  # type: ignore[method-assign]
+    t.dealer.apply = wrapped  # type: ignore[method-assign]
     spectator = FakeSink()
     await h.send(t, spectator, "watch")
     players: dict[int, FakeSink] = {}

@@ -225,7 +225,7 @@ async def test_scripted_holdem_hand_line_by_line() -> None:
     await h.send(t, p0, "sit", seat=0, buy_in=1000)
     await h.send(t, p1, "sit", seat=1, buy_in=1000)
     await h.advance(t, 2.5)
-    assert t.hand is not None
+    assert t.engine is not None
     script: list[tuple[Any, dict[str, Any]]] = [
         (p0, {"action": "raise", "amount": 30}), (p1, {"action": "call"}),
         (p0, {"action": "bet", "amount": 20}), (p1, {"action": "call"}),
@@ -233,8 +233,8 @@ async def test_scripted_holdem_hand_line_by_line() -> None:
         (p0, {"action": "check"}), (p1, {"action": "check"})]
     for sink, fields in script:
         assert (await h.send(t, sink, "act", **fields))["type"] == "ok", fields
-    record = (await t.history.hands_of("p0", limit=1))[0][0]
-    full = await t.history.get(record.hand)
+    record = (await t.recording.history.hands_of("p0", limit=1))[0][0]
+    full = await t.recording.history.get(record.hand)
     assert full is not None
     text = to_pokerstars(full)
     lines = text.splitlines()

@@ -21,8 +21,8 @@ PLAYERS = ["ann", "ben", "cat"]
 
 async def ledger_harness(ledger: Ledger) -> tuple[Harness, LedgerWallet]:
     # the operator allows the creator's 5% rake capped at 150 (GEN-09/GEN-10: house policy)
-    h = Harness(seed=7, config=Config(test_mode=True, action_clock=10.0, time_bank=5.0,
-                                      max_rake_bp=500, max_rake_cap=150))
+    h = Harness(seed=7, config=Config(test_mode=True, hand_pause=2.0, action_clock=10.0,
+                                      time_bank=5.0, max_rake_bp=500, max_rake_cap=150))
     wallet = LedgerWallet(ledger)
     h.wallet = wallet  # type: ignore[assignment]
     h.registry = TableRegistry(h.config, wallet, clock=h.clock,
@@ -36,7 +36,7 @@ async def ledger_harness(ledger: Ledger) -> tuple[Harness, LedgerWallet]:
 async def check_books(ledger: Ledger, t: TableActor) -> None:
     assert await ledger.total() == 0
     marks = [m.hand for m in await ledger.store.open_hands()]
-    assert marks == ([f"n1:r1:{t.hand_id}"] if t.in_hand else [])
+    assert marks == ([f"n1:r1:{t.dealer.hand_id}"] if t.in_hand else [])
     for st in t.seats:
         if st is not None:
             held = await ledger.balance(ledger.table_account(t.table_id, st.player_id))
@@ -47,11 +47,11 @@ async def check_books(ledger: Ledger, t: TableActor) -> None:
 async def play_hand(h: Harness, t: TableActor, sinks: dict[str, FakeSink]) -> None:
     """Everyone calls or checks down (the deck is the harness's seeded shuffle)."""
     await h.advance(t, 2.5)
-    assert t.hand is not None
-    while t.hand is not None:
-        seat = t.turn_seat
+    assert t.engine is not None
+    while t.engine is not None:
+        seat = t.turns.seat
         assert seat is not None
-        sink = sinks[t.hand_owner[seat]]
+        sink = sinks[t.dealer.hand_owner[seat]]
         options = sink.of("turn")[-1]["options"]
         action = "check" if options.get("check") else "call"
         assert (await h.send(t, sink, "act", action=action))["type"] == "ok"
@@ -60,7 +60,7 @@ async def play_hand(h: Harness, t: TableActor, sinks: dict[str, FakeSink]) -> No
 async def test_hands_rebuys_and_shutdown_keep_the_books(ledger: Ledger) -> None:
     h, wallet = await ledger_harness(ledger)
     t = h.create(**HOLDEM)
-    t.decks = []
+    t.dealer.decks = []
     sinks = {pid: FakeSink(player_id=pid, name=pid) for pid in PLAYERS}
     for seat, pid in enumerate(PLAYERS):
         assert (await h.send(t, sinks[pid], "sit", seat=seat, buy_in=5000))["type"] == "ok"
@@ -69,25 +69,25 @@ async def test_hands_rebuys_and_shutdown_keep_the_books(ledger: Ledger) -> None:
     for n in range(4):
         await play_hand(h, t, sinks)
         await check_books(ledger, t)
-        rake_seen = t.house_net
+        rake_seen = t.dealer.house_net
         assert await ledger.balance(RAKE) == rake_seen
         if n == 1:  # a rebuy between hands, then one during the next hand
             assert (await h.send(t, sinks["ben"], "sit", seat=1, buy_in=1000))["type"] == "ok"
             await check_books(ledger, t)
     assert rake_seen > 0
     await h.advance(t, 2.5)  # the next hand starts ...
-    assert t.hand is not None
+    assert t.engine is not None
     pending = await h.send(t, sinks["cat"], "sit", seat=2, buy_in=500)
     assert pending.get("pending") is True
     await check_books(ledger, t)  # the rebuy is at the table already, as a top-up; the
     # running hand is marked in the ledger, and its chips are still in the players' accounts
     stacks_before = {st.player_id: st.stack + st.topup for st in t.seats if st is not None}
     t.fault = RuntimeError("injected")  # ... and the actor crashes in the middle of it
-    mover = t.turn_seat
+    mover = t.turns.seat
     assert mover is not None
-    await h.send(t, sinks[t.hand_owner[mover]], "act", action="fold")
+    await h.send(t, sinks[t.dealer.hand_owner[mover]], "act", action="fold")
     await t.idle()
-    assert t.hand is None  # voided: every stack as before the hand
+    assert t.engine is None  # voided: every stack as before the hand
     assert {st.player_id: st.stack + st.topup for st in t.seats if st is not None} == \
         stacks_before
     await h.registry.shutdown(1.0)

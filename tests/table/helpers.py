@@ -10,9 +10,24 @@ from typing import Any
 from protocol import JSON_CODEC, MSGPACK_CODEC, parse_request
 from server.config import Config
 from server.ledger.wallet import MemoryWallet
+from server.rules.caribbean import CaribbeanRound
+from server.rules.hand import Hand
 from server.table import Envelope, FakeClock, TableActor, TableRegistry
+from server.table.games import PotGame
 
 _conn_ids = itertools.count(1)
+
+
+def hand_of(t: TableActor) -> Hand:
+    """The pot-game hand ``t`` is playing (the test knows which game its table holds)."""
+    assert isinstance(t.engine, Hand), t.engine
+    return t.engine
+
+
+def round_of(t: TableActor) -> CaribbeanRound:
+    """The Caribbean round ``t`` is playing."""
+    assert isinstance(t.engine, CaribbeanRound), t.engine
+    return t.engine
 
 
 @dataclass(eq=False)
@@ -50,7 +65,7 @@ class FakeSink:
 
 class Harness:
     def __init__(self, *, config: Config | None = None, seed: int = 1) -> None:
-        self.config = config or Config(test_mode=True, action_clock=10.0, time_bank=5.0)
+        self.config = config or Config(test_mode=True, hand_pause=2.0, action_clock=10.0, time_bank=5.0)
         self.clock = FakeClock()
         self.wallet = MemoryWallet()
         self.rnd = random.Random(seed)
@@ -91,3 +106,9 @@ class Harness:
             self.clock.advance(d)
             left -= d
             await actor.idle()
+
+
+def pot_game(t: TableActor) -> PotGame:
+    """The pot-game behaviour of ``t`` (its button and blinds)."""
+    assert isinstance(t.game, PotGame), t.game
+    return t.game

@@ -16,10 +16,10 @@ import pytest
 
 from server.config import Config
 from server.table import TableActor
-from tests.table.helpers import FakeSink, Harness
+from tests.table.helpers import FakeSink, Harness, hand_of
 from tests.table.test_hand_flow import HOLDEM
 
-CFG = Config(test_mode=True, action_clock=10.0, time_bank=5.0, reconnect_grace=30.0)
+CFG = Config(test_mode=True, hand_pause=2.0, action_clock=10.0, time_bank=5.0, reconnect_grace=30.0)
 
 
 def clockwise_between(a: int, b: int, n: int) -> list[int]:
@@ -59,7 +59,7 @@ class Table:
         if not self.hands:
             await self.watch()
         await self.h.advance(self.t, 2.0)
-        hand = self.t.hand
+        hand = hand_of(self.t)
         assert hand is not None
         frames = self.watcher.messages
         start = max(i for i, f in enumerate(frames) if f["type"] == "hand_started")
@@ -69,10 +69,10 @@ class Table:
                "blinds": [(f["seat"], f["amount"]) for f in posted],
                "blind_seats": hand.blind_seats}
         self.hands.append(rec)
-        while self.t.hand is not None:
-            seat = self.t.hand.to_act
+        while self.t.engine is not None:
+            seat = hand_of(self.t).to_act
             assert seat is not None
-            opts = self.t.hand.options(seat)
+            opts = hand_of(self.t).options(seat)
             assert opts is not None
             action = "check" if opts.check else "fold"
             answer = await self.h.send(self.t, self.sinks[seat], "act", action=action)
@@ -212,7 +212,7 @@ async def test_gen_05_export_names_the_big_blind_when_the_small_blind_is_dead() 
     await table.play_hand()
     await table.leave(4)
     await table.play_hand()
-    history = table.t.history
+    history = table.t.recording.history
     assert isinstance(history, MemoryHistory)
     text = to_pokerstars(history.records[-1])
     posts = [line for line in text.splitlines() if ": posts " in line]

@@ -29,8 +29,8 @@ async def test_full_holdem_hand_events_and_stacks() -> None:
     assert (await h.send(t, bob, "sit", seat=1, buy_in=5000))["type"] == "ok"
     assert h.wallet.balance("alice") == 95_000
     await h.advance(t, 2.0)  # the pause between hands
-    assert t.hand is not None
-    assert t.button == 1  # GEN-05: highest-numbered occupied seat
+    assert t.engine is not None
+    assert t.dealer.button == 1  # GEN-05: highest-numbered occupied seat
     turn = alice.of("turn")[-1]
     assert turn["seat"] == 0 and turn["options"]["call"] == 100
     assert "options" not in bob.of("turn")[-1]
@@ -39,7 +39,7 @@ async def test_full_holdem_hand_events_and_stacks() -> None:
     for _ in range(3):  # flop, turn, river: seat 0 acts first after the button
         assert (await h.send(t, alice, "act", action="check"))["type"] == "ok"
         assert (await h.send(t, bob, "act", action="check"))["type"] == "ok"
-    assert t.hand is None
+    assert t.engine is None
     ended = alice.of("hand_ended")[-1]
     assert ended["stacks"] == {"0": 5100, "1": 4900}
     kinds = [m["type"] for m in watcher.messages if "seq" in m and m["type"] != "snapshot"]

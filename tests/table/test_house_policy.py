@@ -11,7 +11,8 @@ import pytest
 
 from protocol.errors import ProtocolError
 from server.config import Config
-from tests.table.helpers import Harness
+from server.table.settings import HouseSpec, PotSpec
+from tests.table.helpers import Harness, round_of
 from tests.table.test_table_behaviour import CFG
 
 HOLDEM: dict[str, Any] = {"variant": "holdem", "structure": "no_limit",
@@ -52,13 +53,13 @@ async def test_csp13_every_caribbean_table_has_the_operators_terms() -> None:
     b = h.create(**{**CSP, "stakes": {"min": 50, "max": 500},
                     "settings": {"dealing_mode": "shoe"}})
     for t in (a, b):
+        assert isinstance(t.spec, HouseSpec)
         terms = t.spec.caribbean
-        assert terms is not None
         assert (terms.jackpot_wager, terms.reset_amount, terms.pool_share_bp) == (25, 50_000,
                                                                                  6_000)
         assert (terms.jackpot.straight_flush_bp, terms.jackpot.flush) == (500, 1_000)
         assert terms.max_pool == cfg.max_pool
-    assert b.spec.caribbean is not None and b.spec.caribbean.ante_min == 50  # the creator's
+    assert isinstance(b.spec, HouseSpec) and b.spec.caribbean.ante_min == 50  # the creator's
     entries = {e["table"]: e for e in h.registry.tables()}
     assert entries[a.table_id]["jackpot_terms"] == {
         "wager": 25, "reset": 50_000, "share_bp": 6_000,
@@ -79,7 +80,7 @@ async def test_gen09_gen10_rake_within_the_operators_bounds_and_shown_in_the_lob
     rake = {e["table"]: e["rake"] for e in h.registry.tables()}
     assert rake == {house.table_id: {"bp": 500, "cap": 300},
                     low.table_id: {"bp": 250, "cap": 100}}
-    assert house.spec.rules is not None and house.spec.rules.rake_on(100_000, 1) == 300
+    assert isinstance(house.spec, PotSpec) and house.spec.rules.rake_on(100_000, 1) == 300
 
 
 def test_gen10_config_refuses_an_incoherent_house_policy() -> None:
@@ -115,9 +116,9 @@ async def test_waiting_list_refuses_an_invalid_buy_in_at_once() -> None:
     for buy_in in (1, 10_001):
         answer = await h.send(t, carol, "sit", seat=0, buy_in=buy_in)
         assert answer["code"] == "bad_buy_in", answer
-    assert t.waiting == []
+    assert t.seats.waiting == []
     assert (await h.send(t, dave, "sit", seat=0, buy_in=7_000))["code"] == "table_full"
-    assert [w.player_id for w in t.waiting] == ["dave"]
+    assert [w.player_id for w in t.seats.waiting] == ["dave"]
     await h.send(t, bob, "leave")
     await h.advance(t, 1.0)
     seated = {s.player_id: s.stack for s in t.seats if s is not None}
@@ -131,7 +132,7 @@ async def test_gen10_a_jackpot_wager_is_refused_while_the_pool_is_at_the_ceiling
     alice = h.player("alice")
     await h.send(t, alice, "sit", seat=0, buy_in=1_000)
     await h.advance(t, 2.0)
-    assert t.round is not None and t.round.phase == "antes"
+    assert t.engine is not None and round_of(t).phase == "antes"
     answer = await h.send(t, alice, "act", action="ante", amount=20, jackpot=True)
     assert answer["code"] == "limit_exceeded", answer
     assert (await h.send(t, alice, "act", action="ante", amount=20))["type"] == "ok"

@@ -9,7 +9,7 @@ import logging
 import pytest
 
 from server.rules import events as ev
-from tests.table.helpers import FakeSink, Harness
+from tests.table.helpers import FakeSink, Harness, hand_of, round_of
 from tests.table.test_table_behaviour import CFG, heads_up
 
 START = 2 * 100_000
@@ -26,7 +26,7 @@ async def test_crashed_actor_voids_refunds_and_restarts(caplog: pytest.LogCaptur
     watcher = FakeSink()
     await h.send(t, watcher, "watch")
     await h.advance(t, 2.0)
-    hand_id = t.hand_id
+    hand_id = t.dealer.hand_id
     assert (await h.send(t, alice, "act", action="raise", amount=1000))["type"] == "ok"
     first_task = h.registry._tasks[t.table_id]
     t.fault = RuntimeError("injected fault")
@@ -39,12 +39,12 @@ async def test_crashed_actor_voids_refunds_and_restarts(caplog: pytest.LogCaptur
                r.message for r in caplog.records)
     assert h.registry.crashes == 1
     assert h.registry._tasks[t.table_id] is not first_task  # restarted
-    assert t.hand is None
+    assert t.engine is None
     assert [s.stack for s in t.seats[:2]] == [5000, 5000]  # type: ignore[union-attr]
     ended = watcher.of("hand_ended")[-1]
     assert ended["voided"] is True and ended["stacks"] == {"0": 5000, "1": 5000}
     await h.advance(t, 2.0)  # the restarted actor plays on
-    assert t.hand is not None and t.hand_id != hand_id
+    assert t.engine is not None and t.dealer.hand_id != hand_id
     assert everything(h) == START
 
 
@@ -54,14 +54,14 @@ async def test_engine_invariant_error_voids_and_refunds_never_answers_a_refusal(
     h = Harness(config=CFG)
     t, alice, bob = await heads_up(h)
     await h.advance(t, 2.0)
-    hand = t.hand
+    hand = hand_of(t)
     assert hand is not None
     hand.stock = hand.stock[:hand.pos]  # a bug: the deck lost its cards
     first = alice if hand.to_act == 0 else bob
     second = bob if first is alice else alice
     assert (await h.send(t, first, "act", action="call"))["type"] == "ok"
     assert (await h.send(t, second, "act", action="check"))["type"] == "ok"
-    assert t.hand is None
+    assert t.engine is None
     assert bob.of("hand_ended")[-1].get("voided") is True
     assert [s.stack for s in t.seats[:2]] == [5000, 5000]  # type: ignore[union-attr]
     assert everything(h) == START
@@ -71,10 +71,10 @@ async def test_invariant_break_voids_and_refunds() -> None:
     h = Harness(config=CFG)
     t, alice, bob = await heads_up(h)
     await h.advance(t, 2.0)
-    assert t.hand is not None
-    t.hand.stacks[1] += 7  # a bug: chips out of nowhere
+    assert t.engine is not None
+    hand_of(t).stacks[1] += 7  # a bug: chips out of nowhere
     assert (await h.send(t, alice, "act", action="fold"))["type"] == "ok"
-    assert t.hand is None
+    assert t.engine is None
     assert bob.of("hand_ended")[-1].get("voided") is True
     assert [s.stack for s in t.seats[:2]] == [5000, 5000]  # type: ignore[union-attr]
     assert everything(h) == START
@@ -102,7 +102,7 @@ async def test_shutdown_lets_a_running_hand_finish_within_the_deadline() -> None
     stopping = asyncio.create_task(h.registry.shutdown(5.0))
     await asyncio.sleep(0)
     await t.idle()
-    assert not t.stopped and t.hand is not None
+    assert not t.stopped and t.engine is not None
     assert (await h.send(t, alice, "act", action="fold"))["type"] == "ok"
     await stopping
     assert t.stopped
@@ -122,26 +122,26 @@ async def test_caribbean_round_ante_deal_decide_settle() -> None:
     await h.send(t, alice, "sit", seat=0, buy_in=1000)
     await h.send(t, bob, "sit", seat=3, buy_in=1000)
     await h.advance(t, 2.0)
-    assert t.round is not None and t.round.phase == "antes"
+    assert t.engine is not None and round_of(t).phase == "antes"
     mine = [m for m in alice.of("turn") if m["seat"] == 0][-1]
     assert "options" in mine and all("options" not in m for m in watcher.of("turn"))
     assert (await h.send(t, alice, "act", action="ante", amount=20, jackpot=True))["type"] \
         == "ok"
     assert (await h.send(t, alice, "act", action="play"))["code"] == "bad_action"
     await h.advance(t, 10.0)  # bob never antes: the deadline sits him out; the deal follows
-    assert t.round is not None and t.round.phase == "decisions"
+    assert t.engine is not None and round_of(t).phase == "decisions"
     dealer = watcher.of("dealer")[-1]
     assert dealer["cards"][:4] == [None] * 4 and dealer["cards"][4] is not None
     assert watcher.of("dealt")[-1]["cards"] == [None] * 5
     assert None not in alice.of("dealt")[-1]["cards"]
     assert (await h.send(t, alice, "act", action="play"))["type"] == "ok"
-    assert t.round is None
+    assert t.engine is None
     settled = watcher.of("settled")[-1]["results"]
     assert set(settled) == {"0"} and settled["0"]["jackpot"] is not None
     assert watcher.of("hand_ended")[-1]["stacks"]["3"] == 1000  # sat out: untouched
     assert jackpots and "pool" in jackpots[-1]
     jp = h.registry.jackpot
-    assert everything(h) + t.house_net + jp.pool + jp.minor + jp.house == START
+    assert everything(h) + t.dealer.house_net + jp.pool + jp.minor + jp.house == START
 
 
 async def test_draw_player_alone_sees_the_new_cards() -> None:
@@ -154,7 +154,7 @@ async def test_draw_player_alone_sees_the_new_cards() -> None:
     await h.send(t, bob, "sit", seat=1, buy_in=500)
     await h.advance(t, 2.0)
     sinks = {0: alice, 1: bob}
-    hand = t.hand
+    hand = hand_of(t)
     assert hand is not None
     while hand.to_act is not None and hand.options(hand.to_act).draw is None:  # type: ignore[union-attr]
         seat = hand.to_act

@@ -17,7 +17,7 @@ HOLDEM = {"variant": "holdem", "structure": "no_limit", "stakes": {"blinds": [50
 
 
 def cfg(**kw: Any) -> Config:
-    return Config(test_mode=True, action_clock=10.0, time_bank=5.0, **kw)
+    return Config(test_mode=True, hand_pause=2.0, action_clock=10.0, time_bank=5.0, **kw)
 
 
 def create(h: Harness, owner: str = "owner", ip: str | None = None, **fields: Any) -> str:

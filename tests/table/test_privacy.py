@@ -13,10 +13,11 @@ from protocol.cards import ALL_CARDS
 from server.config import Config
 from server.rules import caribbean as csp
 from server.rules import events as ev
+from server.rules.caribbean import CaribbeanRound
 from server.table import TableActor
 from tests.rules.driver import random_action
 from tests.rules.variant_helpers import house_options
-from tests.table.helpers import FakeSink, Harness
+from tests.table.helpers import FakeSink, Harness, hand_of
 
 POT = {"blinds": [5, 10]}
 STUD = {"ante": 2, "bring_in": 5, "small_bet": 10, "big_bet": 20}
@@ -70,14 +71,14 @@ class Truth:
 
 
 def record_truth(actor: TableActor, truth: list[Truth]) -> None:
-    original = actor._apply
+    original = actor.dealer.apply
 
     async def wrapped(events: list[Any]) -> None:
         for e in events:
             truth[-1].feed(e)
         await original(events)
 
-    actor._apply = wrapped  # type: ignore[method-assign]
+    actor.dealer.apply = wrapped  # type: ignore[method-assign]
 
 
 async def play_random_hand(h: Harness, t: TableActor, players: dict[int, FakeSink],
@@ -89,9 +90,9 @@ async def play_random_hand(h: Harness, t: TableActor, players: dict[int, FakeSin
         if rng.random() < 0.03:
             await h.advance(t, h.config.action_clock + h.config.time_bank + 0.5)
             continue
-        if t.round is not None:
-            rnd = t.round
-            for seat in list(t.start_stacks):
+        if isinstance(t.engine, CaribbeanRound):
+            rnd = t.engine
+            for seat in list(t.dealer.start_stacks):
                 opts = house_options(rnd, seat)
                 if not opts or seat not in players:
                     continue
@@ -108,10 +109,10 @@ async def play_random_hand(h: Harness, t: TableActor, players: dict[int, FakeSin
                 else:
                     action = "play" if rng.random() < 0.7 else "fold"
                     await h.send(t, players[seat], "act", action=action)
-                if t.round is not rnd:
+                if t.engine is not rnd:
                     break
             continue
-        hand = t.hand
+        hand = hand_of(t)
         assert hand is not None
         seat = hand.to_act
         assert seat is not None
@@ -130,7 +131,7 @@ async def play_random_hand(h: Harness, t: TableActor, players: dict[int, FakeSin
 @pytest.mark.parametrize("variant", sorted(TABLES))
 async def test_no_card_reaches_a_receiver_not_entitled_to_it(variant: str) -> None:
     rng = random.Random(variant)
-    h = Harness(seed=len(variant), config=Config(test_mode=True, action_clock=10.0,
+    h = Harness(seed=len(variant), config=Config(test_mode=True, hand_pause=2.0, action_clock=10.0,
                                                  time_bank=5.0, jackpot_wager=5))
     if variant == "caribbean":
         h.registry.jackpot.pool = 0  # empty the pool (it opens at the reset amount, CSP-08)
@@ -172,6 +173,6 @@ async def test_no_card_reaches_a_receiver_not_entitled_to_it(variant: str) -> No
     assert hands >= 10
     # every chip accounted for: balances + table + house (+ the embedded jackpot)
     jp = h.registry.jackpot
-    total = h.wallet.total() + t.table_chips() + t.house_net + jp.pool + jp.minor + jp.house
+    total = h.wallet.total() + t.table_chips() + t.dealer.house_net + jp.pool + jp.minor + jp.house
     assert total == 4 * 100_000
     assert spectator.of("hand_ended")

@@ -16,7 +16,7 @@ from typing import Any
 from server.ledger.export import export
 from server.ledger.history import HandRecord, MemoryHistory, player_copy
 from server.table import TableActor
-from tests.table.helpers import FakeSink, Harness
+from tests.table.helpers import FakeSink, Harness, hand_of, round_of
 from tests.table.test_hand_flow import DECK, HOLDEM, fixed_deck
 from tests.table.test_table_behaviour import CFG, heads_up
 
@@ -45,8 +45,8 @@ def _cards(value: Any) -> set[str]:
 
 
 def _last_record(t: TableActor) -> HandRecord:
-    assert isinstance(t.history, MemoryHistory)
-    return t.history.records[-1]
+    assert isinstance(t.recording.history, MemoryHistory)
+    return t.recording.history.records[-1]
 
 
 async def _caribbean_fold_round() -> tuple[Harness, TableActor, dict[str, FakeSink], str]:
@@ -62,10 +62,10 @@ async def _caribbean_fold_round() -> tuple[Harness, TableActor, dict[str, FakeSi
     await h.advance(t, 2.0)
     assert (await h.send(t, alice, "act", action="ante", amount=20))["type"] == "ok"
     assert (await h.send(t, bob, "act", action="ante", amount=20))["type"] == "ok"
-    assert t.round is not None and t.round.phase == "decisions"
+    assert t.engine is not None and round_of(t).phase == "decisions"
     assert (await h.send(t, alice, "act", action="fold"))["type"] == "ok"
     assert (await h.send(t, bob, "act", action="play"))["type"] == "ok"
-    assert t.round is None
+    assert t.engine is None
     audit = {e["seat"]: e for e in _last_record(t).events if e["e"] == "Settled"}
     assert audit[0]["folded"] and not audit[3]["folded"]
     folded = str(audit[0]["hand"])
@@ -127,14 +127,14 @@ async def _checked_down(h: Harness) -> tuple[TableActor, FakeSink, FakeSink, Fak
     watcher = FakeSink()
     await h.send(t, watcher, "watch")
     await h.advance(t, 2.0)
-    hand_id = t.hand_id
+    hand_id = t.dealer.hand_id
     assert hand_id is not None
     await h.send(t, alice, "act", action="call")
     await h.send(t, bob, "act", action="check")
     for _ in range(3):
         await h.send(t, alice, "act", action="check")
         await h.send(t, bob, "act", action="check")
-    assert t.hand is None and watcher.of("mucked")[-1]["seat"] == 1
+    assert t.engine is None and watcher.of("mucked")[-1]["seat"] == 1
     return t, alice, bob, watcher, hand_id
 
 
@@ -144,12 +144,12 @@ async def test_show02_every_showdown_frame_carries_the_hand_id() -> None:
     hand given up unseen is named to nobody before it is asked for (SHOW-03 for a muck)."""
     h = Harness(config=CFG)
     t, alice, bob, watcher, hand_id = await _checked_down(h)
-    assert t.last_hand is not None
-    kings = t.last_hand.values[1].name
+    assert t.dealer.last_hand is not None
+    kings = t.dealer.last_hand.values[1].name
     for sink in (alice, watcher):
         shown = sink.of("showdown")
         assert [(m["seat"], m["hand"]) for m in shown] == [(0, hand_id)]
-        assert shown[0]["value"] == t.last_hand.values[0].name
+        assert shown[0]["value"] == t.dealer.last_hand.values[0].name
         assert kings not in _text(sink.messages)
     copy = player_copy(_last_record(t), "alice")
     assert copy is not None and kings not in export(copy, "pokerstars")
@@ -173,11 +173,11 @@ async def test_show02_reveal_refused_once_the_next_hand_has_started() -> None:
     t, alice, bob, watcher, hand_id = await _checked_down(h)
     assert (await h.send(t, alice, "show_hands", hand="t9.9"))["code"] == "unknown_hand"
     await h.advance(t, 2.0)  # the next hand starts
-    assert t.in_hand and t.hand_id != hand_id
+    assert t.in_hand and t.dealer.hand_id != hand_id
     before = len(watcher.messages)
     answer = await h.send(t, alice, "show_hands", hand=hand_id)
     assert answer["type"] == "error" and answer["code"] == "next_hand_started"
-    assert (await h.send(t, bob, "show_hands", hand=t.hand_id))["code"] == "hand_in_progress"
+    assert (await h.send(t, bob, "show_hands", hand=t.dealer.hand_id))["code"] == "hand_in_progress"
     assert not [m for m in watcher.messages[before:] if m["type"] == "showdown"]
     assert all(m["hand"] == hand_id for m in watcher.of("showdown"))
 
@@ -194,15 +194,15 @@ async def test_show03_pot_game_folded_hand_is_never_revealed_or_named() -> None:
     for seat, sink in enumerate((alice, bob, carol)):
         assert (await h.send(t, sink, "sit", seat=seat, buy_in=5000))["type"] == "ok"
     await h.advance(t, 2.0)
-    hand_id = t.hand_id
-    assert t.hand is not None and hand_id is not None
+    hand_id = t.dealer.hand_id
+    assert t.engine is not None and hand_id is not None
     sinks = {0: alice, 1: bob, 2: carol}
     held = {c for m in carol.of("dealt") if m["seat"] == 2 for c in m["cards"]}
     assert len(held) == 2 and None not in held
-    while t.hand is not None:
-        seat = t.hand.to_act
+    while t.engine is not None:
+        seat = hand_of(t).to_act
         assert seat is not None
-        opts = t.hand.options(seat)
+        opts = hand_of(t).options(seat)
         assert opts is not None
         action = "fold" if seat == 2 else ("check" if opts.check else "call")
         assert (await h.send(t, sinks[seat], "act", action=action))["type"] == "ok"

@@ -11,10 +11,10 @@ import pytest
 from protocol import ProtocolError, parse_request
 from server.config import Config
 from server.table import TableActor
-from tests.table.helpers import FakeSink, Harness
+from tests.table.helpers import FakeSink, Harness, hand_of
 from tests.table.test_hand_flow import DECK, HOLDEM
 
-CFG = Config(test_mode=True, action_clock=10.0, time_bank=5.0, reconnect_grace=30.0,
+CFG = Config(test_mode=True, hand_pause=2.0, action_clock=10.0, time_bank=5.0, reconnect_grace=30.0,
              consecutive_timeouts_to_sit_out=2)
 
 
@@ -27,10 +27,10 @@ async def heads_up(h: Harness, **extra: Any) -> tuple[TableActor, FakeSink, Fake
 
 
 async def finish_by_folding(h: Harness, t: TableActor, sinks: dict[int, FakeSink]) -> None:
-    while t.hand is not None:
-        seat = t.hand.to_act
+    while t.engine is not None:
+        seat = hand_of(t).to_act
         assert seat is not None
-        opts = t.hand.options(seat)
+        opts = hand_of(t).options(seat)
         assert opts is not None
         action = "check" if opts.check else "fold"
         assert (await h.send(t, sinks[seat], "act", action=action))["type"] == "ok"
@@ -41,12 +41,12 @@ async def test_timeout_folds_when_a_call_is_due_then_sits_out_after_n() -> None:
     h = Harness(config=CFG)
     t, alice, bob = await heads_up(h)
     await h.advance(t, 2.0)
-    assert t.hand is not None and t.hand.to_act == 0  # small blind faces the big blind
+    assert t.engine is not None and hand_of(t).to_act == 0  # small blind faces the big blind
     turn = alice.of("turn")[-1]
     assert turn["deadline"] == pytest.approx(h.clock.wall() + 10.0)
     assert turn["time_bank"] == pytest.approx(5.0) and "in_bank" not in turn
     await h.advance(t, 10.0)  # the action clock runs out: the time bank starts
-    assert t.hand is not None and t.in_bank
+    assert t.engine is not None and t.turns.in_bank
     for viewer in (alice, bob):  # the bank is announced to everyone, options to alice only
         banked = viewer.of("turn")[-1]
         assert banked["seat"] == 0 and banked["in_bank"] is True
@@ -56,19 +56,19 @@ async def test_timeout_folds_when_a_call_is_due_then_sits_out_after_n() -> None:
     folded = [m for m in bob.of("acted") if m["seat"] == 0][-1]
     assert folded["action"] == "fold" and folded["timeout"] is True
     assert t.seats[0].bank == 0  # type: ignore[union-attr]
-    assert t.hand is None
+    assert t.engine is None
     await h.advance(t, 2.0)  # next hand; no bank left: folds after the action clock
     # GEN-05: the big blind moved on to seat 0, so seat 1 (small blind) acts first; it raises
-    assert t.hand is not None and t.hand.to_act == 1
-    raise_to = t.hand.options(1).raise_[0]  # type: ignore[union-attr]
+    assert t.engine is not None and hand_of(t).to_act == 1
+    raise_to = hand_of(t).options(1).raise_[0]  # type: ignore[union-attr]
     assert (await h.send(t, bob, "act", action="raise", amount=raise_to))["type"] == "ok"
-    assert t.hand.to_act == 0
+    assert hand_of(t).to_act == 0
     await h.advance(t, 10.0)
-    assert t.hand is None
+    assert t.engine is None
     assert bob.of("sat_out")[-1]["seat"] == 0  # two timeouts in a row: sat out
     assert t.seats[0].sitting_out  # type: ignore[union-attr]
     await h.advance(t, 5.0)
-    assert t.hand is None  # one player left in: no hand
+    assert t.engine is None  # one player left in: no hand
 
 
 async def test_timeout_checks_when_free_and_bank_is_consumed_by_late_action() -> None:
@@ -79,7 +79,7 @@ async def test_timeout_checks_when_free_and_bank_is_consumed_by_late_action() ->
     assert (await h.send(t, alice, "act", action="call"))["type"] == "ok"
     assert t.seats[0].bank == pytest.approx(3.0)  # type: ignore[union-attr]
     assert t.seats[0].timeouts == 0  # type: ignore[union-attr]
-    assert t.hand is not None and t.hand.to_act == 1  # the big blind's option
+    assert t.engine is not None and hand_of(t).to_act == 1  # the big blind's option
     await h.advance(t, 15.0)
     checked = [m for m in alice.of("acted") if m["seat"] == 1][-1]
     assert checked["action"] == "check" and checked["timeout"] is True
@@ -106,7 +106,7 @@ async def test_reconnect_resume_gives_missed_events_and_own_cards() -> None:
     assert [m["cards"] for m in full.of("dealt") if m["seat"] == 0] == [["As", "Ad"]]
     assert [m["cards"] for m in full.of("dealt") if m["seat"] == 1] == [[None, None]]
     # events gone: a snapshot with her cards and nobody else's
-    t.fanout.events = deque(list(t.events)[-3:], maxlen=3)
+    t.fanout.events = deque(list(t.fanout.events)[-3:], maxlen=3)
     late = FakeSink(player_id="alice", name="Alice")
     await h.send(t, late, "resume", since=1)
     snap = late.of("snapshot")[-1]
@@ -140,7 +140,7 @@ async def test_a_failing_sink_does_not_stop_the_table() -> None:
     await h.send(t, watcher, "watch")
     broken.fail = True
     await h.advance(t, 2.0)
-    assert t.hand is not None
+    assert t.engine is not None
     assert broken.conn_id not in t.sinks  # detached after its first failure
     assert watcher.of("hand_started") and bob.of("turn")
     assert (await h.send(t, alice, "act", action="fold"))["type"] == "ok"
@@ -213,7 +213,7 @@ async def test_a_late_spectator_of_a_delayed_table_sees_a_consistent_delayed_vie
     h = Harness(config=CFG)
     t, alice, bob = await heads_up(h, settings={"spectator_delay": 4})
     await h.advance(t, 2.0)
-    assert t.hand is not None  # a hand in progress; hole cards are out
+    assert t.engine is not None  # a hand in progress; hole cards are out
     late = FakeSink()
     await h.send(t, late, "watch")
     seq_at_watch = t.seq
@@ -239,7 +239,7 @@ async def test_waiting_list_and_seat_change_priority_gen04() -> None:
     await h.send(t, bob, "sit", seat=1, buy_in=3000)
     full = await h.send(t, carol, "sit", seat=0, buy_in=4000)
     assert full["code"] == "table_full"
-    assert [w.player_id for w in t.waiting] == ["carol"]
+    assert [w.player_id for w in t.seats.waiting] == ["carol"]
     change = await h.send(t, alice, "sit", seat=1, buy_in=0 + 2000)
     assert change["type"] == "ok" and change["queued"] is True
     assert (await h.send(t, bob, "leave"))["type"] == "ok"
@@ -275,9 +275,9 @@ async def test_button_moves_clockwise_with_dead_button_gen05() -> None:
     buttons, blinds = [], []
     for _ in range(5):
         await h.advance(t, 2.0)
-        assert t.hand is not None
-        buttons.append(t.hand.button)
-        blinds.append(tuple(t.hand.blind_seats))
+        assert t.engine is not None
+        buttons.append(hand_of(t).button)
+        blinds.append(tuple(hand_of(t).blind_seats))
         await finish_by_folding(h, t, sinks)
     # the first button on the highest occupied seat; then the big blind moves one player a
     # hand and the small blind and the button follow it: the empty seats 5 and 0 are skipped
@@ -289,18 +289,18 @@ async def test_buy_in_only_between_hands_gen06_and_leave_waits_for_hand_end() ->
     h = Harness(config=CFG)
     t, alice, bob = await heads_up(h)
     await h.advance(t, 2.0)
-    assert t.hand is not None
+    assert t.engine is not None
     carol = h.player("carol")
     assert (await h.send(t, carol, "sit", seat=2, buy_in=5000))["type"] == "ok"
-    assert 2 not in t.hand.stacks  # not dealt into the running hand
+    assert 2 not in hand_of(t).stacks  # not dealt into the running hand
     rebuy = await h.send(t, alice, "sit", seat=0, buy_in=1000)
     assert rebuy["type"] == "ok" and rebuy["pending"] is True
-    assert t.hand.initial[0] == 5000
+    assert hand_of(t).initial[0] == 5000
     left = await h.send(t, bob, "leave")
     assert left["type"] == "ok" and left["pending"] is True
     assert t.seats[1] is not None  # still seated during the hand
     assert (await h.send(t, alice, "act", action="fold"))["type"] == "ok"
-    assert t.hand is None
+    assert t.engine is None
     assert t.seats[0].stack == 5000 - 50 + 1000  # type: ignore[union-attr]
     assert t.seats[1] is None
     assert h.wallet.balance("bob") == 100_000 + 50
@@ -314,22 +314,22 @@ async def test_sit_out_and_sit_in_waits_for_the_big_blind() -> None:
     for s, sink in sinks.items():
         await h.send(t, sink, "sit", seat=s, buy_in=5000)
     await h.advance(t, 2.0)  # hand 1: button 2, blinds 0 and 1
-    assert t.hand is not None and t.hand.blind_seats == [0, 1]
+    assert t.engine is not None and hand_of(t).blind_seats == [0, 1]
     await finish_by_folding(h, t, sinks)
     await h.send(t, sinks[0], "sit_out")
     big = []
     for _ in range(2):  # hands 2 and 3 without seat 0: the big blind goes 2, then 1
         await h.advance(t, 2.0)
-        assert t.hand is not None and set(t.hand.stacks) == {1, 2}
-        big.append(t.hand.blind_seats[-1])
+        assert t.engine is not None and set(hand_of(t).stacks) == {1, 2}
+        big.append(hand_of(t).blind_seats[-1])
         await finish_by_folding(h, t, sinks)
     assert big == [2, 1]  # it passed seat 0 on the way from 2 to 1
     await h.send(t, sinks[0], "sit_in")
     await h.advance(t, 2.0)  # hand 4: the big blind is on 2; seat 0 waits
-    assert t.hand is not None and 0 not in t.hand.stacks
+    assert t.engine is not None and 0 not in hand_of(t).stacks
     await finish_by_folding(h, t, sinks)
     await h.advance(t, 2.0)  # hand 5: the big blind reaches seat 0, who comes in on it
-    assert t.hand is not None and 0 in t.hand.stacks and t.hand.blind_seats[-1] == 0
+    assert t.engine is not None and 0 in hand_of(t).stacks and hand_of(t).blind_seats[-1] == 0
 
 
 # --------------------------------------------------------------------------- chat & show
@@ -350,7 +350,7 @@ async def test_show_hands_reveals_a_mucked_hand_show02() -> None:
     watcher = FakeSink()
     await h.send(t, watcher, "watch")
     await h.advance(t, 2.0)
-    hand_id = t.hand_id
+    hand_id = t.dealer.hand_id
     await h.send(t, alice, "act", action="call")
     await h.send(t, bob, "act", action="check")
     for _ in range(3):

@@ -1,0 +1,219 @@
+"""The hand a table is playing: start it, apply its engine's events, end or void it.
+
+Rule of this module: :class:`Dealer` owns the running hand (its engine, id, projector,
+starting stacks and owners), the ledger marks of hands voided here, and the last hand kept
+for SHOW-02; it runs in the table actor's task and is the only writer of those. Seat stacks
+change only here, when a hand ends (or is voided: everyone gets back their stack from before
+it). Chips are checked before a hand's result is booked: an engine whose end does not
+conserve them (:class:`~server.rules.errors.InvariantError`) voids the hand and refunds, and
+never answers a player.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+from protocol import messages as m
+from server.ledger.journal import hand_entries
+from server.ledger.store import Transfer
+from server.rules import events as ev
+from server.rules.engine import Engine, HandEnd, chips_taken
+from server.rules.errors import InvariantError
+from server.rules.hand import Hand
+from server.table.fanout import draft
+from server.table.projection import HandProjector
+from server.table.recording import HandLog
+
+if TYPE_CHECKING:
+    from server.table.actor import TableActor
+
+__all__ = ["Dealer"]
+
+log = logging.getLogger("server.table")
+
+
+class Dealer:
+    """One table's running hand (see the module docstring)."""
+
+    def __init__(self, table: TableActor, recording: HandLog,
+                 decks: Sequence[tuple[str, ...]]) -> None:
+        self.table = table
+        self.recording = recording
+        self.decks: list[tuple[str, ...]] = list(decks)  # test mode: the coming hands' decks
+        self.engine: Engine | None = None
+        self.hand_id: str | None = None
+        self.button: int | None = None
+        self.projector: HandProjector | None = None
+        self.start_stacks: dict[int, int] = {}
+        self.hand_owner: dict[int, str] = {}
+        self.last_hand: Hand | None = None  # SHOW-02
+        self.last_hand_id: str | None = None
+        self.last_owner: dict[int, str] = {}
+        self.voided_marks: list[tuple[str, str]] = []  # (hand id, reason) for the ledger
+        self.house_net = 0  # house games: the house's result on antes and calls
+        self.hands_played = 0
+
+    @property
+    def in_hand(self) -> bool:
+        return self.engine is not None
+
+    def live_stack(self, seat: int) -> int:
+        if self.engine is not None:
+            return self.engine.stacks.get(seat, 0)
+        st = self.table.seats[seat]
+        return st.stack if st is not None else 0
+
+    # ---------------------------------------------------------------- start
+    async def start(self) -> None:
+        t = self.table
+        await self.ledger_voids()
+        if self.in_hand or t.closing:
+            return
+        players = t.seats.eligible()
+        if len(players) < t.game.min_players:
+            return
+        deck = list(self.decks.pop(0)) if self.decks else t.shuffle(t.spec.card_set)
+        self.hand_id = await self.recording.new_hand_id()  # unique for ever
+        placement = t.game.place(players)
+        if placement.button is not None:
+            self.button = placement.button
+        seated = [(s, t.seats[s]) for s in placement.players]
+        self.start_stacks = {s: st.stack for s, st in seated if st is not None}
+        self.hand_owner = {s: st.player_id for s, st in seated if st is not None}
+        seed = t.rng(32)
+        commitment = self.recording.begin(
+            self.hand_id, t.spec, deck, button=placement.button, seed=seed,
+            players={str(s): {"player": st.player_id, "name": st.name,
+                              "stack": self.start_stacks[s]}
+                     for s, st in sorted(seated, key=lambda x: x[0]) if st is not None})
+        self.projector = HandProjector(self.hand_owner, stack_of=self.live_stack,
+                                       reveal=self.recording.reveal)
+        # crash safety: the hand is durably marked as running before its first card
+        await t.wallet.hand_started(t.table_id, self.hand_id, {
+            self.hand_owner[s]: stack for s, stack in self.start_stacks.items()})
+        t.fanout.publish(draft(m.hand_started, hand=self.hand_id, button=placement.button,
+                               commitment=commitment))
+        log.debug("event=hand_started table=%s hand=%s players=%d", t.table_id,
+                  self.hand_id, len(placement.players))
+        self.engine = t.game.new_engine(placement, deck, seed)
+        t.game.opened()
+        await self.apply(list(self.engine.start()))
+
+    # ---------------------------------------------------------------- events
+    async def apply(self, events: Sequence[Any]) -> None:
+        """Record, project and send engine events; turns; the end of the hand."""
+        t = self.table
+        assert self.projector is not None
+        self.recording.feed(events)
+        for e in events:
+            if isinstance(e, HandEnd):
+                await self.finish(e)
+                return
+            if isinstance(e, ev.TurnStarted):
+                drafts = t.game.turn_started(e)
+            else:
+                drafts = self.projector.project(e)
+            for d in drafts:
+                t.fanout.publish(d)
+        t.game.after_events()
+
+    def _check_conservation(self, e: HandEnd) -> None:
+        before = sum(self.start_stacks.values())
+        after = sum(e.stacks.values())
+        if set(e.stacks) != set(self.start_stacks):
+            raise InvariantError("the seats of the hand changed")
+        expected = before - chips_taken(e)
+        if after != expected or any(v < 0 for v in e.stacks.values()):
+            raise InvariantError(f"chips not conserved: before {before} after {after} "
+                                 f"expected {expected}")
+
+    async def invariant_broken(self, exc: InvariantError) -> None:
+        """An invariant broke (engine or table): void the hand, refund, log, carry on."""
+        log.error("event=invariant_broken table=%s hand=%s error=%r",
+                  self.table.table_id, self.hand_id, str(exc))
+        self.void_now(str(exc))
+        await self.table.after_hand()
+
+    async def finish(self, e: HandEnd) -> None:
+        t = self.table
+        assert self.projector is not None
+        try:
+            self._check_conservation(e)
+        except InvariantError as exc:
+            return await self.invariant_broken(exc)
+        stacks = dict(e.stacks)
+        if not e.voided:
+            self.house_net += chips_taken(e) - e.jackpot_collected
+            t.game.settle()
+        await self._book(e, stacks)  # durable before anyone sees the end
+        drafts = self.projector.project(e)  # (built now: the reveals come from the record)
+        # the history too: a player who asks for it on `hand_ended` finds the hand there
+        await self.recording.end(e, {s: v - e.stacks.get(s, 0) for s, v in stacks.items()
+                                     if v != e.stacks.get(s)})
+        for d in drafts:
+            t.fanout.publish(d)
+        for seat, stack in stacks.items():
+            st = t.seats[seat]
+            if st is not None:
+                st.stack = stack
+        t.game.finished(e)
+        self.hands_played += 1
+        if t.on_hand_end is not None:
+            t.on_hand_end()
+        log.debug("event=hand_ended table=%s hand=%s voided=%s", t.table_id, self.hand_id,
+                  e.voided)
+        await t.after_hand()
+
+    async def _book(self, e: HandEnd, stacks: dict[int, int]) -> None:
+        """The hand's ledger entries (stacks before and after, rake, house, jackpot) and
+        its end, in one atomic batch (see :mod:`server.ledger.journal`)."""
+        assert self.hand_id is not None
+        owner = self.hand_owner
+        start = {owner[s]: v for s, v in self.start_stacks.items()}
+        end = {owner[s]: v for s, v in stacks.items()}
+        entries: list[Transfer] = []
+        if not e.voided:
+            paid = sum(stacks.values()) - sum(e.stacks.values())
+            entries = hand_entries(start, end, rake=e.rake, house_net=e.house_net,
+                                   jackpot_in=e.jackpot_collected, jackpot_out=paid)
+        await self.table.wallet.hand_result(self.table.table_id, self.hand_id, entries)
+
+    # ---------------------------------------------------------------- void and after
+    def void_now(self, reason: str) -> None:
+        """Void the running hand: everyone gets back their stack from before it."""
+        t = self.table
+        t.turns.end_turn()
+        log.warning("event=hand_voided table=%s hand=%s reason=%r", t.table_id,
+                    self.hand_id, reason)
+        for seat, stack in self.start_stacks.items():
+            st = t.seats[seat]
+            if st is not None:
+                st.stack = stack
+        if self.projector is not None and self.hand_id is not None:
+            t.fanout.publish(self.projector.voided(self.hand_id, dict(self.start_stacks)))
+        if self.hand_id is not None:  # the ledger's mark is closed by ledger_voids
+            self.voided_marks.append((self.hand_id, reason))
+        self.recording.drop()
+        self.clear()
+
+    def clear(self) -> None:
+        """The hand is over (ended or voided): nothing runs."""
+        self.engine = None
+        self.projector = None
+        self.start_stacks = {}
+
+    async def ledger_voids(self) -> None:
+        """Tell the ledger about hands voided here (their chips never moved there): each
+        gets a ``void`` record and its running mark closed. Kept for a retry on failure."""
+        t = self.table
+        while self.voided_marks:
+            hand_id, reason = self.voided_marks[0]
+            try:
+                await t.wallet.hand_voided(t.table_id, hand_id, reason=reason)
+            except Exception:
+                log.exception("event=ledger_void_failed table=%s hand=%s", t.table_id,
+                              hand_id)
+                return
+            self.voided_marks.pop(0)

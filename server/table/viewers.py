@@ -1,0 +1,131 @@
+"""Viewers of one table: watch, unwatch and resume; chat and mute; SHOW-02's request to see
+the last hand's mucked cards.
+
+Rule of this module: :class:`ViewerDesk` handles those requests for the table actor, in its
+task; it never changes a seat or a stack.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from protocol import messages as m
+from protocol.errors import ProtocolError
+from protocol.requests import Chat, Mute, Resume, ShowHands
+from server.ledger.accounts import guest_tag
+from server.table.api import Envelope
+from server.table.fanout import draft
+
+if TYPE_CHECKING:
+    from server.table.actor import TableActor
+
+__all__ = ["ViewerDesk"]
+
+
+class ViewerDesk:
+    """Viewer requests of one table (see the module docstring)."""
+
+    def __init__(self, table: TableActor) -> None:
+        self.table = table
+
+    async def watch(self, env: Envelope) -> None:
+        t = self.table
+        t.sinks[env.sink.conn_id] = env.sink
+        t.fanout.answer(env, m.ok(env.request.rid))
+        t.fanout.send_snapshot(env.sink)
+
+    async def unwatch(self, env: Envelope) -> None:
+        t = self.table
+        if t.sinks.pop(env.sink.conn_id, None) is None:
+            t.fanout.answer(env, m.error(env.request.rid, "not_watching"))
+            return
+        t.fanout.answer(env, m.ok(env.request.rid))
+
+    async def resume(self, env: Envelope) -> None:
+        t = self.table
+        req = env.request
+        assert isinstance(req, Resume)
+        sink = env.sink
+        t.sinks[sink.conn_id] = sink
+        t.fanout.answer(env, m.ok(req.rid))
+        t.fanout.replay(sink, req.since)
+
+    async def chat(self, env: Envelope) -> None:
+        t = self.table
+        req = env.request
+        assert isinstance(req, Chat)
+        if env.sink.player_id is None:
+            return t.fanout.answer(env, m.error(req.rid, "unauthorized"))
+        seat = t.seats.seat_of(env.sink.player_id)
+        if not t.spec.chat or (seat is None and not t.spec.spectator_chat):
+            return t.fanout.answer(env, m.error(req.rid, "chat_disabled"))
+        if not t.chat_bucket.take():  # the table's own limit (everyone's chat together)
+            return t.fanout.answer(env, m.error(req.rid, "chat_limited"))
+        t.fanout.answer(env, m.ok(req.rid))
+        # players who muted the sender do not get it (the fan-out skips their sinks)
+        skip = t.mutes.muters_of(env.sink.player_id) if t.mutes is not None else None
+        if seat is not None:
+            t.fanout.publish(draft(m.chat, text=req.text, seat=seat), skip=skip)
+        else:
+            t.fanout.publish(draft(m.chat, text=req.text,
+                                   guest=guest_tag(env.sink.player_id or ""),
+                                   name=env.sink.name or env.sink.player_id), skip=skip)
+
+    async def mute(self, env: Envelope) -> None:
+        """``mute``: the player at ``seat`` (or the viewer who chats as ``name``) is muted
+        (``on``) or unmuted for the sender, on every table and connection (the registry's
+        :class:`~server.table.lobby.Mutes`)."""
+        t = self.table
+        req = env.request
+        assert isinstance(req, Mute)
+        pid = env.sink.player_id
+        if pid is None:
+            return t.fanout.answer(env, m.error(req.rid, "unauthorized"))
+        target: str | None = None
+        if req.seat is not None:
+            st = t.seats[req.seat] if 0 <= req.seat < t.spec.seats else None
+            if st is None:
+                return t.fanout.answer(env, m.error(req.rid, "bad_seat", "nobody sits there"))
+            target = st.player_id
+        else:
+            for sink in t.sinks.values():
+                if sink.player_id is not None and (sink.name or sink.player_id) == req.name:
+                    target = sink.player_id
+                    break
+            if target is None:
+                return t.fanout.answer(env, m.error(req.rid, "bad_field",
+                                                 "nobody of that name is at this table"))
+        if t.mutes is None:
+            return t.fanout.answer(env, m.error(req.rid, "unsupported"))
+        try:
+            muted = t.mutes.set(pid, target, req.on)
+        except ProtocolError as exc:
+            return t.fanout.answer(env, m.error(req.rid, exc.code, exc.message))
+        t.fanout.answer(env, m.ok(req.rid, muted=muted))
+
+    async def show_hands(self, env: Envelope) -> None:
+        """SHOW-02: a seated player asks to see the hands given up unseen in the last hand's
+        showdown; each is revealed to the table as a ``showdown`` marked with that hand's id,
+        only until the next hand starts (then ``next_hand_started``). A request naming another
+        hand is refused: ``hand_in_progress`` for the hand being played, else
+        ``unknown_hand``."""
+        t = self.table
+        req = env.request
+        assert isinstance(req, ShowHands)
+        if t.seats.seat_of(env.sink.player_id) is None:
+            return t.fanout.answer(env, m.error(req.rid, "not_seated"))
+        hand, last = t.dealer.last_hand, t.dealer.last_hand_id
+        asked = str(req.hand)
+        if hand is None or last is None or asked != last or not hand.is_over:
+            if t.in_hand and asked == t.dealer.hand_id:
+                return t.fanout.answer(env, m.error(req.rid, "hand_in_progress"))
+            return t.fanout.answer(env, m.error(
+                req.rid, "unknown_hand",
+                f"only the last hand's cards can be shown ({last})" if last else None))
+        if t.dealer.hand_id != last:  # a later hand has started (even if it was voided since)
+            return t.fanout.answer(env, m.error(req.rid, "next_hand_started"))
+        t.fanout.answer(env, m.ok(req.rid))
+        for event in hand.reveal_mucked(req.seats):
+            t.fanout.publish(draft(m.showdown, seat=event.seat, cards=list(event.cards),
+                                   hand=last, value=event.hand))
+
