@@ -31,7 +31,7 @@ export const HISTORY_FORMATS = Object.freeze(["json", "pokerstars", "phh"]);
 export const REQUEST_TYPES = Object.freeze(["hello", "login", "register", "logout", "change_password", "ping", "tables", "create_table", "watch", "unwatch", "sit", "leave", "act", "chat", "sit_out", "sit_in", "show_hands", "resume", "history", "hand", "mute"]);
 export const ANSWER_TYPES = Object.freeze(["ok", "error", "pong"]);
 export const TABLE_EVENT_TYPES = Object.freeze(["snapshot", "seated", "left", "sat_out", "sat_in", "hand_started", "posted", "dealt", "drew", "board", "turn", "acted", "showdown", "mucked", "pot_awarded", "pots", "hand_ended", "chat", "dealer", "settled", "table_closed"]);
-export const EVENT_TYPES = Object.freeze(["snapshot", "seated", "left", "sat_out", "sat_in", "hand_started", "posted", "dealt", "drew", "board", "turn", "acted", "showdown", "mucked", "pot_awarded", "pots", "hand_ended", "chat", "dealer", "settled", "table_closed", "jackpot", "welcome", "balance"]);
+export const EVENT_TYPES = Object.freeze(["snapshot", "seated", "left", "sat_out", "sat_in", "hand_started", "posted", "dealt", "drew", "board", "turn", "acted", "showdown", "mucked", "pot_awarded", "pots", "hand_ended", "chat", "dealer", "settled", "table_closed", "jackpot", "welcome", "balance", "notice"]);
 
 // Error code -> default human message.
 export const ERROR_CODES = Object.freeze({
@@ -84,6 +84,8 @@ export const ERROR_CODES = Object.freeze({
   "next_hand_started": "The next hand has started: that hand's cards can no longer be shown.",
   "chat_disabled": "Chat is disabled here.",
   "chat_limited": "This table's chat is busy; wait a moment.",
+  "account_frozen": "Your account is frozen by the operator: you can watch, not sit or chat.",
+  "account_muted": "The operator has muted you in chat.",
 });
 
 // Request type -> {required, optional} fields (besides `type` and `rid`).
@@ -119,6 +121,7 @@ export const MESSAGE_FIELDS = Object.freeze({
   "welcome": Object.freeze({"required": Object.freeze(["player_id", "name", "token", "balance"]), "optional": Object.freeze(["guest"])}),
   "jackpot": Object.freeze({"required": Object.freeze(["pool"]), "optional": Object.freeze(["minor", "major", "table"])}),
   "balance": Object.freeze({"required": Object.freeze(["balance"]), "optional": Object.freeze([])}),
+  "notice": Object.freeze({"required": Object.freeze(["text"]), "optional": Object.freeze(["table"])}),
   "snapshot": Object.freeze({"required": Object.freeze(["table", "seq", "variant", "structure", "stakes", "seats", "board", "pots", "button", "turn", "hand"]), "optional": Object.freeze(["name", "settings", "you"])}),
   "seated": Object.freeze({"required": Object.freeze(["table", "seq", "seat", "name", "stack"]), "optional": Object.freeze(["guest", "tag"])}),
   "left": Object.freeze({"required": Object.freeze(["table", "seq", "seat", "name"]), "optional": Object.freeze([])}),

@@ -123,4 +123,4 @@ TABLE_EVENT_TYPES: Final = (
 #: Every message type the server sends that is not an answer: the table events, plus
 #: ``welcome`` (after hello/login/register), ``jackpot`` (broadcast to every connection;
 #: no ``seq``) and ``balance`` (to a player's connections when their balance changes).
-EVENT_TYPES: Final = (*TABLE_EVENT_TYPES, "jackpot", "welcome", "balance")
+EVENT_TYPES: Final = (*TABLE_EVENT_TYPES, "jackpot", "welcome", "balance", "notice")

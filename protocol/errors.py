@@ -98,6 +98,10 @@ class ErrorCode(StrEnum):
         "The next hand has started: that hand's cards can no longer be shown.")
     CHAT_DISABLED = "chat_disabled", "Chat is disabled here."
     CHAT_LIMITED = "chat_limited", "This table's chat is busy; wait a moment."
+    ACCOUNT_FROZEN = (
+        "account_frozen",
+        "Your account is frozen by the operator: you can watch, not sit or chat.")
+    ACCOUNT_MUTED = "account_muted", "The operator has muted you in chat."
 
 
 #: Every error code (its ``str``) with its default human message: :class:`ErrorCode` as a

@@ -41,6 +41,7 @@ __all__ = [
     "jackpot",
     "left",
     "mucked",
+    "notice",
     "ok",
     "pong",
     "posted",
@@ -71,6 +72,7 @@ MESSAGE_FIELDS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "welcome": (("player_id", "name", "token", "balance"), ("guest",)),
     "jackpot": (("pool",), ("minor", "major", "table")),
     "balance": (("balance",), ()),
+    "notice": (("text",), ("table",)),
     "snapshot": ((*_T, "variant", "structure", "stakes", "seats", "board", "pots", "button",
                   "turn", "hand"), ("name", "settings", "you")),
     "seated": ((*_T, "seat", "name", "stack"), ("guest", "tag")),
@@ -154,6 +156,15 @@ def balance(*, balance: int) -> Msg:
     changes (buy-in, cash-out, rebuy, jackpot credit); ``balance`` is the new figure (chips
     off the tables). No ``seq``."""
     return {"type": "balance", "balance": balance}
+
+
+def notice(*, text: str, table: str | None = None) -> Msg:
+    """``notice``: a message from the room's operator, to every connection or (with
+    ``table``) to that table's viewers. No ``seq``: it is not a table event."""
+    msg: Msg = {"type": "notice", "text": text}
+    if table is not None:
+        msg["table"] = table
+    return msg
 
 
 def jackpot(*, pool: int, minor: int | None = None, major: int | None = None,

@@ -359,6 +359,27 @@ class Config:
     `--operator-token-file PATH` or the environment variable `POKER_OPERATOR_TOKEN` rather than
     `--set` (the command line is visible to every local user). At least 16 characters."""
 
+    # --- the operator's admin API (bounds of its calls) ------------------------------------
+    operator_session_ttl: float = 3600.0
+    """Seconds an operator session (`POST /admin/session`, docs/operator.md) stays valid; a
+    later call with it is refused `credential_expired`. The token itself does not expire."""
+
+    operator_reason_max: int = 200
+    """Characters of the reason every admin change must give (1..this; else `bad_reason`)."""
+
+    operator_message_max: int = 500
+    """Characters of an operator notice (`POST /admin/notice`; else `bad_text`)."""
+
+    operator_adjust_max: int = 100_000_000
+    """Chips one balance adjustment may move either way (else `bad_amount`)."""
+
+    operator_body_max: int = 16384
+    """Bytes of one request body on the operator listener (more: 413)."""
+
+    collusion_max_hands: int = 2000
+    """Hands of the first account read for one collusion review (newest first); the answer
+    says when more were left out (`truncated`)."""
+
     # --- identity and login (abuse) ------------------------------------------------------
     login_fail_limit: int = 5
     """Failed password checks (`login`, `change_password`) for one account name within

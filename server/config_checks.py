@@ -52,6 +52,21 @@ def check_config(cfg: Config) -> None:
     check_house_policy(cfg)
     check_tables(cfg)
     check_connections(cfg)
+    check_operator(cfg)
+
+
+def check_operator(cfg: Config) -> None:
+    """The admin API's bounds (section `the operator's admin API`)."""
+    for name in ("operator_reason_max", "operator_message_max", "operator_adjust_max",
+                 "operator_body_max", "collusion_max_hands"):
+        value = getattr(cfg, name)
+        if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
+            raise ValueError(f"{name} must be a positive integer, got {value!r}")
+    ttl = cfg.operator_session_ttl
+    if isinstance(ttl, bool) or not isinstance(ttl, int | float) or not ttl > 0:
+        raise ValueError(f"operator_session_ttl must be positive, got {ttl!r}")
+    if cfg.operator_adjust_max > cfg.max_balance:
+        raise ValueError("operator_adjust_max above max_balance")
 
 
 def check_basics(cfg: Config) -> None:

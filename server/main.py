@@ -48,11 +48,16 @@ from server.ledger.store import Store
 from server.ledger.wallet import LedgerWallet, Wallet
 from server.net.admission import accept_error_handler, apply_fd_limit
 from server.net.edge import Edge, ws_max_size
-from server.net.http import WS_PATH, HttpEndpoints, OperatorEndpoints
+from server.net.http import WS_PATH, HttpEndpoints
 from server.net.loginguard import LoginGuard
 from server.net.metrics import Metrics
+from server.net.operator_http import OperatorEndpoints, OperatorServer
 from server.net.router import Router
 from server.net.sessions import GuestSweeper, Sessions
+from server.operator import AdminApi
+from server.operator.audit import AuditLog
+from server.operator.auth import OperatorAuth
+from server.operator.service import OperatorService
 from server.table import TableRegistry, TableRegistryAPI
 from server.table.house import jackpot_terms
 from server.table.jackpot import EmbeddedJackpot
@@ -100,6 +105,7 @@ class App:
     router: Router
     http: HttpEndpoints
     jackpot: JackpotService | None = None
+    operator: OperatorService | None = None  # the admin API's actions (docs/operator.md)
     operator_url: str | None = None  # the operator listener's URL, once `run` bound it
 
 
@@ -119,6 +125,8 @@ async def start_ledger(app: App) -> None:
     await ledger.claim_node(app.config.node_lease)
     recovery = await ledger.recover()
     await app.registry.prime_ids()  # table ids and hand numbers: unique for ever
+    if app.operator is not None:  # the frozen and muted accounts, from the audit log
+        await app.operator.start()
     log.info("event=ledger_started node=%s run=%s voided=%d cashed_out=%d", ledger.node,
              ledger.run, len(recovery.voided), len(recovery.cashed_out))
     await app.sessions.start()
@@ -164,8 +172,25 @@ def build_app(config: Config) -> App:
                                              metrics.origin_refused_total + 1)
     jackpot = registry.jackpot
     http.jackpot_history = lambda start, count: _jackpot_history(jackpot, start, count)
+    operator = build_operator(config, registry, wallet, history, edge)
+    operator.metrics = metrics.render
+    operator.jackpot_history = http.jackpot_history
+    router.gate = operator.flags.gate  # frozen: no sit or chat; muted: no chat
     return App(config=config, wallet=wallet, registry=registry, metrics=metrics,
-               sessions=sessions, edge=edge, router=router, http=http, jackpot=jackpot)
+               sessions=sessions, edge=edge, router=router, http=http, jackpot=jackpot,
+               operator=operator)
+
+
+def build_operator(config: Config, registry: TableRegistry, wallet: LedgerWallet,
+                   history: HistoryStore, edge: Edge) -> OperatorService:
+    """The operator's actions (`server.operator`): audited in the ledger's store; notices
+    to every connection through the edge."""
+    operator = OperatorService(config=config, registry=registry, wallet=wallet,
+                               history=history, audit=AuditLog(wallet.ledger.store))
+    operator.broadcast = edge.broadcast
+    operator.names = lambda: {c.player_id: c.name or c.player_id
+                              for c in edge.connections.values() if c.player_id is not None}
+    return operator
 
 
 async def _jackpot_history(jackpot: JackpotService, start: int, count: int) -> dict[str, Any]:
@@ -274,9 +299,9 @@ async def run(
     sweeper = _start_sweeper(app, config)
     if app.jackpot is not None:  # connect (Redis), credit payouts still due, follow the meter
         await app.jackpot.start()
-    server, operator = await _listen(app, config)
+    server, operator, operator_port = await _listen(app, config)
     try:
-        url = _announce(app, config, server, operator)
+        url = _announce(app, config, server, operator_port)
         if on_listening is not None:
             on_listening(url)
         await stop.wait()
@@ -320,8 +345,9 @@ def _install_signal_handlers(loop: asyncio.AbstractEventLoop,
     return installed
 
 
-async def _listen(app: App, config: Config) -> tuple[Server, Server]:
-    """Open the public listener (WebSocket and HTTP) and the operator's (HTTP only)."""
+async def _listen(app: App, config: Config) -> tuple[Server, OperatorServer, int]:
+    """Open the public listener (WebSocket and HTTP) and the operator's (HTTP only: metrics,
+    jackpot history, the admin API and page; `server.net.operator_http`) and its port."""
     server = await serve(
         app.edge.handle,
         config.host,
@@ -336,27 +362,29 @@ async def _listen(app: App, config: Config) -> tuple[Server, Server]:
         ping_interval=config.ping_interval or None,
         ping_timeout=config.ping_timeout or None,
     )
-    operator_http = OperatorEndpoints(app.http, token=config.operator_token)
+    auth = OperatorAuth(config.operator_token, session_ttl=config.operator_session_ttl)
+    admin = None if app.operator is None else AdminApi(app.operator, auth).handle
+    endpoints = OperatorEndpoints(app.http, authorized=auth.allows, admin=admin)
+    operator = OperatorServer(endpoints.handle, host=config.operator_host,
+                              port=config.operator_port, max_body=config.operator_body_max)
     try:
-        operator = await serve(_no_websocket, config.operator_host, config.operator_port,
-                               process_request=operator_http.process_request,
-                               open_timeout=10.0, ping_interval=None)
+        port = await operator.start()
     except BaseException:
         server.close()
         raise
-    return server, operator
+    return server, operator, port
 
 
-def _announce(app: App, config: Config, server: Server, operator: Server) -> str:
+def _announce(app: App, config: Config, server: Server, operator_port: int) -> str:
     """Mark the server ready, print and log both listening URLs; the public one."""
     url = listening_url(config.host, _bound_port(server, config.port))
-    app.operator_url = listening_url(config.operator_host,
-                                     _bound_port(operator, config.operator_port))
+    app.operator_url = listening_url(config.operator_host, operator_port)
     app.http.ready = True
     print(f"poker-server listening on {url}", flush=True)
     print(f"poker-server operator on {app.operator_url}", flush=True)
-    log.info("event=operator_listening url=%s token=%s", app.operator_url,
-             "required" if config.operator_token else "none")
+    log.info("event=operator_listening url=%s token=%s admin=%s", app.operator_url,
+             "required" if config.operator_token else "none",
+             "on" if config.operator_token else "off")
     log.info(
         "event=listening url=%s test_mode=%s store=%s",
         url,
@@ -395,12 +423,6 @@ async def _close_ledger(app: App) -> None:
         await app.wallet.ledger.store.close()
     except Exception:
         log.exception("event=ledger_close_failed")
-
-
-async def _no_websocket(ws: ServerConnection) -> None:
-    """The operator listener's handler: never reached (its `process_request` answers every
-    request with plain HTTP)."""
-    await ws.close()
 
 
 def main(argv: Sequence[str] | None = None) -> int:

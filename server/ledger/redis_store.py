@@ -15,7 +15,8 @@ hand numbers: :mod:`server.ledger.ids`);
 ``:sess`` hash session id → ``"<player> <expires>"``, ``:sess_exp`` sorted set of session ids
 by expiry, ``:psess:<player>`` set of a player's session ids; ``:guests`` sorted set of guest
 ids by last activity; ``:lease:<name>`` a lease (``node:<node>``: which run of a server
-process owns that node).
+process owns that node); ``:audit`` list of the operator's audit records (JSON; a record's
+``seq`` is its position from 1; only ever ``RPUSH``ed).
 """
 
 from __future__ import annotations
@@ -316,3 +317,17 @@ class RedisStore:
         d = json.loads(data)
         return UserRecord(d["player_id"], d["name"], bytes.fromhex(d["salt"]),
                           bytes.fromhex(d["digest"]), d["params"])
+
+    # ------------------------------------------------------------------ the audit log
+    async def audit_append(self, record: str) -> int:
+        """``RPUSH``: the new length is the record's seq (atomic for every process)."""
+        return int(await self.redis.call("RPUSH", self._k("audit"), record))
+
+    async def audit_list(self, since: int = 0, limit: int = 100) -> list[tuple[int, str]]:
+        if limit <= 0:
+            return []
+        rows = await self.redis.call("LRANGE", self._k("audit"), since, since + limit - 1)
+        return [(since + i + 1, str(row)) for i, row in enumerate(rows or [])]
+
+    async def audit_count(self) -> int:
+        return int(await self.redis.call("LLEN", self._k("audit")))

@@ -52,6 +52,11 @@ CREATE INDEX IF NOT EXISTS sessions_player ON sessions (player_id);
 CREATE INDEX IF NOT EXISTS sessions_expires ON sessions (expires);
 CREATE TABLE IF NOT EXISTS guests (player_id TEXT PRIMARY KEY, seen REAL NOT NULL);
 CREATE INDEX IF NOT EXISTS guests_seen ON guests (seen);
+CREATE TABLE IF NOT EXISTS audit (seq INTEGER PRIMARY KEY AUTOINCREMENT, record TEXT NOT NULL);
+CREATE TRIGGER IF NOT EXISTS audit_no_update BEFORE UPDATE ON audit
+    BEGIN SELECT RAISE(ABORT, 'the audit log is append-only'); END;
+CREATE TRIGGER IF NOT EXISTS audit_no_delete BEFORE DELETE ON audit
+    BEGIN SELECT RAISE(ABORT, 'the audit log is append-only'); END;
 """
 
 
@@ -237,6 +242,27 @@ class SqliteStore:
 
     async def release(self, name: str, holder: str) -> None:
         """Nothing to release (the file lock goes with :meth:`close`)."""
+
+    # ------------------------------------------------------------------ the audit log
+    async def audit_append(self, record: str) -> int:
+        """One statement, its own durable transaction (triggers refuse updates and deletes)."""
+        def append(db: sqlite3.Connection) -> int:
+            row = db.execute("INSERT INTO audit (record) VALUES (?) RETURNING seq",
+                             (record,)).fetchone()
+            return int(row[0])
+        return await self._run(append)
+
+    async def audit_list(self, since: int = 0, limit: int = 100) -> list[tuple[int, str]]:
+        def get(db: sqlite3.Connection) -> list[tuple[int, str]]:
+            rows = db.execute("SELECT seq, record FROM audit WHERE seq > ? ORDER BY seq "
+                              "LIMIT ?", (since, limit)).fetchall()
+            return [(int(seq), str(text)) for seq, text in rows]
+        return await self._run(get)
+
+    async def audit_count(self) -> int:
+        def count(db: sqlite3.Connection) -> int:
+            return int(db.execute("SELECT coalesce(max(seq), 0) FROM audit").fetchone()[0])
+        return await self._run(count)
 
     # ------------------------------------------------------------------ reads
     async def user(self, key: str) -> UserRecord | None:

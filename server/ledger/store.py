@@ -3,7 +3,7 @@
 Rule of this module: a store knows accounts (name → integer balance), journal entries, batches,
 idempotency keys, open-hand marks, an outbox (key → text: work that must survive a crash until
 it is done elsewhere), named users, a few settings and counters that never go back (ids); it
-knows nothing of poker.
+knows nothing of poker. It also keeps the operator's audit log (append-only records).
 Every change is one :class:`Batch`, applied by :meth:`Store.apply` atomically: all of it or
 nothing, its journal entries and its hand mark together, and at most once per idempotency key.
 An account whose name starts with one of :data:`NO_OVERDRAFT` (players' balances and the
@@ -225,3 +225,17 @@ class Store(Protocol):
         ...
 
     async def user(self, key: str) -> UserRecord | None: ...
+
+    async def audit_append(self, record: str) -> int:
+        """Append one operator audit record (JSON text) to the append-only audit log; return
+        its sequence number (from 1). Records are never changed or removed."""
+        ...
+
+    async def audit_list(self, since: int = 0, limit: int = 100) -> list[tuple[int, str]]:
+        """``(seq, record)`` of the audit records after ``since``, oldest first, at most
+        ``limit``."""
+        ...
+
+    async def audit_count(self) -> int:
+        """How many audit records there are (the newest one's seq)."""
+        ...

@@ -1,5 +1,6 @@
-"""Plain HTTP on the server's port: health, readiness and the static browser client; and the
-operator listener's endpoints (`OperatorEndpoints`: metrics, jackpot history).
+"""Plain HTTP on the server's port: health, readiness and the static browser client (the
+operator listener, its metrics, jackpot history, admin API and page, is
+`server.net.operator_http`).
 
 Rule of this module: it answers every request that is not the WebSocket upgrade at `/ws`, and
 it never serves a file outside `Config.static_dir` (paths are percent-decoded, `..` segments are
@@ -9,8 +10,9 @@ The browser edge: every public response carries `BROWSER_HEADERS` and a Content-
 (`content_security_policy`: scripts, styles and connections only from the server's own origin,
 no framing); the WebSocket upgrade is refused with 403 when its `Origin` header is neither
 the server's own origin (the `Host` header's) nor in `Config.allowed_origins` (no Origin
-header: allowed, only browsers send one). `/metrics` and `/jackpot/history` are 404 here: they
-are the operator listener's, which may require a bearer token (`Config.operator_token`).
+header: allowed, only browsers send one). `/metrics`, `/jackpot/history`, `/admin/...` and the
+operator page (`/operator/...`, files of `client_web/operator/`) are 404 here: they are the
+operator listener's, behind the operator credential (`Config.operator_token`).
 
 Use `HttpEndpoints.process_request` as the `process_request` hook of
 `websockets.asyncio.server.serve`: it returns a `Response` for plain HTTP, or None to let the
@@ -20,7 +22,6 @@ players, and back to False when it starts shutting down.
 
 from __future__ import annotations
 
-import hmac
 import json
 import logging
 import re
@@ -57,7 +58,10 @@ METRICS_CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8"
 """Prometheus text exposition format 0.0.4."""
 
 OPERATOR_PATHS = frozenset({"/metrics", "/jackpot/history"})
-"""Served only by the operator listener (404 on the public one)."""
+"""Served only by the operator listener (404 on the public one), as is every path under
+`OPERATOR_PREFIXES`."""
+
+OPERATOR_PREFIXES = ("/admin/", "/operator/")
 
 BROWSER_HEADERS: tuple[tuple[str, str], ...] = (
     ("Referrer-Policy", "no-referrer"),
@@ -192,9 +196,10 @@ class HttpEndpoints:
     """Answers plain HTTP requests; hands `/ws` on to the WebSocket handshake.
 
     Routes: `GET /healthz` (200 "ok" while the process runs), `GET /readyz` (200 when `ready`,
-    else 503), `GET /` and static files from `static_dir`, 404 for anything else (`/metrics`
-    and `/jackpot/history` included: `OperatorEndpoints` serves them from `metrics()` and
-    `jackpot_history`, count at most 1000). `/ws` goes on to the handshake when its Origin is
+    else 503), `GET /` and static files from `static_dir`, 404 for anything else (`/metrics`,
+    `/jackpot/history`, `/admin/...` and `/operator/...` included: the operator listener's
+    `operator_http.OperatorEndpoints` serves them, from `metrics()` and `jackpot_history`,
+    count at most 1000). `/ws` goes on to the handshake when its Origin is
     allowed (`origin_allowed`), else 403.
     """
 
@@ -202,6 +207,7 @@ class HttpEndpoints:
                  allowed_origins: tuple[str, ...] = (), log_lines: int = 200,
                  log_interval: float = 10.0) -> None:
         self.static_dir = static_dir
+        self._operator_dir = (static_dir / "operator").resolve()  # the operator listener's
         self.metrics = metrics  # (served by `OperatorEndpoints`, not here)
         self.ready = False
         self.jackpot_history: Callable[[int, int], Awaitable[Any]] | None = None
@@ -273,63 +279,20 @@ class HttpEndpoints:
             if self.ready:
                 return text_response(HTTPStatus.OK, "ready\n")
             return text_response(HTTPStatus.SERVICE_UNAVAILABLE, "not ready\n")
-        if path in OPERATOR_PATHS:  # the operator listener's (`OperatorEndpoints`)
+        if (path in OPERATOR_PATHS or path in ("/admin", "/operator")
+                or path.startswith(OPERATOR_PREFIXES)):  # the operator listener's
             return text_response(HTTPStatus.NOT_FOUND, "not found\n")
         try:
             target = resolve_static(self.static_dir, request_path)
         except UnicodeDecodeError:
             target = None
-        if target is None:
-            return text_response(HTTPStatus.NOT_FOUND, "not found\n")
+        if target is None or target.is_relative_to(self._operator_dir):
+            return text_response(HTTPStatus.NOT_FOUND, "not found\n")  # (operator page too)
         try:
             body = target.read_bytes()
         except OSError:
             return text_response(HTTPStatus.NOT_FOUND, "not found\n")
         return make_response(HTTPStatus.OK, body, CONTENT_TYPES[target.suffix.lower()])
-
-
-class OperatorEndpoints:
-    """The operator listener (`Config.operator_host`/`operator_port`, loopback by default):
-    `GET /metrics` and `GET /jackpot/history` of the public `HttpEndpoints` (its `metrics`
-    and `jackpot_history`), which need `Authorization: Bearer <Config.operator_token>` when a
-    token is configured (401 otherwise; compared in constant time); `/healthz` and `/readyz`
-    without a token (for probes); 404 for anything else. Never upgrades to a WebSocket."""
-
-    PROTECTED = OPERATOR_PATHS
-
-    def __init__(self, public: HttpEndpoints, *, token: str | None = None) -> None:
-        self.public = public
-        self._token = None if token is None else token.encode("utf-8")
-
-    def authorized(self, request: Request) -> bool:
-        if self._token is None:
-            return True
-        try:
-            value = request.headers.get("Authorization")
-        except Exception:  # several Authorization headers
-            return False
-        if value is None:
-            return False
-        scheme, _, given = value.partition(" ")
-        if scheme.lower() != "bearer":
-            return False
-        return hmac.compare_digest(given.strip().encode("utf-8", "replace"), self._token)
-
-    def process_request(self, connection: ServerConnection, request: Request
-                        ) -> Response | Awaitable[Response]:
-        path = urlsplit(request.path).path
-        if path in self.PROTECTED and not self.authorized(request):
-            response = text_response(HTTPStatus.UNAUTHORIZED, "operator token required\n")
-            response.headers["WWW-Authenticate"] = 'Bearer realm="poker-operator"'
-            return response
-        if path == "/jackpot/history" and self.public.jackpot_history is not None:
-            return self.public._jackpot_history(request.path)
-        if path == "/metrics" and self.public.metrics is not None:
-            return make_response(HTTPStatus.OK, self.public.metrics().encode("utf-8"),
-                                 METRICS_CONTENT_TYPE)
-        if path in ("/healthz", "/readyz"):
-            return self.public.route(path)
-        return text_response(HTTPStatus.NOT_FOUND, "not found\n")
 
 
 def _one_header(headers: Headers, name: str) -> str | None:

@@ -126,6 +126,10 @@ class Router:
             weakref.WeakKeyDictionary()
         # chat per account, across its connections (Config.chat_rate_per_account)
         self._chat_buckets: dict[str, TokenBucket] = {}
+        self.gate: Callable[[str, Request], None] | None = None
+        """The operator's account flags (`server.operator.service.AccountFlags.gate`, set by
+        `server.main`): raises `ProtocolError` (`account_frozen`, `account_muted`) for a
+        request an identified player may not make now."""
 
     def handle_now(self, conn: Connection,
                    frame: str | bytes) -> Coroutine[Any, Any, None] | None:
@@ -227,6 +231,8 @@ class Router:
         rid = request.rid
         if conn.player_id is None and not isinstance(request, ANONYMOUS):
             raise ProtocolError("unauthorized", rid=rid)
+        if self.gate is not None and conn.player_id is not None:
+            self.gate(conn.player_id, request)  # frozen: no sit, no chat; muted: no chat
         if isinstance(request, TABLE_REQUESTS):
             table_id: str = request.table  # type: ignore[attr-defined]
             actor = self.registry.get(table_id)

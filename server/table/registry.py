@@ -36,6 +36,7 @@ from server.ledger.ids import (
 )
 from server.ledger.wallet import Wallet
 from server.rules.cards import shuffled
+from server.table import admin
 from server.table.actor import TableActor
 from server.table.api import Clock, Sink
 from server.table.clock import AsyncioClock
@@ -262,6 +263,71 @@ class TableRegistry:
     def _on_jackpot(self, msg: dict[str, Any]) -> None:
         if self.jackpot_listener is not None:
             self.jackpot_listener(msg)
+
+    # ------------------------------------------------------------------ operator
+    def operator_tables(self) -> list[dict[str, Any]]:
+        """Every open table with its players and load (the admin API's table list): the
+        lobby entry (:meth:`TableActor.summary`) and :func:`server.table.admin.occupants`."""
+        return [{**actor.summary(), **admin.occupants(actor)}
+                for actor in self._actors.values() if not actor.stopped]
+
+    async def close_table(self, table_id: str, reason: str = "operator") -> bool:
+        """Operator: close ``table_id`` for good, in its own task: the running hand is voided
+        and every player gets their stack from before it, viewers get ``table_closed``
+        (``reason``), everyone is cashed out, then the table is forgotten. False when there
+        is no such open table."""
+        actor = self._actors.get(table_id)
+        if actor is None or actor.stopped or actor.closing:
+            return False
+        await self._in_actor(actor, lambda: actor.close_for_good(reason))
+        self._forget(actor, reason=reason)
+        return True
+
+    async def remove_player(self, table_id: str, player_id: str) -> dict[str, Any] | None:
+        """Operator: ``player_id`` leaves ``table_id`` through its ``leave`` path
+        (:func:`server.table.admin.leave`: its answer); None when there is no such table."""
+        actor = self._actors.get(table_id)
+        if actor is None or actor.stopped:
+            return None
+        result: dict[str, Any] = await self._in_actor(
+            actor, lambda: admin.leave(actor, player_id))
+        return result
+
+    def notify_table(self, table_id: str, message: dict[str, Any]) -> int | None:
+        """Send ``message`` (not a table event: no ``seq``) to every connection watching or
+        seated at ``table_id``, encoded once per codec; how many got it (None: no table)."""
+        actor = self._actors.get(table_id)
+        if actor is None or actor.stopped:
+            return None
+        frames: dict[str, str | bytes] = {}
+        sinks = list(actor.sinks.values())
+        for sink in sinks:
+            sub = sink.codec.subprotocol
+            if sub not in frames:
+                frames[sub] = sink.codec.encode(message)
+            with contextlib.suppress(Exception):  # a sink never raises for flow control
+                sink.send(frames[sub])
+        return len(sinks)
+
+    async def _in_actor(self, actor: TableActor, fn: Callable[[], Any],
+                        timeout: float = 30.0) -> Any:
+        """Run ``fn()`` (sync or async) in ``actor``'s task and return its result."""
+        future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+
+        async def job() -> None:
+            try:
+                result = fn()
+                if hasattr(result, "__await__"):
+                    result = await result
+            except Exception as exc:
+                if not future.done():
+                    future.set_exception(exc)
+                raise
+            if not future.done():
+                future.set_result(result)
+
+        actor.call(job)
+        return await asyncio.wait_for(future, timeout)
 
     # ------------------------------------------------------------------ tasks
     def _spawn(self, actor: TableActor) -> None:

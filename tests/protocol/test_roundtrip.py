@@ -104,6 +104,8 @@ SERVER_MESSAGES: list[dict[str, Any]] = [
     m.jackpot(pool=1_000_000),
     m.jackpot(pool=1_000_000, minor=200_000, major=800_000, table=T),
     m.balance(balance=9_500),
+    m.notice(text="the room closes at midnight"),
+    m.notice(text="this table closes after this hand", table="t1"),
     m.snapshot(T, 41, variant="holdem", structure="no_limit", stakes={"blinds": [50, 100]},
                seats=[None, {"seat": 1, "name": "Alice", "stack": 900, "bet": 100,
                              "state": "active", "cards": ["As", "Kd"], "up": []},
