@@ -50,7 +50,6 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from protocol import messages as m
-from protocol.errors import ERROR_CODES
 from protocol.requests import (
     Act,
     Chat,
@@ -70,7 +69,7 @@ from server.ledger.history import HistoryStore, MemoryHistory
 from server.ledger.wallet import Wallet
 from server.ratelimit import TokenBucket
 from server.rules.engine import Engine
-from server.rules.errors import IllegalAction, InvariantError
+from server.rules.errors import InvariantError
 from server.table.api import Clock, Envelope, Sink
 from server.table.dealer import Dealer
 from server.table.fanout import EVENT_LOG_SIZE, Fanout, draft
@@ -198,11 +197,6 @@ class TableActor:
             if self.inbox.empty():
                 return
 
-    def table_chips(self) -> int:
-        """Every chip at this table: stacks and pending top-ups (during a hand the seats'
-        stacks are those from before it: the hand's chips are still in them)."""
-        return self.seats.chips()
-
     # ================================================================ the loop
     async def run(self) -> None:
         """The actor task's body: handle items until stopped. Raises on a bug (the registry
@@ -266,35 +260,6 @@ class TableActor:
             return
         await handler(self, env)
 
-    async def _act(self, env: Envelope) -> None:
-        req = env.request
-        assert isinstance(req, Act)
-        seat = self.seats.seat_of(env.sink.player_id)
-        if seat is None:
-            return self.fanout.answer(env, m.error(req.rid, "not_seated"))
-        engine = self.engine
-        if engine is None:
-            return self.fanout.answer(env, m.error(req.rid, "no_hand"))
-        if seat not in self.dealer.start_stacks:
-            return self.fanout.answer(env, m.error(req.rid, "not_in_hand"))
-        try:
-            self.game.before_act(seat, req)
-            events = engine.act(seat, req.action, req.amount, req.discard or (),
-                                jackpot=req.jackpot)
-        except IllegalAction as exc:
-            code = exc.reason if exc.reason in ERROR_CODES else "bad_action"
-            return self.fanout.answer(env, m.error(req.rid, code, exc.message))
-        except InvariantError as exc:  # a bug, not the player's doing: void and refund
-            self.fanout.answer(env, m.ok(req.rid))
-            return await self.dealer.invariant_broken(exc)
-        st = self.seats[seat]
-        assert st is not None
-        st.timeouts = 0
-        self.game.acted(seat)
-        # (the rid was validated by the parser: nothing to check before encoding)
-        self.fanout.send(env.sink, env.sink.codec.encode(m.ok(req.rid), check=False))
-        await self.dealer.apply(events)
-
     async def _wake(self, w: Wake) -> None:
         if w.kind is WakeKind.NEXT_HAND:
             self.turns.next_hand = None
@@ -303,21 +268,6 @@ class TableActor:
             self.seat_desk.grace_over(w.arg, w.token)
         elif self.turns.is_current(w) and self.in_hand:
             await self.game.on_wake(w)
-
-    async def time_out(self, seat: int) -> None:
-        """The seat's clock (and bank) ran out: the engine's default action for it."""
-        engine = self.engine
-        assert engine is not None
-        self.turns.cancel()
-        self.note_timeout(seat)
-        await self.dealer.apply(list(engine.timeout(seat)))
-
-    def note_timeout(self, seat: int) -> None:
-        st = self.seats[seat]
-        if st is not None:
-            st.timeouts += 1
-            if st.timeouts >= self.config.consecutive_timeouts_to_sit_out:
-                self.seat_desk.set_sitting_out(seat, True)
 
     # ================================================================ between hands
     def _kick(self) -> None:
@@ -426,5 +376,5 @@ class TableActor:
         Leave: lambda t, env: t.seat_desk.leave(env),
         SitOut: lambda t, env: t.seat_desk.sit_out(env),
         SitIn: lambda t, env: t.seat_desk.sit_in(env),
-        Act: lambda t, env: t._act(env),
+        Act: lambda t, env: t.dealer.act(env),
     }

@@ -16,12 +16,15 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from protocol import messages as m
+from protocol.errors import ERROR_CODES
+from protocol.requests import Act
 from server.ledger.journal import hand_entries
 from server.ledger.store import Transfer
 from server.rules import events as ev
 from server.rules.engine import Engine, HandEnd, chips_taken
-from server.rules.errors import InvariantError
+from server.rules.errors import IllegalAction, InvariantError
 from server.rules.hand import Hand
+from server.table.api import Envelope
 from server.table.fanout import draft
 from server.table.projection import HandProjector
 from server.table.recording import HandLog
@@ -100,6 +103,46 @@ class Dealer:
         self.engine = t.game.new_engine(placement, deck, seed)
         t.game.opened()
         await self.apply(list(self.engine.start()))
+
+    # ---------------------------------------------------------------- actions
+    async def act(self, env: Envelope) -> None:
+        """The ``act`` request: one action by the seat's player in the running hand."""
+        t = self.table
+        req = env.request
+        assert isinstance(req, Act)
+        seat = t.seats.seat_of(env.sink.player_id)
+        if seat is None:
+            return t.fanout.answer(env, m.error(req.rid, "not_seated"))
+        engine = self.engine
+        if engine is None:
+            return t.fanout.answer(env, m.error(req.rid, "no_hand"))
+        if seat not in self.start_stacks:
+            return t.fanout.answer(env, m.error(req.rid, "not_in_hand"))
+        try:
+            t.game.before_act(seat, req)
+            events = engine.act(seat, req.action, req.amount, req.discard or (),
+                                jackpot=req.jackpot)
+        except IllegalAction as exc:
+            code = exc.reason if exc.reason in ERROR_CODES else "bad_action"
+            return t.fanout.answer(env, m.error(req.rid, code, exc.message))
+        except InvariantError as exc:  # a bug, not the player's doing: void and refund
+            t.fanout.answer(env, m.ok(req.rid))
+            return await self.invariant_broken(exc)
+        st = t.seats[seat]
+        assert st is not None
+        st.timeouts = 0
+        t.game.acted(seat)
+        # (the rid was validated by the parser: nothing to check before encoding)
+        t.fanout.send(env.sink, env.sink.codec.encode(m.ok(req.rid), check=False))
+        await self.apply(events)
+
+    async def time_out(self, seat: int) -> None:
+        """The seat's clock (and bank) ran out: the engine's default action for it."""
+        engine = self.engine
+        assert engine is not None
+        self.table.turns.cancel()
+        self.table.seat_desk.note_timeout(seat)
+        await self.apply(list(engine.timeout(seat)))
 
     # ---------------------------------------------------------------- events
     async def apply(self, events: Sequence[Any]) -> None:

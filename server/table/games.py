@@ -149,11 +149,11 @@ class PotGame:
                 for d in self._turn_drafts(ev.TurnStarted(w.arg, hand.street)):
                     t.fanout.publish(d)
                 return
-            await t.time_out(w.arg)
+            await t.dealer.time_out(w.arg)
         elif w.kind is WakeKind.BANK:
             if st is not None:
                 st.bank = 0.0
-            await t.time_out(w.arg)
+            await t.dealer.time_out(w.arg)
 
     def before_act(self, seat: int, req: Act) -> None:
         return None
@@ -242,7 +242,7 @@ class HouseGame:
         if rnd is None or w.kind not in (WakeKind.ANTE_DEADLINE, WakeKind.DECIDE_DEADLINE):
             return
         for s in rnd.deciding():
-            self.table.note_timeout(s)
+            self.table.seat_desk.note_timeout(s)
         await self.table.dealer.apply(rnd.expire())
 
     def before_act(self, seat: int, req: Act) -> None:

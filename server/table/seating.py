@@ -159,6 +159,16 @@ class SeatDesk:
         st.sitting_out = value  # (GEN-05: one whom the big blind passed meanwhile waits for it)
         t.fanout.publish(draft(m.sat_out if value else m.sat_in, seat=seat))
 
+    def note_timeout(self, seat: int) -> None:
+        """The seat's player timed out: after ``consecutive_timeouts_to_sit_out`` in a row
+        they are sat out."""
+        t = self.table
+        st = t.seats[seat]
+        if st is not None:
+            st.timeouts += 1
+            if st.timeouts >= t.config.consecutive_timeouts_to_sit_out:
+                self.set_sitting_out(seat, True)
+
     # ================================================================ seats
     def seat_player(self, seat: int, pid: str, name: str, stack: int, sink: Sink) -> None:
         t = self.table

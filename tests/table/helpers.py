@@ -65,7 +65,8 @@ class FakeSink:
 
 class Harness:
     def __init__(self, *, config: Config | None = None, seed: int = 1) -> None:
-        self.config = config or Config(test_mode=True, hand_pause=2.0, action_clock=10.0, time_bank=5.0)
+        self.config = config or Config(test_mode=True, hand_pause=2.0, action_clock=10.0,
+                                       time_bank=5.0)
         self.clock = FakeClock()
         self.wallet = MemoryWallet()
         self.rnd = random.Random(seed)

@@ -173,6 +173,6 @@ async def test_no_card_reaches_a_receiver_not_entitled_to_it(variant: str) -> No
     assert hands >= 10
     # every chip accounted for: balances + table + house (+ the embedded jackpot)
     jp = h.registry.jackpot
-    total = h.wallet.total() + t.table_chips() + t.dealer.house_net + jp.pool + jp.minor + jp.house
+    total = h.wallet.total() + t.seats.chips() + t.dealer.house_net + jp.pool + jp.minor + jp.house
     assert total == 4 * 100_000
     assert spectator.of("hand_ended")
