@@ -6,7 +6,8 @@ Rule of this module: no clock is read except the one injected (`clock`, default
 `TokenBucket(rate=r, burst=b)` (:mod:`server.ratelimit`, re-exported here) allows `b`
 requests at once and `r` per second sustained; `take()` answers whether one more is allowed
 now. `FloodGuard(limit=n, window=w)` counts refusals; `strike()` answers True once more than
-`n` refusals fell within the last `w` seconds, and the caller then closes the connection with code 1008 (policy violation).
+`n` refusals fell within the last `w` seconds, and the caller then closes the connection
+with code 1008 (policy violation).
 """
 
 from __future__ import annotations
