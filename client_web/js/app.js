@@ -76,6 +76,7 @@ function dispatch(msg) {
     loadHistory(msg.table);
   }
   if (msg.type === "welcome") tokenStore.set(msg.token);
+  if (msg.type === "snapshot") rememberMyTables(); // the names, once known
   if (msg.type === "table_closed" && app.route.view === "table" && msg.table === app.route.id) {
     dispatch({ type: "local:gone", table: msg.table });
   }
@@ -145,12 +146,17 @@ async function forgetTable(id) {
 }
 
 function rememberMyTables() {
-  saveMyTables(myTables(store.state).map((t) => ({ id: t.id, name: t.name, watch: !!app.watchRoutes[t.id] })));
+  const list = myTables(store.state).map((t) => ({ id: t.id, name: t.name, watch: !!app.watchRoutes[t.id] }));
+  const opening = store.state.opening;
+  if (opening && !list.some((t) => t.id === opening)) {
+    list.push({ id: opening, name: opening, watch: !!app.watchRoutes[opening] });
+  }
+  saveMyTables(list);
 }
 
 /** After a reload: the tables this tab followed come back into the strip. */
-async function followSaved() {
-  for (const entry of loadMyTables()) {
+async function followSaved(saved) {
+  for (const entry of saved) {
     if (entry.id === openId()) continue;
     app.watchRoutes[entry.id] = !!entry.watch;
     dispatch({ type: "local:follow", table: entry.id, name: entry.name });
@@ -191,7 +197,7 @@ function renderSoundSwitch() {
   const btn = $("#sound-btn");
   const muted = app.sound.muted;
   btn.setAttribute("aria-pressed", muted ? "true" : "false");
-  btn.textContent = muted ? "\u{1F507} Sound off" : "\u{1F50A} Sound on";
+  btn.textContent = muted ? "\u266a Sound off" : "\u266a Sound on";
 }
 
 function render() {
@@ -273,9 +279,10 @@ async function boot() {
     const answer = await app.socket.request("hello", { token });
     if (answer.type !== "ok" && answer.code === "bad_token") tokenStore.clear();
   }
+  const saved = loadMyTables();
   app.route = { view: "lobby" };
   await onRoute();
-  await followSaved();
+  await followSaved(saved);
   document.body.dataset.ready = "1";
 }
 

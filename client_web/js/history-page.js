@@ -112,19 +112,21 @@ function setupReplayer() {
     if (b) go(b.dataset.step);
   });
   $("#replay-close").addEventListener("click", closeReplay);
-  $("#replayer").addEventListener("keydown", (ev) => {
+  // on the document (capture): a step button that just became disabled drops the focus
+  document.addEventListener("keydown", (ev) => {
+    if ($("#replayer").hidden || ev.ctrlKey || ev.metaKey || ev.altKey) return;
     if (ev.key === "Escape") {
       ev.preventDefault();
       closeReplay();
       return;
     }
     const step = REPLAY_KEYS[ev.key];
+    if (ev.key !== "Tab") ev.stopPropagation(); // no action shortcut of the table behind
     if (step) {
       ev.preventDefault();
-      ev.stopPropagation(); // not an action shortcut of the table behind
       go(step);
     }
-  });
+  }, true);
 }
 
 export function setupHistory() {

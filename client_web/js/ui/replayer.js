@@ -17,10 +17,10 @@ export function replayFrameHTML(frames, i) {
 export function replayControlsHTML() {
   const btn = (step, text, label, key) => `<button type="button" data-step="${step}" aria-label="${esc(label)}"` +
     ` aria-keyshortcuts="${key}">${text}</button>`;
-  return btn("first", "\u23ee", "First step", "Home") +
+  return btn("first", "First", "First step", "Home") +
     btn("prev_street", "\u00ab Street", "Previous street", "ArrowUp") +
     btn("prev", "\u2039 Back", "Step back", "ArrowLeft") +
     btn("next", "Next \u203a", "Step forward", "ArrowRight") +
     btn("next_street", "Street \u00bb", "Next street", "ArrowDown") +
-    btn("last", "\u23ed", "Last step", "End");
+    btn("last", "Last", "Last step", "End");
 }
