@@ -10,7 +10,6 @@ but the usual ``left`` event).
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
 from protocol.requests import Leave
@@ -71,14 +70,5 @@ async def leave(actor: TableActor, player_id: str) -> dict[str, Any]:
     actor's task): ``ok`` (chips back to the balance now, or ``pending`` until the running
     hand ends, or off the waiting list) or ``error not_seated``."""
     sink = AnswerSink(player_id)
-    await _leave_handler(actor)(Envelope(Leave(rid=None, table=actor.table_id), sink))
+    await actor.seat_desk.leave(Envelope(Leave(rid=None, table=actor.table_id), sink))
     return sink.message
-
-
-def _leave_handler(actor: TableActor) -> Callable[[Envelope], Awaitable[None]]:
-    """The table's own ``leave`` handler: its seat desk's (``SeatDesk.leave``) once the table
-    has one, the actor's before that."""
-    desk = getattr(actor, "seat_desk", None)
-    handler: Callable[[Envelope], Awaitable[None]] = (
-        desk.leave if desk is not None else getattr(actor, "_leave"))  # noqa: B009
-    return handler
