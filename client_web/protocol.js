@@ -134,16 +134,19 @@ export const MESSAGE_FIELDS = Object.freeze({
   "board": Object.freeze({"required": Object.freeze(["table", "seq", "cards"]), "optional": Object.freeze([])}),
   "turn": Object.freeze({"required": Object.freeze(["table", "seq", "seat", "deadline"]), "optional": Object.freeze(["options", "time_bank", "in_bank"])}),
   "acted": Object.freeze({"required": Object.freeze(["table", "seq", "seat", "action", "amount", "stack"]), "optional": Object.freeze([])}),
-  "showdown": Object.freeze({"required": Object.freeze(["table", "seq", "seat", "cards", "hand", "value"]), "optional": Object.freeze([])}),
+  "showdown": Object.freeze({"required": Object.freeze(["table", "seq", "seat", "cards", "hand", "value", "best"]), "optional": Object.freeze([])}),
   "mucked": Object.freeze({"required": Object.freeze(["table", "seq", "seat"]), "optional": Object.freeze([])}),
   "pot_awarded": Object.freeze({"required": Object.freeze(["table", "seq", "pot", "amount", "winners", "odd_chip"]), "optional": Object.freeze([])}),
   "pots": Object.freeze({"required": Object.freeze(["table", "seq", "pots"]), "optional": Object.freeze([])}),
   "hand_ended": Object.freeze({"required": Object.freeze(["table", "seq", "hand", "stacks", "reveal"]), "optional": Object.freeze([])}),
   "chat": Object.freeze({"required": Object.freeze(["table", "seq", "text"]), "optional": Object.freeze(["seat", "name", "guest", "tag"])}),
-  "dealer": Object.freeze({"required": Object.freeze(["table", "seq", "cards"]), "optional": Object.freeze(["hand", "qualifies"])}),
+  "dealer": Object.freeze({"required": Object.freeze(["table", "seq", "cards"]), "optional": Object.freeze(["hand", "qualifies", "best"])}),
   "settled": Object.freeze({"required": Object.freeze(["table", "seq", "results"]), "optional": Object.freeze([])}),
   "table_closed": Object.freeze({"required": Object.freeze(["table", "seq", "reason"]), "optional": Object.freeze([])}),
 });
+
+// A snapshot's seat entry: {required, optional} fields.
+export const SEAT_FIELDS = Object.freeze({"required": Object.freeze(["seat", "name", "stack", "bet", "state", "cards", "up", "sitting_out"]), "optional": Object.freeze(["guest", "tag", "deadline"])});
 
 /** The human message for an error code (the code itself when unknown). */
 export function errorMessage(code) {

@@ -16,6 +16,7 @@ import orjson
 
 from . import constants as c
 from .errors import ErrorCode
+from .fields import SEAT_FIELDS
 from .messages import MESSAGE_FIELDS
 from .requests import REQUEST_CLASSES, request_fields
 
@@ -112,6 +113,9 @@ def render() -> str:
     out.append(f"export const REQUEST_FIELDS = {_frozen_table(request_spec)};\n")
     out.append("\n// Server message type -> {required, optional} fields (besides `type`).\n")
     out.append(f"export const MESSAGE_FIELDS = {_frozen_table(message_spec)};\n")
+    out.append("\n// A snapshot's seat entry: {required, optional} fields.\n")
+    seat_spec = {"required": list(SEAT_FIELDS[0]), "optional": list(SEAT_FIELDS[1])}
+    out.append(f"export const SEAT_FIELDS = {_frozen(seat_spec)};\n")
     out.append(
         "\n/** The human message for an error code (the code itself when unknown). */\n"
         "export function errorMessage(code) {\n"

@@ -38,6 +38,14 @@ from .errors import ProtocolError
 
 Validator = Callable[[str, Any], Any]
 
+#: The fields of one seat entry of a ``snapshot`` (``messages.seat_entry``): (required,
+#: optional). ``sitting_out`` (wave 3) is always there; ``guest``/``tag`` for a guest account;
+#: ``deadline`` (wave 3, Caribbean Stud) for a seat that still has to decide in the phase.
+SEAT_FIELDS: tuple[tuple[str, ...], tuple[str, ...]] = (
+    ("seat", "name", "stack", "bet", "state", "cards", "up", "sitting_out"),
+    ("guest", "tag", "deadline"),
+)
+
 # Bidirectional controls let a name or a chat line display as something it is not.
 _BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\u200e\u200f")
 # Categories never allowed in chat: controls, surrogates, private use, unassigned.

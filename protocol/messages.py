@@ -50,6 +50,7 @@ __all__ = [
     "sat_in",
     "sat_out",
     "seated",
+    "seat_entry",
     "settled",
     "showdown",
     "snapshot",
@@ -86,13 +87,13 @@ MESSAGE_FIELDS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "board": ((*_T, "cards"), ()),
     "turn": ((*_T, "seat", "deadline"), ("options", "time_bank", "in_bank")),
     "acted": ((*_T, "seat", "action", "amount", "stack"), ()),
-    "showdown": ((*_T, "seat", "cards", "hand", "value"), ()),
+    "showdown": ((*_T, "seat", "cards", "hand", "value", "best"), ()),
     "mucked": ((*_T, "seat"), ()),
     "pot_awarded": ((*_T, "pot", "amount", "winners", "odd_chip"), ()),
     "pots": ((*_T, "pots"), ()),
     "hand_ended": ((*_T, "hand", "stacks", "reveal"), ()),
     "chat": ((*_T, "text"), ("seat", "name", "guest", "tag")),
-    "dealer": ((*_T, "cards"), ("hand", "qualifies")),
+    "dealer": ((*_T, "cards"), ("hand", "qualifies", "best")),
     "settled": ((*_T, "results"), ()),
     "table_closed": ((*_T, "reason"), ()),
 }
@@ -195,10 +196,11 @@ def snapshot(table: str, seq: int, *, variant: str, structure: str | None,
     """``snapshot``: the whole table as this viewer may see it; ``seq`` is the table's
     latest event number, so a client resumes from it.
 
-    ``seats``: one entry per seat, ``null`` when empty, else
-    ``{seat, name, stack, bet, state, cards, up}`` (``cards``: own cards, or ``null`` per
-    hidden card; ``up``: face-up cards; ``state`` e.g. ``active``, ``folded``, ``all_in``,
-    ``sitting_out``).  ``board``: community cards; ``pots``: the pots as in ``pots``
+    ``seats``: one entry per seat, ``null`` when empty, else a :func:`seat_entry`
+    ``{seat, name, stack, bet, state, cards, up, sitting_out}`` (``cards``: own cards, or
+    ``null`` per hidden card; ``up``: face-up cards; ``state`` e.g. ``active``, ``folded``,
+    ``all_in``, ``sitting_out``; optional ``guest``/``tag`` and ``deadline``).  ``board``:
+    community cards; ``pots``: the pots as in ``pots``
     (``{amount, eligible}``, main first) holding the chips of the rounds before the current
     one (antes included); the current round's bets are the seats' ``bet``, so the middle
     holds ``sum(pots) + sum(bet)``; empty between hands;
@@ -263,6 +265,24 @@ def posted(table: str, seq: int, *, seat: int, kind: str, amount: int) -> Msg:
     return _ev("posted", table, seq, {"seat": seat, "kind": kind, "amount": amount})
 
 
+def seat_entry(*, seat: int, name: str, stack: int, sitting_out: bool, bet: int = 0,
+               state: str = "waiting", cards: Sequence[str | None] = (),
+               up: Sequence[str] = (), tag: str | None = None,
+               deadline: float | None = None) -> Msg:
+    """One seat of a ``snapshot`` (fields: :data:`protocol.fields.SEAT_FIELDS`).
+    ``sitting_out`` (wave 3): the player sits out (also while a hand they are in runs on);
+    ``tag``: a guest account's tag (the entry then carries ``guest: true`` and ``tag``);
+    ``deadline`` (wave 3, Caribbean Stud): Unix seconds, the phase's deadline, for a seat
+    that still has to decide in the current phase."""
+    entry: Msg = {"seat": seat, "name": name, "stack": stack, "bet": bet, "state": state,
+                  "cards": list(cards), "up": list(up), "sitting_out": sitting_out}
+    if tag is not None:
+        entry["guest"], entry["tag"] = True, tag
+    if deadline is not None:
+        entry["deadline"] = deadline
+    return entry
+
+
 def dealt(table: str, seq: int, *, seat: int, cards: Sequence[str | None],
           up: Sequence[str]) -> Msg:
     """``dealt``: cards to ``seat``.  ``cards``: the face-down cards, their values only in
@@ -314,13 +334,14 @@ def acted(table: str, seq: int, *, seat: int, action: str, amount: int, stack: i
 
 
 def showdown(table: str, seq: int, *, seat: int, cards: Sequence[str], hand: HandId,
-             value: str) -> Msg:
+             value: str, best: Sequence[str] = ()) -> Msg:
     """``showdown``: ``seat`` shows ``cards`` in hand ``hand`` (the hand id, as in
-    ``hand_started``); ``value`` names the hand shown ("two pair, kings and sevens").  Also
-    sent for hands revealed by ``show_hands`` (SHOW-02), marked with the id of the hand they
-    were in."""
+    ``hand_started``); ``value`` names the hand shown ("two pair, kings and sevens");
+    ``best``: the five cards that make that value, best first (own cards and board cards
+    alike, so a client can highlight them; wave 3).  Also sent for hands revealed by
+    ``show_hands`` (SHOW-02), marked with the id of the hand they were in."""
     return _ev("showdown", table, seq, {"seat": seat, "cards": list(cards), "hand": hand,
-                                        "value": value})
+                                        "value": value, "best": list(best)})
 
 
 def mucked(table: str, seq: int, *, seat: int) -> Msg:
@@ -375,21 +396,26 @@ def chat(table: str, seq: int, *, text: str, seat: int | None = None,
 
 
 def dealer(table: str, seq: int, *, cards: Sequence[str | None], hand: str | None = None,
-           qualifies: bool | None = None) -> Msg:
+           qualifies: bool | None = None, best: Sequence[str] | None = None) -> Msg:
     """``dealer`` (Caribbean Stud): the dealer's cards: first the up card (others
-    ``null``), later all five with ``hand`` (its name) and ``qualifies`` (CSP-04)."""
+    ``null``), later all five with ``hand`` (its name), ``qualifies`` (CSP-04) and ``best``
+    (the five in the order that makes the value; wave 3)."""
     fields: Msg = {"cards": list(cards)}
     if hand is not None:
         fields["hand"] = hand
     if qualifies is not None:
         fields["qualifies"] = qualifies
+    if best is not None:
+        fields["best"] = list(best)
     return _ev("dealer", table, seq, fields)
 
 
 def settled(table: str, seq: int, *, results: Mapping[int, Mapping[str, Any]]) -> Msg:
     """``settled`` (Caribbean Stud): ``results``: seat (string key) ->
     ``{ante, play, jackpot}``, each the net chips won (+) or lost (-) on that wager
-    (``play``/``jackpot`` null when not placed), plus optional ``hand`` (name)."""
+    (``play``/``jackpot`` null when not placed), plus optional ``hand`` (name; a folded hand
+    only in its owner's copy, SHOW-03), ``stack`` and ``best`` (the player's five cards in
+    the order that makes the value, only in that player's own copy; wave 3)."""
     return _ev("settled", table, seq,
                {"results": {k: dict(v) for k, v in seat_map(results).items()}})
 
