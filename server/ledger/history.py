@@ -4,10 +4,13 @@ Rule of this module: a :class:`HandRecord` is the operator's **audit record** (e
 every salt, the reshuffle seed); what a player may receive is only ever made by
 :func:`player_copy`, which keeps exactly what that player saw at the table: the public events,
 their own cards, the cards shown at showdown, the openings of the public cards and of their own
-cards. Hidden cards of others (folded, mucked, discarded, burnt, the dealer's hole cards before
-they are turned) become ``None`` (their deck positions stay, so the dealing order can be
-checked), and so does the value of another player's folded hand (a Caribbean ``Settled``
-``hand``: SHOW-03); the audit part (deck, salts, seed) is dropped.
+cards. Which is which is decided by the engine's one visibility rule
+(:func:`server.rules.visibility.seen`), applied to each event rebuilt from its stored form
+(:func:`event_from_dict`): hidden cards of others (folded, mucked, discarded, burnt, the
+dealer's hole cards before they are turned) become ``None`` (their deck positions stay, so the
+dealing order can be checked), and so does the value of another player's folded hand (a
+Caribbean ``Settled`` ``hand``: SHOW-03); the audit part (deck, salts, seed) is dropped.
+:func:`public_copy` is the same for a spectator.
 
 A record is plain JSON-able data: ``events`` are the engine's own events in order
 (:func:`event_to_dict`: ``{"e": class name, ...fields}``, seat-keyed maps with string keys),
@@ -28,15 +31,19 @@ from collections.abc import Iterable, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, Protocol, get_args
 
 import orjson
 
 from server.ledger.groupcommit import GroupCommit
+from server.rules import caribbean as csp
+from server.rules import events as ev
+from server.rules.visibility import seen
 
 __all__ = [
     "HandRecord", "HandSummary", "HistoryStore", "MemoryHistory", "SqliteHistory", "RedisHistory",
-    "event_to_dict", "player_copy", "summary_for", "HISTORY_FILE",
+    "event_from_dict", "event_to_dict", "player_copy", "public_copy", "summary_for",
+    "HISTORY_FILE",
 ]
 
 HISTORY_FILE = "history.sqlite3"
@@ -128,34 +135,50 @@ class HandRecord:
 
 
 # --------------------------------------------------------------------------- player copy
-def _hidden(n: int) -> list[None]:
-    return [None] * n
+_POT_EVENTS: dict[str, type] = {cls.__name__: cls for cls in get_args(ev.Event)}
+_HOUSE_EVENTS: dict[str, type] = {cls.__name__: cls for cls in get_args(csp.Event)}
 
 
-def _redact_event(e: dict[str, Any], viewer: int, *, caribbean: bool) -> dict[str, Any] | None:
-    kind = e["e"]
-    if kind == "Burned":  # the position stays (the dealing order), the card never
-        return {**e, "card": None}
-    mine = e.get("seat") == viewer
-    if kind == "Dealt":
-        if e.get("dead"):  # STUD-06 dead cards: nobody sees them, not even the seat
-            return {**e, "cards": _hidden(len(e["cards"]))}
-        if mine:
-            return dict(e)
-        if caribbean:
-            return {**e, "cards": _hidden(len(e["cards"]))}
-        return {**e, "cards": [c if up else None
-                               for c, up in zip(e["cards"], e["up"], strict=True)]}
-    if kind == "Drew" and not mine:
-        return {**e, "discarded": _hidden(len(e["discarded"])),
-                "received": _hidden(len(e["received"]))}
-    if kind == "Settled" and e.get("folded") and not mine:
-        # SHOW-03: a folded hand is never named to anyone but its owner
-        return {**e, "hand": None, "jackpot_hand": None}
-    if kind == "DealerDealt":
-        return {**e, "cards": [c if up else None
-                               for c, up in zip(e["cards"], e["up"], strict=True)]}
-    return dict(e)
+def _typed(value: Any) -> Any:
+    """:func:`_plain` undone: lists to tuples, seat-keyed maps to int keys."""
+    if isinstance(value, list | tuple):
+        return tuple(_typed(v) for v in value)
+    if isinstance(value, dict):
+        return {int(k) if isinstance(k, str) and k.lstrip("-").isdigit() else k: _typed(v)
+                for k, v in value.items()}
+    return value
+
+
+def event_from_dict(data: Mapping[str, Any], *, caribbean: bool) -> Any | None:
+    """The engine event a record holds as ``data`` (:func:`event_to_dict` undone): a
+    Caribbean Stud round's (``caribbean``) or a pot game's; None when it names no event
+    of that game or its fields do not fit it."""
+    cls = (_HOUSE_EVENTS if caribbean else _POT_EVENTS).get(str(data.get("e")))
+    if cls is None:
+        return None
+    try:
+        return cls(**{k: _typed(v) for k, v in data.items() if k != "e"})
+    except TypeError:
+        return None
+
+
+def _seen_dict(e: dict[str, Any], viewer: int | None, *,
+               caribbean: bool) -> dict[str, Any] | None:
+    """A stored event as ``viewer`` may see it; an event of no known form is left out."""
+    event = event_from_dict(e, caribbean=caribbean)
+    return None if event is None else event_to_dict(seen(event, viewer))
+
+
+def _copy(record: HandRecord, seat: int | None) -> HandRecord:
+    caribbean = record.variant == "caribbean"
+    events = [r for e in record.events
+              if (r := _seen_dict(e, seat, caribbean=caribbean)) is not None]
+    mine = record.own.get(str(seat), []) if seat is not None else []
+    by_pos = {int(o["position"]): o for o in [*record.reveal, *mine]}  # one per card
+    reveal = [by_pos[p] for p in sorted(by_pos)]
+    own = {str(seat): list(mine)} if seat is not None else {}
+    return dataclasses.replace(record, events=events, reveal=reveal, own=own, audit=None,
+                               viewer=seat)
 
 
 def player_copy(record: HandRecord, player_id: str) -> HandRecord | None:
@@ -163,14 +186,12 @@ def player_copy(record: HandRecord, player_id: str) -> HandRecord | None:
     seat = record.seat_of(player_id)
     if seat is None:
         return None
-    caribbean = record.variant == "caribbean"
-    events = [r for e in record.events
-              if (r := _redact_event(e, seat, caribbean=caribbean)) is not None]
-    mine = record.own.get(str(seat), [])
-    by_pos = {int(o["position"]): o for o in [*record.reveal, *mine]}  # one per card
-    reveal = [by_pos[p] for p in sorted(by_pos)]
-    return dataclasses.replace(record, events=events, reveal=reveal,
-                               own={str(seat): list(mine)}, audit=None, viewer=seat)
+    return _copy(record, seat)
+
+
+def public_copy(record: HandRecord) -> HandRecord:
+    """The copy of ``record`` a spectator may have: only what was public at the table."""
+    return _copy(record, None)
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,20 +1,18 @@
 """Per-viewer projection: engine events (the whole truth) to protocol events (what a viewer
 may see).
 
-Rule of this module: it is the only place that decides who sees which card. An engine event
-becomes zero or more :class:`Draft` s; a draft has one *public* form (every viewer without a
-private copy: spectators and the other players) and *private* forms keyed by player id (the
-owner of the cards). Burns, reshuffles and dead stud cards never leave the engine. A face-down
-card appears only in its owner's private form; face-up cards, the board and cards shown at
-showdown are public. Messages are built with the :mod:`protocol.messages` builders, so field
-names are the protocol's; the table assigns ``seq`` when it sends the draft
-(:meth:`Draft.render`).
+Rule of this module: who sees which card is decided by :func:`server.rules.visibility.seen`,
+never here. An engine event becomes zero or more :class:`Draft` s; a draft has one *public*
+form (every viewer without a private copy: spectators and the other players) built from the
+event as a spectator sees it, and *private* forms keyed by player id, built from the event as
+that player's seat sees it, wherever the two differ. Burns, reshuffles and dead stud cards give
+no frame at all. Messages are built with the :mod:`protocol.messages` builders, so field names
+are the protocol's; the table assigns ``seq`` when it sends the draft (:meth:`Draft.render`).
 
 The ``hand_ended.reveal`` list holds the openings ``{card, position, salt, proof}`` of every
 card that became public in the hand, plus, in a player's private copy, their own cards; the
 table passes ``reveal`` (:meth:`server.table.recording.HandRecorder.reveal_for`, the Merkle
-openings of the deck committed in ``hand_started``). Without it the list holds
-``{card, position}`` from what this projector saw.
+openings of the deck committed in ``hand_started``; the same rule decides them).
 """
 
 from __future__ import annotations
@@ -27,8 +25,10 @@ from typing import Any
 from protocol import messages as m
 from server.rules import caribbean as csp
 from server.rules import events as ev
+from server.rules.view import SeatView
+from server.rules.visibility import seen
 
-__all__ = ["Draft", "HandProjector", "Msg"]
+__all__ = ["Draft", "HandProjector", "Msg", "seat_fields"]
 
 Msg = dict[str, Any]
 Builder = Callable[[str, int], Msg]
@@ -58,11 +58,26 @@ def _with(builder: Builder, extra: Msg) -> Builder:
     return build
 
 
+def seat_fields(sv: SeatView) -> Msg:
+    """The hand's part of a ``snapshot`` seat entry, from the engine's view of that seat
+    (:meth:`server.rules.engine.Engine.view`): ``stack``, ``bet``, ``state``, ``cards`` (the
+    viewer's own, ``null`` per hidden card) and ``up``."""
+    return {"stack": sv.stack, "bet": sv.bet, "state": sv.state, "cards": list(sv.cards),
+            "up": list(sv.up)}
+
+
+def _down_up(cards: tuple[Any, ...], up: tuple[bool, ...]) -> tuple[list[Any], list[Any]]:
+    """A ``Dealt``'s cards split into the face-down ones and the face-up ones, in order."""
+    return ([c for c, u in zip(cards, up, strict=True) if not u],
+            [c for c, u in zip(cards, up, strict=True) if u])
+
+
 class HandProjector:
     """Projects one hand's (or Caribbean round's) engine events.
 
     ``owner``: seat -> player id for the seats in the hand (fixed for the hand).
     ``stack_of``: the seat's current stack (Caribbean events that lack one).
+    ``reveal``: ``hand_ended.reveal`` for a seat (None: the public copy).
     """
 
     def __init__(self, owner: dict[int, str], *, stack_of: Callable[[int], int],
@@ -72,34 +87,22 @@ class HandProjector:
         self.hand_id = hand  # the hand id (from ``HandStarted``): every ``showdown`` has it
         self.reveal_fn = reveal
         self.stack_of = stack_of
-        self.public_cards: dict[str, int] = {}  # card -> deck position
-        self.own: dict[int, dict[str, int]] = {s: {} for s in owner}
-        self.down: dict[int, set[str]] = {s: set() for s in owner}
-        self.up: dict[int, list[str]] = {s: [] for s in owner}
-        self._settled: dict[int, Msg] = {}
-        self._folded: set[int] = set()  # Caribbean seats that folded (SHOW-03)
-        self._dealer_positions: tuple[int, ...] = ()
+        self._settled: list[csp.Settled] = []
 
     # ------------------------------------------------------------------ helpers
     def _reveal(self, seat: int | None) -> list[Msg]:
-        if self.reveal_fn is not None:
-            return self.reveal_fn(seat)
-        cards = dict(self.public_cards)
-        if seat is not None:
-            cards.update(self.own.get(seat, {}))
-        return [{"card": c, "position": p} for c, p in sorted(cards.items(), key=lambda x: x[1])]
+        return self.reveal_fn(seat) if self.reveal_fn is not None else []
 
-    def _own(self, seat: int, cards: tuple[str, ...], positions: tuple[int, ...]) -> None:
-        for i, c in enumerate(cards):
-            self.own.setdefault(seat, {})[c] = positions[i] if i < len(positions) else -1
-
-    def hole(self, seat: int) -> list[str]:
-        """The seat's face-down cards now, in the order received."""
-        return [c for c in self.own.get(seat, {}) if c in self.down.get(seat, set())]
-
-    def _show(self, seat: int, cards: tuple[str, ...]) -> None:
-        for c in cards:
-            self.public_cards[c] = self.own.get(seat, {}).get(c, -1)
+    def _seen(self, e: Any, build: Callable[[Any, bool], Builder]) -> Draft:
+        """The draft of an event with a ``seat``: the public form from the event as a
+        spectator sees it; the seat's player gets their own form when their view differs."""
+        public = seen(e, None)
+        priv: dict[str, Builder] = {}
+        if e.seat in self.owner:
+            mine = seen(e, e.seat)
+            if mine is not public:  # (the event itself when it hides nothing from them)
+                priv[self.owner[e.seat]] = build(mine, True)
+        return Draft(build(public, False), priv)
 
     # --------------------------------------------------------------- pot games
     def project(self, e: object, *, deadline: float = 0.0, options: Msg | None = None,
@@ -111,30 +114,18 @@ class HandProjector:
             return []
         if isinstance(e, ev.Posted):
             return [Draft(partial(m.posted, seat=e.seat, kind=e.kind, amount=e.amount))]
-        if isinstance(e, ev.Dealt):
-            if e.dead:  # STUD-06 dead cards: to nobody
+        if isinstance(e, ev.Dealt | csp.Dealt):
+            if isinstance(e, ev.Dealt) and e.dead:  # STUD-06 dead cards: no frame at all
                 return []
-            self._own(e.seat, e.cards, e.positions)
-            down = [c for c, u in zip(e.cards, e.up, strict=True) if not u]
-            ups = [c for c, u in zip(e.cards, e.up, strict=True) if u]
-            self.down.setdefault(e.seat, set()).update(down)
-            self.up.setdefault(e.seat, []).extend(ups)
-            for c, u, i in zip(e.cards, e.up, range(len(e.cards)), strict=False):
-                if u:
-                    self.public_cards[c] = e.positions[i] if i < len(e.positions) else -1
-            pub = partial(m.dealt, seat=e.seat, cards=[None] * len(down), up=ups)
-            priv: dict[str, Builder] = {}
-            if e.seat in self.owner:
-                priv[self.owner[e.seat]] = partial(m.dealt, seat=e.seat, cards=down, up=ups)
-            return [Draft(pub, priv)]
+            return [self._seen(e, lambda v, _: partial(
+                m.dealt, seat=v.seat, cards=_down_up(v.cards, v.up)[0],
+                up=_down_up(v.cards, v.up)[1]))]
         if isinstance(e, ev.BoardDealt):
-            for i, c in enumerate(e.cards):
-                self.public_cards[c] = e.positions[i] if i < len(e.positions) else -1
             return [Draft(partial(m.board, cards=list(e.board)))]
         if isinstance(e, ev.TurnStarted):
             pub = partial(m.turn, seat=e.seat, deadline=deadline, time_bank=time_bank,
                           in_bank=in_bank)
-            priv = {}
+            priv: dict[str, Builder] = {}
             if e.seat in self.owner:
                 priv[self.owner[e.seat]] = partial(m.turn, seat=e.seat, deadline=deadline,
                                                    options=options or {}, time_bank=time_bank,
@@ -145,26 +136,17 @@ class HandProjector:
             b: Builder = partial(m.acted, seat=e.seat, action=e.action, amount=e.amount,
                                  stack=e.stack)
             return [Draft(_with(b, extra) if extra else b)]
-        if isinstance(e, ev.Drew):
-            mine = self.own.setdefault(e.seat, {})
-            for c in e.discarded:
-                mine.pop(c, None)
-                self.down.setdefault(e.seat, set()).discard(c)
-            self._own(e.seat, e.received, e.positions)
-            self.down.setdefault(e.seat, set()).update(e.received)
-            pub = partial(m.drew, seat=e.seat, count=len(e.received))
-            priv = {}
-            if e.seat in self.owner:
-                priv[self.owner[e.seat]] = partial(m.drew, seat=e.seat, count=len(e.received),
-                                                   cards=list(e.received))
-            return [Draft(pub, priv)]
+        if isinstance(e, ev.Drew):  # the new cards: in the drawing player's own form only
+            return [self._seen(e, lambda v, own: partial(
+                m.drew, seat=v.seat, count=len(v.received),
+                cards=list(v.received) if own else None))]
         if isinstance(e, ev.BetReturned):
             return [Draft(partial(m.acted, seat=e.seat, action="returned", amount=e.amount,
                                   stack=e.stack))]
         if isinstance(e, ev.Showdown):
-            self._show(e.seat, e.cards)
-            return [Draft(partial(m.showdown, seat=e.seat, cards=list(e.cards),
-                                  hand=self.hand_id, value=e.hand))]
+            return [self._seen(e, lambda v, _: partial(
+                m.showdown, seat=v.seat, cards=list(v.cards), hand=self.hand_id,
+                value=v.hand, best=list(v.best)))]
         if isinstance(e, ev.Mucked):
             return [Draft(partial(m.mucked, seat=e.seat))]
         if isinstance(e, ev.PotAwarded):
@@ -201,36 +183,17 @@ class HandProjector:
         if isinstance(e, csp.SatOut):
             return [Draft(partial(m.acted, seat=e.seat, action="fold", amount=0,
                                   stack=self.stack_of(e.seat)))]
-        if isinstance(e, csp.Dealt):
-            self._own(e.seat, e.cards, e.positions)
-            self.down.setdefault(e.seat, set()).update(e.cards)
-            pub = partial(m.dealt, seat=e.seat, cards=[None] * len(e.cards), up=[])
-            priv: dict[str, Builder] = {}
-            if e.seat in self.owner:
-                priv[self.owner[e.seat]] = partial(m.dealt, seat=e.seat, cards=list(e.cards),
-                                                   up=[])
-            return [Draft(pub, priv)]
         if isinstance(e, csp.DealerDealt):
-            self.public_cards[e.up_card] = e.positions[-1]
-            self._dealer_positions = e.positions
-            cards: list[str | None] = [None] * (len(e.cards) - 1) + [e.up_card]
-            return [Draft(partial(m.dealer, cards=cards))]
+            return [Draft(partial(m.dealer, cards=list(seen(e, None).cards)))]
         if isinstance(e, csp.PlayerDecided):
             return [Draft(partial(m.acted, seat=e.seat, action=e.action, amount=e.amount,
                                   stack=e.stack))]
         if isinstance(e, csp.DealerRevealed):
-            for c, p in zip(e.cards, self._dealer_positions, strict=False):
-                self.public_cards[c] = p
-            return [Draft(partial(m.dealer, cards=list(e.cards), hand=e.hand,
-                                  qualifies=e.qualifies))]
+            v = seen(e, None)
+            return [Draft(partial(m.dealer, cards=list(v.cards), hand=v.hand,
+                                  qualifies=v.qualifies, best=list(v.best)))]
         if isinstance(e, csp.Settled):
-            self._settled[e.seat] = {
-                "ante": e.ante, "play": None if e.folded else e.play,
-                "jackpot": e.jackpot if e.jackpot or e.jackpot_hand else None,
-                "hand": e.hand, "stack": e.stack,
-            }
-            if e.folded:
-                self._folded.add(e.seat)
+            self._settled.append(e)
             return []
         if isinstance(e, csp.RoundEnded):
             out: list[Draft] = []
@@ -241,18 +204,24 @@ class HandProjector:
         return []
 
     def _settled_draft(self) -> Draft:
-        """SHOW-03: a folded hand is named to its owner only. The public ``settled`` (every
-        other player, spectators) has no ``hand`` for a folded seat; the owner of a folded
-        seat gets a copy naming their own hand (and still no other folded one)."""
+        """Every seat's results, as each viewer sees them: a folded hand is named to its owner
+        only (SHOW-03: no ``hand`` for it elsewhere); ``best`` (the five cards that make the
+        hand) only in its owner's copy."""
         def results(viewer: int | None) -> dict[int, Msg]:
             out: dict[int, Msg] = {}
-            for seat, r in self._settled.items():
-                if seat in self._folded and seat != viewer:
-                    r = {k: v for k, v in r.items() if k != "hand"}
-                out[seat] = dict(r)
+            for e in self._settled:
+                v = seen(e, viewer)
+                r: Msg = {"ante": v.ante, "play": None if v.folded else v.play,
+                          "jackpot": v.jackpot if v.jackpot or v.jackpot_hand else None,
+                          "hand": v.hand, "stack": v.stack}
+                if v.hand is None:
+                    del r["hand"]
+                if v.best and None not in v.best:
+                    r["best"] = list(v.best)
+                out[v.seat] = r
             return out
         pub = partial(m.settled, results=results(None))
         priv: dict[str, Builder] = {
-            self.owner[s]: partial(m.settled, results=results(s))
-            for s in sorted(self._folded) if s in self.owner}
+            self.owner[e.seat]: partial(m.settled, results=results(e.seat))
+            for e in self._settled if e.seat in self.owner}
         return Draft(pub, priv)

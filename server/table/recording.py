@@ -16,12 +16,15 @@ has ``salt`` null and an empty ``proof``; the audit record's seed accounts for i
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from server.ledger.history import HandRecord, HistoryStore, event_to_dict
 from server.ledger.ids import IdBlocks
+from server.rules import caribbean as csp
+from server.rules import events as ev
 from server.rules.commitment import DeckCommitment
+from server.rules.visibility import seen
 from server.table.api import Clock
 from server.table.settings import TableSpec
 
@@ -56,36 +59,36 @@ class HandRecorder:
             self._track(e)
 
     def _track(self, e: Any) -> None:
-        kind = type(e).__name__
-        if kind == "Dealt" and not getattr(e, "dead", False):
-            own = self.own.setdefault(e.seat, {})
+        """Where each card of ``e`` lies in the deck, and who may open it: the cards a
+        spectator sees (:func:`~server.rules.visibility.seen` with no seat) become public;
+        those the event's own seat sees become that seat's."""
+        if isinstance(e, ev.Dealt | csp.Dealt | ev.Drew):
             held = self._held.setdefault(e.seat, {})
-            for c, up, p in zip(e.cards, e.up, e.positions, strict=False):
-                own[c] = held[c] = p
-                if up:
-                    self.public[c] = p
-        elif kind == "Drew":
-            own = self.own.setdefault(e.seat, {})
-            held = self._held.setdefault(e.seat, {})
-            for c in e.discarded:
-                held.pop(c, None)
-            for c, p in zip(e.received, e.positions, strict=False):
-                own[c] = held[c] = p
-        elif kind == "BoardDealt":
-            for c, p in zip(e.cards, e.positions, strict=False):
-                self.public[c] = p
-        elif kind == "Showdown":
+            if isinstance(e, ev.Drew):
+                for c in e.discarded:
+                    held.pop(c, None)
+                mine, public = seen(e, e.seat).received, seen(e, None).received
+            else:
+                mine, public = seen(e, e.seat).cards, seen(e, None).cards
+            for c, p in zip(mine, e.positions, strict=False):
+                if c is not None:
+                    self.own.setdefault(e.seat, {})[c] = held[c] = p
+            self._publish(zip(public, e.positions, strict=False))
+        elif isinstance(e, ev.BoardDealt):
+            self._publish(zip(seen(e, None).cards, e.positions, strict=False))
+        elif isinstance(e, ev.Showdown):
             held = self._held.get(e.seat, {})
-            for c in e.cards:
-                if c in held:
-                    self.public[c] = held[c]
-        elif kind == "DealerDealt":
+            self._publish((c, held[c]) for c in seen(e, None).cards if c in held)
+        elif isinstance(e, csp.DealerDealt):
             self._dealer = dict(zip(e.cards, e.positions, strict=False))
-            self.public[e.up_card] = self._dealer[e.up_card]
-        elif kind == "DealerRevealed":
-            for c in e.cards:
-                if c in self._dealer:
-                    self.public[c] = self._dealer[c]
+            self._publish(zip(seen(e, None).cards, e.positions, strict=False))
+        elif isinstance(e, csp.DealerRevealed):
+            self._publish((c, self._dealer[c]) for c in seen(e, None).cards if c in self._dealer)
+
+    def _publish(self, placed: Iterable[tuple[str | None, int]]) -> None:
+        for c, p in placed:
+            if c is not None:
+                self.public[c] = p
 
     def opening(self, card: str, position: int) -> dict[str, Any]:
         """The card's opening, built once per hand (the public copy, every player's copy
