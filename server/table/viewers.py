@@ -127,5 +127,5 @@ class ViewerDesk:
         t.fanout.answer(env, m.ok(req.rid))
         for event in hand.reveal_mucked(req.seats):
             t.fanout.publish(draft(m.showdown, seat=event.seat, cards=list(event.cards),
-                                   hand=last, value=event.hand))
+                                   hand=last, value=event.hand, best=list(event.best)))
 

@@ -159,6 +159,8 @@ async def test_show02_every_showdown_frame_carries_the_hand_id() -> None:
         reveal = sink.of("showdown")[-1]
         assert (reveal["seat"], reveal["hand"], reveal["cards"], reveal["value"]) == (
             1, hand_id, ["Kc", "Kd"], kings)
+        # the five cards that make the shown hand (the client highlights them)
+        assert len(reveal["best"]) == 5 and {"Kc", "Kd"} <= set(reveal["best"])
     # once each: asking again reveals nothing new
     before = len(watcher.of("showdown"))
     assert (await h.send(t, bob, "show_hands", hand=hand_id))["type"] == "ok"
