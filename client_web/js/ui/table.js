@@ -148,7 +148,7 @@ function centerHTML(t, opts = {}) {
     parts.push(`<div class="board" role="group" aria-label="board">${marked(t.board, "board", winningCards(t))}</div>`);
   }
   const pot = potTotal(t);
-  if (t.variant !== "caribbean" && (pot > 0 || !t.ended)) {
+  if (t.variant !== "caribbean" && (pot > 0 || (!t.ended && !t.winners.length))) { // no "Pot 0" once paid
     parts.push(`<div class="pot" role="group" aria-label="pot">Pot <strong data-pot="${pot}">${chips(pot)}</strong></div>`);
   }
   const pots = t.variant === "caribbean" ? [] : shownPots(t);
