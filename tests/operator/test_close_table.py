@@ -24,7 +24,7 @@ async def close_mid_hand(operator_server: OperatorFactory, **overrides: Any) -> 
     status, body = await admin(server, "POST", f"/admin/tables/{table}/close",
                                {"reason": "dispute"})
     assert status == 200, body
-    assert sorted(body["cashed_out"]) == sorted([alice.player_id, bob.player_id])
+    assert sorted(body["cashed_out"]) == sorted([str(alice.player_id), str(bob.player_id)])
     for client in (alice, bob):
         closed = await client.event("table_closed", table=table)
         assert closed["reason"] == "operator"
