@@ -28,10 +28,12 @@ export const STRUCTURES = Object.freeze(["fixed_limit", "spread_limit", "pot_lim
 export const ACTIONS = Object.freeze(["fold", "check", "call", "bet", "raise", "bring_in", "complete", "draw", "ante", "play"]);
 export const POST_KINDS = Object.freeze(["blind", "ante", "bring_in", "over_blind"]);
 export const HISTORY_FORMATS = Object.freeze(["json", "pokerstars", "phh"]);
-export const REQUEST_TYPES = Object.freeze(["hello", "login", "register", "logout", "change_password", "ping", "tables", "create_table", "watch", "unwatch", "sit", "leave", "act", "chat", "sit_out", "sit_in", "show_hands", "resume", "history", "hand", "mute"]);
+export const HOST_ACTIONS = Object.freeze(["approve", "refuse", "pause", "resume", "remove", "change", "transfer", "close", "rotate_code", "ledger"]);
+export const LEDGER_FORMATS = Object.freeze(["json", "csv"]);
+export const REQUEST_TYPES = Object.freeze(["hello", "login", "register", "logout", "change_password", "ping", "tables", "create_table", "watch", "unwatch", "sit", "leave", "act", "chat", "sit_out", "sit_in", "show_hands", "resume", "history", "hand", "mute", "host"]);
 export const ANSWER_TYPES = Object.freeze(["ok", "error", "pong"]);
-export const TABLE_EVENT_TYPES = Object.freeze(["snapshot", "seated", "left", "sat_out", "sat_in", "hand_started", "posted", "dealt", "drew", "board", "turn", "acted", "showdown", "mucked", "pot_awarded", "pots", "hand_ended", "chat", "dealer", "settled", "table_closed"]);
-export const EVENT_TYPES = Object.freeze(["snapshot", "seated", "left", "sat_out", "sat_in", "hand_started", "posted", "dealt", "drew", "board", "turn", "acted", "showdown", "mucked", "pot_awarded", "pots", "hand_ended", "chat", "dealer", "settled", "table_closed", "jackpot", "welcome", "balance", "notice"]);
+export const TABLE_EVENT_TYPES = Object.freeze(["snapshot", "seated", "left", "sat_out", "sat_in", "hand_started", "posted", "dealt", "drew", "board", "turn", "acted", "showdown", "mucked", "pot_awarded", "pots", "hand_ended", "chat", "dealer", "settled", "table_closed", "seat_request", "seat_refused", "table_updated"]);
+export const EVENT_TYPES = Object.freeze(["snapshot", "seated", "left", "sat_out", "sat_in", "hand_started", "posted", "dealt", "drew", "board", "turn", "acted", "showdown", "mucked", "pot_awarded", "pots", "hand_ended", "chat", "dealer", "settled", "table_closed", "seat_request", "seat_refused", "table_updated", "jackpot", "welcome", "balance", "notice"]);
 
 // Error code -> default human message.
 export const ERROR_CODES = Object.freeze({
@@ -86,6 +88,11 @@ export const ERROR_CODES = Object.freeze({
   "chat_limited": "This table's chat is busy; wait a moment.",
   "account_frozen": "Your account is frozen by the operator: you can watch, not sit or chat.",
   "account_muted": "The operator has muted you in chat.",
+  "invite_required": "This is a private table: you need its invite link (the code in it) to join.",
+  "not_host": "Only the table's host can do that.",
+  "no_request": "That player has no seat request waiting.",
+  "rebuys_off": "The host does not allow adding chips at this table.",
+  "removed": "The host removed you from this table.",
 });
 
 // Request type -> {required, optional} fields (besides `type` and `rid`).
@@ -97,20 +104,21 @@ export const REQUEST_FIELDS = Object.freeze({
   "change_password": Object.freeze({"required": Object.freeze(["old_password", "new_password"]), "optional": Object.freeze([])}),
   "ping": Object.freeze({"required": Object.freeze([]), "optional": Object.freeze(["t"])}),
   "tables": Object.freeze({"required": Object.freeze([]), "optional": Object.freeze(["variant", "min_big_blind", "max_big_blind", "free_seats", "limit", "cursor"])}),
-  "create_table": Object.freeze({"required": Object.freeze(["variant", "stakes", "seats"]), "optional": Object.freeze(["structure", "name", "settings", "decks"])}),
-  "watch": Object.freeze({"required": Object.freeze(["table"]), "optional": Object.freeze([])}),
+  "create_table": Object.freeze({"required": Object.freeze(["variant", "stakes", "seats"]), "optional": Object.freeze(["structure", "name", "settings", "decks", "private"])}),
+  "watch": Object.freeze({"required": Object.freeze(["table"]), "optional": Object.freeze(["code"])}),
   "unwatch": Object.freeze({"required": Object.freeze(["table"]), "optional": Object.freeze([])}),
-  "sit": Object.freeze({"required": Object.freeze(["table", "seat", "buy_in"]), "optional": Object.freeze([])}),
+  "sit": Object.freeze({"required": Object.freeze(["table", "seat", "buy_in"]), "optional": Object.freeze(["code"])}),
   "leave": Object.freeze({"required": Object.freeze(["table"]), "optional": Object.freeze([])}),
   "act": Object.freeze({"required": Object.freeze(["table", "action"]), "optional": Object.freeze(["amount", "discard", "jackpot"])}),
   "chat": Object.freeze({"required": Object.freeze(["table", "text"]), "optional": Object.freeze([])}),
   "sit_out": Object.freeze({"required": Object.freeze(["table"]), "optional": Object.freeze([])}),
   "sit_in": Object.freeze({"required": Object.freeze(["table"]), "optional": Object.freeze([])}),
   "show_hands": Object.freeze({"required": Object.freeze(["table", "hand"]), "optional": Object.freeze(["seats"])}),
-  "resume": Object.freeze({"required": Object.freeze(["table", "since"]), "optional": Object.freeze([])}),
+  "resume": Object.freeze({"required": Object.freeze(["table", "since"]), "optional": Object.freeze(["code"])}),
   "history": Object.freeze({"required": Object.freeze([]), "optional": Object.freeze(["limit", "before", "table"])}),
   "hand": Object.freeze({"required": Object.freeze(["hand"]), "optional": Object.freeze(["format"])}),
   "mute": Object.freeze({"required": Object.freeze(["table"]), "optional": Object.freeze(["seat", "name", "on"])}),
+  "host": Object.freeze({"required": Object.freeze(["table", "action"]), "optional": Object.freeze(["player", "seat", "stakes", "settings", "format"])}),
 });
 
 // Server message type -> {required, optional} fields (besides `type`).
@@ -122,8 +130,11 @@ export const MESSAGE_FIELDS = Object.freeze({
   "jackpot": Object.freeze({"required": Object.freeze(["pool"]), "optional": Object.freeze(["minor", "major", "table"])}),
   "balance": Object.freeze({"required": Object.freeze(["balance"]), "optional": Object.freeze([])}),
   "notice": Object.freeze({"required": Object.freeze(["text"]), "optional": Object.freeze(["table"])}),
-  "snapshot": Object.freeze({"required": Object.freeze(["table", "seq", "variant", "structure", "stakes", "seats", "board", "pots", "button", "turn", "hand"]), "optional": Object.freeze(["name", "settings", "you"])}),
+  "snapshot": Object.freeze({"required": Object.freeze(["table", "seq", "variant", "structure", "stakes", "seats", "board", "pots", "button", "turn", "hand"]), "optional": Object.freeze(["name", "settings", "you", "host"])}),
   "seated": Object.freeze({"required": Object.freeze(["table", "seq", "seat", "name", "stack"]), "optional": Object.freeze(["guest", "tag"])}),
+  "seat_request": Object.freeze({"required": Object.freeze(["table", "seq", "player", "name", "seat", "buy_in"]), "optional": Object.freeze(["guest", "tag"])}),
+  "seat_refused": Object.freeze({"required": Object.freeze(["table", "seq", "player", "seat"]), "optional": Object.freeze(["reason"])}),
+  "table_updated": Object.freeze({"required": Object.freeze(["table", "seq", "host"]), "optional": Object.freeze([])}),
   "left": Object.freeze({"required": Object.freeze(["table", "seq", "seat", "name"]), "optional": Object.freeze([])}),
   "sat_out": Object.freeze({"required": Object.freeze(["table", "seq", "seat"]), "optional": Object.freeze([])}),
   "sat_in": Object.freeze({"required": Object.freeze(["table", "seq", "seat"]), "optional": Object.freeze([])}),

@@ -29,6 +29,8 @@ __all__ = [
     "MAX_SAFE_INT",
     "MAX_SEATS",
     "HISTORY_FORMATS",
+    "HOST_ACTIONS",
+    "LEDGER_FORMATS",
     "MAX_SETTINGS_KEYS",
     "MAX_STAKES_KEYS",
     "MAX_TABLE_NAME_LEN",
@@ -90,6 +92,13 @@ MAX_HISTORY_LIMIT: Final = 100
 #: Most lobby entries one ``tables`` request may ask for (the server cuts it further to its
 #: ``lobby_max_page``).
 MAX_LOBBY_LIMIT: Final = 1000
+#: ``action`` of a ``host`` request (the table's host only; docs/protocol.md "Private games").
+HOST_ACTIONS: Final = (
+    "approve", "refuse", "pause", "resume", "remove", "change", "transfer", "close",
+    "rotate_code", "ledger",
+)
+#: ``format`` of a host's ``ledger``: as data, or also as CSV text.
+LEDGER_FORMATS: Final = ("json", "csv")
 #: ``format`` of a ``hand`` request: the record as data, PokerStars-style text, PHH (TOML).
 HISTORY_FORMATS: Final = ("json", "pokerstars", "phh")
 
@@ -108,7 +117,7 @@ REQUEST_TYPES: Final = (
     "hello", "login", "register", "logout", "change_password", "ping",
     "tables", "create_table", "watch", "unwatch",
     "sit", "leave", "act", "chat", "sit_out", "sit_in", "show_hands", "resume",
-    "history", "hand", "mute",
+    "history", "hand", "mute", "host",
 )
 #: Answers to requests; each carries the request's ``rid`` (``null`` when it had none).
 #: ``pong`` is the success answer to ``ping``; every other success answer is ``ok``.
@@ -118,7 +127,7 @@ TABLE_EVENT_TYPES: Final = (
     "snapshot", "seated", "left", "sat_out", "sat_in",
     "hand_started", "posted", "dealt", "drew", "board", "turn", "acted",
     "showdown", "mucked", "pot_awarded", "pots", "hand_ended", "chat",
-    "dealer", "settled", "table_closed",
+    "dealer", "settled", "table_closed", "seat_request", "seat_refused", "table_updated",
 )
 #: Every message type the server sends that is not an answer: the table events, plus
 #: ``welcome`` (after hello/login/register), ``jackpot`` (broadcast to every connection;

@@ -102,6 +102,14 @@ class ErrorCode(StrEnum):
         "account_frozen",
         "Your account is frozen by the operator: you can watch, not sit or chat.")
     ACCOUNT_MUTED = "account_muted", "The operator has muted you in chat."
+    # Private tables and their hosts.
+    INVITE_REQUIRED = (
+        "invite_required",
+        "This is a private table: you need its invite link (the code in it) to join.")
+    NOT_HOST = "not_host", "Only the table's host can do that."
+    NO_REQUEST = "no_request", "That player has no seat request waiting."
+    REBUYS_OFF = "rebuys_off", "The host does not allow adding chips at this table."
+    REMOVED = "removed", "The host removed you from this table."
 
 
 #: Every error code (its ``str``) with its default human message: :class:`ErrorCode` as a

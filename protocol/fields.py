@@ -16,6 +16,8 @@ from .cards import is_card
 from .constants import (
     ACTIONS,
     HISTORY_FORMATS,
+    HOST_ACTIONS,
+    LEDGER_FORMATS,
     MAX_CHAT_LEN,
     MAX_DECK_LEN,
     MAX_DECKS,
@@ -228,6 +230,8 @@ v_variant = _enum(VARIANTS)
 v_structure = _enum(STRUCTURES)
 v_action = _enum(ACTIONS)
 v_history_format = _enum(HISTORY_FORMATS)
+v_host_action = _enum(HOST_ACTIONS)
+v_ledger_format = _enum(LEDGER_FORMATS)
 
 
 def v_card(field: str, value: Any) -> str:

@@ -49,12 +49,15 @@ __all__ = [
     "pots",
     "sat_in",
     "sat_out",
+    "seat_refused",
+    "seat_request",
     "seated",
     "seat_entry",
     "settled",
     "showdown",
     "snapshot",
     "table_closed",
+    "table_updated",
     "turn",
     "welcome",
 ]
@@ -75,8 +78,11 @@ MESSAGE_FIELDS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "balance": (("balance",), ()),
     "notice": (("text",), ("table",)),
     "snapshot": ((*_T, "variant", "structure", "stakes", "seats", "board", "pots", "button",
-                  "turn", "hand"), ("name", "settings", "you")),
+                  "turn", "hand"), ("name", "settings", "you", "host")),
     "seated": ((*_T, "seat", "name", "stack"), ("guest", "tag")),
+    "seat_request": ((*_T, "player", "name", "seat", "buy_in"), ("guest", "tag")),
+    "seat_refused": ((*_T, "player", "seat"), ("reason",)),
+    "table_updated": ((*_T, "host"), ()),
     "left": ((*_T, "seat", "name"), ()),
     "sat_out": ((*_T, "seat"), ()),
     "sat_in": ((*_T, "seat"), ()),
@@ -192,7 +198,8 @@ def snapshot(table: str, seq: int, *, variant: str, structure: str | None,
              stakes: Mapping[str, Any], seats: Sequence[Mapping[str, Any] | None],
              board: Sequence[str], pots: Sequence[Mapping[str, Any]], button: int | None,
              turn: Mapping[str, Any] | None, hand: HandId | None, name: str | None = None,
-             settings: Mapping[str, Any] | None = None, you: int | None = None) -> Msg:
+             settings: Mapping[str, Any] | None = None, you: int | None = None,
+             host: Mapping[str, Any] | None = None) -> Msg:
     """``snapshot``: the whole table as this viewer may see it; ``seq`` is the table's
     latest event number, so a client resumes from it.
 
@@ -205,7 +212,8 @@ def snapshot(table: str, seq: int, *, variant: str, structure: str | None,
     one (antes included); the current round's bets are the seats' ``bet``, so the middle
     holds ``sum(pots) + sum(bet)``; empty between hands;
     ``button``: seat or null; ``turn``: null or ``{seat, deadline, options?}`` as in
-    ``turn``; ``hand``: current hand id or null; ``you``: the viewer's seat, if seated.
+    ``turn``; ``hand``: current hand id or null; ``you``: the viewer's seat, if seated;
+    ``host``: a private table's host state as in ``table_updated``.
     """
     msg = _ev("snapshot", table, seq, {
         "variant": variant, "structure": structure, "stakes": dict(stakes),
@@ -219,7 +227,40 @@ def snapshot(table: str, seq: int, *, variant: str, structure: str | None,
         msg["settings"] = dict(settings)
     if you is not None:
         msg["you"] = you
+    if host is not None:
+        msg["host"] = dict(host)
     return msg
+
+
+def seat_request(table: str, seq: int, *, player: str, name: str, seat: int, buy_in: int,
+                 guest: str | None = None) -> Msg:
+    """``seat_request`` (to the host only): ``player`` (``name``) asks to sit at ``seat``
+    with ``buy_in`` chips; the host answers with ``host`` ``approve`` or ``refuse``."""
+    msg = _ev("seat_request", table, seq, {"player": player, "name": name, "seat": seat,
+                                           "buy_in": buy_in})
+    if guest:
+        msg["guest"] = True
+        msg["tag"] = guest
+    return msg
+
+
+def seat_refused(table: str, seq: int, *, player: str, seat: int,
+                 reason: str | None = None) -> Msg:
+    """``seat_refused`` (to the asker only): the host refused the request to sit at ``seat``
+    (or it could not be met: ``reason``, an error code such as ``seat_taken``)."""
+    msg = _ev("seat_refused", table, seq, {"player": player, "seat": seat})
+    if reason is not None:
+        msg["reason"] = reason
+    return msg
+
+
+def table_updated(table: str, seq: int, *, host: Mapping[str, Any]) -> Msg:
+    """``table_updated``: a private table's host state changed: ``host`` is ``{seat, name,
+    private, paused, approve_seats, rebuys, next}`` (``seat``/``name``: who hosts; ``next``:
+    the stakes and settings the next hand will use when the host changed them, else null);
+    the host's own copy also holds ``code`` (the invite code) and ``requests`` (the seat
+    requests waiting: ``{player, name, seat, buy_in}``)."""
+    return _ev("table_updated", table, seq, {"host": dict(host)})
 
 
 def seated(table: str, seq: int, *, seat: int, name: str, stack: int,

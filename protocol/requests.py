@@ -36,7 +36,9 @@ from .fields import (
     v_free_seats,
     v_hand_id,
     v_history_format,
+    v_host_action,
     v_id,
+    v_ledger_format,
     v_limit,
     v_lobby_limit,
     v_name,
@@ -62,6 +64,7 @@ __all__ = [
     "Hand",
     "Hello",
     "History",
+    "Host",
     "ChangePassword",
     "Leave",
     "Login",
@@ -273,7 +276,9 @@ class CreateTable(Request):
     ``caribbean``, which has none); ``stakes`` (chip amounts or lists of them, e.g.
     ``{"blinds": [50, 100]}``); ``seats`` (1..10); optional ``name`` and ``settings``
     (docs/rules.md table settings); optional ``decks`` (test mode only: one complete deck per
-    coming hand, in dealing order, burns included).
+    coming hand, in dealing order, burns included); ``private`` (a home game: unlisted, its
+    answer also carries ``code``, the invite code without which nobody else can watch or
+    sit; the creator is its host).
     Errors: ``bad_stakes``, ``bad_settings``, ``bad_deck``, ``test_mode_only``.
     Not hashable: ``stakes`` and ``settings`` are dicts (amount lists become tuples).
     """
@@ -286,6 +291,7 @@ class CreateTable(Request):
     name: str | None = _v(v_table_name, None)
     settings: dict[str, Any] | None = _v(v_settings, None)
     decks: tuple[tuple[str, ...], ...] | None = _v(v_decks, None)
+    private: bool = _v(v_bool, False)
 
     def _check(self) -> None:
         if self.variant == "caribbean":
@@ -299,10 +305,12 @@ class CreateTable(Request):
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Watch(Request):
     """``watch``: follow a table.  Answer: ``ok``, then a ``snapshot`` and every later
-    event's public projection.  Errors: ``unknown_table``."""
+    event's public projection.  ``code``: a private table's invite code.  Errors:
+    ``unknown_table``, ``invite_required``."""
 
     TYPE: ClassVar[str] = "watch"
     table: str = _v(v_id)
+    code: str | None = _v(v_id, None)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -326,6 +334,7 @@ class Sit(Request):
     table: str = _v(v_id)
     seat: int = _v(v_seat)
     buy_in: int = _v(v_amount)
+    code: str | None = _v(v_id, None)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -440,6 +449,44 @@ class Resume(Request):
     TYPE: ClassVar[str] = "resume"
     table: str = _v(v_id)
     since: int = _v(v_seq)
+    code: str | None = _v(v_id, None)
+
+
+# --- A private table's host ------------------------------------------------------------
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Host(Request):
+    """``host``: what the host of a private table controls (docs/protocol.md "Private
+    games"); refused ``not_host`` for anyone else.
+
+    ``action`` (HOST_ACTIONS): ``approve`` / ``refuse`` the seat request of ``player``;
+    ``pause`` / ``resume`` the game between hands; ``remove`` the player at ``seat`` (at the
+    end of the hand, chips back to their balance); ``change`` ``stakes`` and ``settings``
+    (blinds, antes, ``action_clock``, ``pause``, ``starting_stack``, ``rebuys``, from the
+    next hand); ``transfer`` the host role to the player at ``seat``; ``close`` the game
+    (after the running hand); ``rotate_code`` (a new invite code: ``ok`` with ``code``);
+    ``ledger``: ``ok`` with ``ledger`` (per player: buy-ins, rebuys, cash-outs, at the table,
+    net) and, with ``format`` ``"csv"``, ``text``.  Errors: ``not_host``, ``no_request``,
+    ``bad_seat``, ``bad_stakes``, ``bad_settings``, ``missing_field``.
+    """
+
+    TYPE: ClassVar[str] = "host"
+    table: str = _v(v_id)
+    action: str = _v(v_host_action)
+    player: str | None = _v(v_id, None)
+    seat: int | None = _v(v_seat, None)
+    stakes: dict[str, Any] | None = _v(v_stakes, None)
+    settings: dict[str, Any] | None = _v(v_settings, None)
+    format: str | None = _v(v_ledger_format, None)
+
+    def _check(self) -> None:
+        needs = {"approve": "player", "refuse": "player", "remove": "seat",
+                 "transfer": "seat"}.get(self.action)
+        if needs is not None and getattr(self, needs) is None:
+            raise ProtocolError("missing_field", f"`{self.action}` needs `{needs}`",
+                                field=needs)
+        if self.action == "change" and self.stakes is None and self.settings is None:
+            raise ProtocolError("missing_field", "`change` needs `stakes` or `settings`",
+                                field="settings")
 
 
 # --- Hand history ----------------------------------------------------------------------
@@ -483,7 +530,7 @@ REQUEST_CLASSES: dict[str, type[Request]] = {
     for cls in (
         Hello, Login, Register, Logout, ChangePassword,
         Ping, Tables, CreateTable, Watch, Unwatch, Sit, Leave, Act,
-        Chat, SitOut, SitIn, ShowHands, Resume, History, Hand, Mute,
+        Chat, SitOut, SitIn, ShowHands, Resume, History, Hand, Mute, Host,
     )
 }
 

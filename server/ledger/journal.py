@@ -29,7 +29,7 @@ import secrets
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
-from server.ledger.store import Batch, HandMark, Outcome, Store, Transfer, is_checked
+from server.ledger.store import Batch, Entry, HandMark, Outcome, Store, Transfer, is_checked
 
 __all__ = ["BANK", "HOUSE", "JACKPOT_POOL", "RAKE", "Ledger", "NodeInUse", "Recovery",
            "hand_entries", "player_account"]
@@ -47,6 +47,9 @@ SEAT = "seat:"
 """In :meth:`Ledger.hand_result` entries, ``seat:<player>`` names that player's chips at the
 table and ``pot`` the table's pot; any other name must be a system account."""
 POT = "pot"
+
+JOURNAL_PAGE = 1000
+"""Journal rows read per store call when following a table's lines."""
 
 RETRIES = 3
 """Attempts of a keyed batch whose store connection failed (then the error is raised)."""
@@ -128,6 +131,7 @@ class Ledger:
         self.run = run if run is not None else secrets.token_hex(4)
         self._keeper: asyncio.Task[None] | None = None
         self._attached: dict[tuple[str, str], _Attached] = {}
+        self._followed: dict[str, tuple[list[Entry], int]] = {}  # table_entries: lines, seq
 
     # ------------------------------------------------------------------ the node
     async def claim_node(self, seconds: float) -> None:
@@ -179,6 +183,27 @@ class Ledger:
 
     def pot_account(self, table: str) -> str:
         return f"table:{self.node}:{self.run}:{table}:{POT}"
+
+    async def table_entries(self, table: str) -> list[Entry]:
+        """Every journal line touching ``table``'s accounts, in order. The first call for a
+        table reads the journal from its start; later calls read only what is new (the
+        tables asked for are followed, their lines kept in memory)."""
+        prefix = f"table:{self.node}:{self.run}:{table}:"
+        lines, since = self._followed.get(table, ([], 0))
+        while True:
+            page = await self.store.journal(since, JOURNAL_PAGE)
+            lines.extend(e for e in page
+                         if e.src.startswith(prefix) or e.dst.startswith(prefix))
+            if page:
+                since = page[-1].seq
+            if len(page) < JOURNAL_PAGE:
+                break
+        self._followed[table] = (lines, since)
+        return list(lines)
+
+    def unfollow(self, table: str) -> None:
+        """``table`` closed: its lines are no longer kept."""
+        self._followed.pop(table, None)
 
     def _hand_ref(self, hand_id: str) -> str:
         return f"{self.node}:{self.run}:{hand_id}"

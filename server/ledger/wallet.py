@@ -17,8 +17,8 @@ import logging
 from collections.abc import Callable, Mapping, Sequence
 from typing import Protocol
 
-from server.ledger.journal import Ledger, player_account
-from server.ledger.store import Transfer
+from server.ledger.journal import POT, SEAT, Ledger, player_account
+from server.ledger.store import Entry, Transfer
 
 log = logging.getLogger("server.ledger.wallet")
 
@@ -64,6 +64,11 @@ class Wallet(Protocol):
         """The table voided a running hand (its chips never moved): record it, end it."""
         ...
 
+    async def table_entries(self, table: str) -> list[Entry]:
+        """Every journal line of ``table``'s accounts (its players' chips there and its
+        pot), in order: a home game's session ledger (:mod:`server.table.session`)."""
+        ...
+
 
 class MemoryWallet:
     """Balances in a dict; ``journal`` records every movement ``(player, delta, reason)``."""
@@ -72,6 +77,12 @@ class MemoryWallet:
         self._balances: dict[str, int] = {}
         self.journal: list[tuple[str, int, str]] = []
         self._lock = asyncio.Lock()
+        self._lines: list[Entry] = []  # the table accounts' lines, as a ledger would book them
+
+    def _line(self, src: str, dst: str, amount: int, reason: str) -> None:
+        if amount > 0:
+            self._lines.append(Entry(len(self._lines) + 1, len(self._lines) + 1, src, dst,
+                                     amount, reason))
 
     def balance(self, player_id: str) -> int:
         return self._balances.get(player_id, 0)
@@ -107,16 +118,31 @@ class MemoryWallet:
         return sum(self._balances.values())
 
     async def buy_in(self, player_id: str, table: str, amount: int, *, reason: str) -> bool:
-        return await self.debit(player_id, amount, reason)
+        ok = await self.debit(player_id, amount, reason)
+        if ok:
+            self._line(player_account(player_id), f"table:-:-:{table}:{player_id}", amount,
+                       reason)
+        return ok
 
     async def cash_out(self, player_id: str, table: str, amount: int, *, reason: str) -> None:
         await self.credit(player_id, amount, reason)
+        self._line(f"table:-:-:{table}:{player_id}", player_account(player_id), amount, reason)
+
+    async def table_entries(self, table: str) -> list[Entry]:
+        prefix = f"table:-:-:{table}:"
+        return [e for e in self._lines if e.src.startswith(prefix) or e.dst.startswith(prefix)]
 
     async def hand_started(self, table: str, hand_id: str, stacks: Mapping[str, int]) -> None:
         """Nothing to record: this wallet does not see table chips."""
 
     async def hand_result(self, table: str, hand_id: str, entries: Sequence[Transfer]) -> None:
-        """Nothing to record: this wallet does not see table chips."""
+        """The hand's lines at the table (balances do not change: table chips)."""
+        def account(name: str) -> str:
+            if name.startswith(SEAT):
+                return f"table:-:-:{table}:{name[len(SEAT):]}"
+            return f"table:-:-:{table}:{POT}" if name == POT else name
+        for t in entries:
+            self._line(account(t.src), account(t.dst), t.amount, f"{t.reason} {hand_id}")
 
     async def hand_voided(self, table: str, hand_id: str, *, reason: str) -> None:
         """Nothing to record: this wallet does not see table chips."""
@@ -202,3 +228,6 @@ class LedgerWallet:
 
     async def hand_voided(self, table: str, hand_id: str, *, reason: str) -> None:
         await self.ledger.hand_voided(table, hand_id, reason=reason)
+
+    async def table_entries(self, table: str) -> list[Entry]:
+        return await self.ledger.table_entries(table)

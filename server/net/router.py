@@ -44,6 +44,7 @@ from protocol import (
     Hand,
     Hello,
     History,
+    Host,
     Leave,
     Login,
     Logout,
@@ -79,7 +80,7 @@ __all__ = ["Router"]
 log = logging.getLogger("server.net.router")
 
 TABLE_REQUESTS: tuple[type[Request], ...] = (
-    Watch, Unwatch, Resume, Sit, Leave, Act, Chat, SitOut, SitIn, ShowHands, Mute,
+    Watch, Unwatch, Resume, Sit, Leave, Act, Chat, SitOut, SitIn, ShowHands, Mute, Host,
 )
 """Requests answered by the table's actor."""
 
@@ -262,7 +263,7 @@ class Router:
                 raise
             log.info("event=table_created table=%s owner=%s variant=%s",
                      table_id, conn.player_id, request.variant)
-            conn.reply(messages.ok(rid, table=table_id))
+            conn.reply(messages.ok(rid, **self.registry.created(table_id)))
         elif isinstance(request, History) and self.history is not None:
             return self._finish(conn, rid, self._history(conn, request))
         elif isinstance(request, Hand) and self.history is not None:

@@ -53,6 +53,7 @@ from protocol import messages as m
 from protocol.requests import (
     Act,
     Chat,
+    Host,
     Leave,
     Mute,
     Request,
@@ -74,6 +75,7 @@ from server.table.api import Clock, Envelope, Sink
 from server.table.dealer import Dealer
 from server.table.fanout import EVENT_LOG_SIZE, Fanout, draft
 from server.table.games import game_for
+from server.table.host import HostDesk
 from server.table.jackpot import JackpotService
 from server.table.lobby import Mutes
 from server.table.projection import Msg
@@ -100,7 +102,7 @@ class TableActor:
                  jackpot: JackpotService | None = None,
                  on_jackpot: Callable[[Msg], None] | None = None,
                  on_hand_end: Callable[[], None] | None = None,
-                 history: HistoryStore | None = None) -> None:
+                 history: HistoryStore | None = None, host: str | None = None) -> None:
         self.table_id = table_id
         self.spec = spec
         self.config = config
@@ -125,7 +127,9 @@ class TableActor:
         self.game = game_for(self, spec)
         self.seat_desk = SeatDesk(self)
         self.viewers = ViewerDesk(self)
+        self.host = HostDesk(self, host)  # a private table's host (inert at a public one)
         self.closing = False
+        self.closing_reason: str | None = None  # closed for good after the hand (a host's)
         self.stopped = False
         self.fault: BaseException | None = None  # tests: raised by the next handled item
         self._external = 0
@@ -133,7 +137,7 @@ class TableActor:
         # abuse limits (Config `tables, lobby and chat`; set by the registry)
         self.on_change: Callable[[TableActor], None] | None = None  # lobby entry changed
         self.mutes: Mutes | None = None  # the process's mutes (chat fan-out skips muters)
-        self.idle_closed = False
+        self.closed_for_good = False  # the registry forgets a table closed for good
         self._lobby_key: object = None
         self.chat_bucket = TokenBucket(rate=config.chat_rate_per_table,
                                        burst=config.chat_burst_per_table, clock=clock.now)
@@ -272,7 +276,8 @@ class TableActor:
     # ================================================================ between hands
     def _kick(self) -> None:
         """Schedule the next hand after the pause when one could start."""
-        if self.in_hand or self.closing or self.turns.next_hand is not None:
+        if (self.in_hand or self.closing or self.host.paused
+                or self.turns.next_hand is not None):
             return
         if len(self.seats.eligible()) < self.game.min_players:
             return
@@ -290,8 +295,23 @@ class TableActor:
             if st.leaving:
                 await self.seat_desk.remove(seat)
         await self.seat_desk.fill_seats()
-        if self.closing:
+        if self.closing_reason is not None:
+            await self.close_for_good(self.closing_reason)
+        elif self.closing:
             await self._close()
+
+    def use_spec(self, spec: TableSpec) -> None:
+        """The table's stakes and settings from now on (a host's change, between hands)."""
+        self.spec = spec
+        self.game.use_spec(spec)
+
+    async def close_when_done(self, reason: str) -> None:
+        """Close for good once the running hand is over (at once between hands)."""
+        self.closing = True
+        self.closing_reason = reason
+        self.turns.cancel_next_hand()
+        if not self.in_hand:
+            await self.close_for_good(reason)
 
     # ================================================================ shutdown
     def begin_shutdown(self) -> None:
@@ -341,7 +361,6 @@ class TableActor:
         table)."""
         if self.closing or self.stopped or self.in_hand or not self.seats.is_empty():
             return
-        self.idle_closed = True
         await self.close_for_good("idle")
         log.info("event=table_idle_closed table=%s", self.table_id)
 
@@ -351,6 +370,7 @@ class TableActor:
         ``table_closed`` and stop. The registry calls it for a table that keeps crashing
         (then from outside the dead task), :meth:`close_if_idle` for an idle one."""
         self.closing = True
+        self.closed_for_good = True
         self.turns.cancel_next_hand()
         if self.in_hand:
             self.dealer.void_now(reason)
@@ -377,4 +397,5 @@ class TableActor:
         SitOut: lambda t, env: t.seat_desk.sit_out(env),
         SitIn: lambda t, env: t.seat_desk.sit_in(env),
         Act: lambda t, env: t.dealer.act(env),
+        Host: lambda t, env: t.host.handle(env),
     }

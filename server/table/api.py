@@ -159,6 +159,10 @@ class TableRegistryAPI(Protocol):
         """The table's actor, or None (answer ``unknown_table``)."""
         ...
 
+    def created(self, table_id: str) -> dict[str, Any]:
+        """The ``create_table`` answer's fields (``table``, a private table's ``code``)."""
+        ...
+
     def tables(self, variant: str | None = None) -> list[dict[str, Any]]:
         """Lobby summaries of every open table (optionally one variant)."""
         ...

@@ -74,6 +74,7 @@ class Dealer:
         await self.ledger_voids()
         if self.in_hand or t.closing:
             return
+        t.host.hand_starts()  # a host's changes take effect from this hand
         players = t.seats.eligible()
         if len(players) < t.game.min_players:
             return

@@ -7,7 +7,7 @@ Rule of this module: the actor holds one :class:`Game` (built from the spec's ki
   players; one seat acts at a time on its action clock, then its time bank (``turn`` after
   each ``TurnStarted``); SHOW-02 keeps the last hand for ``show_hands``.
 * :class:`HouseGame` (Caribbean Stud): every seat decides at once in each phase, by one
-  deadline (the ante phase ``spec.ante_time``, the decisions ``Config.action_clock``); the
+  deadline (the ante phase ``spec.ante_time``, the decisions the table's ``action_clock``); the
   jackpot service hears of the round when it is dealt (CSP-10) and when it ends (CSP-08..12);
   a jackpot wager past the house's ``max_pool`` is refused (GEN-10).
 """
@@ -73,6 +73,7 @@ class Game(Protocol):
     min_players: int
 
     def seated(self, st: SeatState) -> None: ...
+    def use_spec(self, spec: TableSpec) -> None: ...
     def place(self, players: list[int]) -> Placement: ...
     def new_engine(self, placement: Placement, deck: list[str], seed: bytes) -> Engine: ...
     def opened(self) -> None: ...
@@ -95,6 +96,10 @@ class PotGame:
         self.table = table
         self.spec = spec
         self.blinds = BlindPlan(spec)  # GEN-05: the last hand's button and blinds
+
+    def use_spec(self, spec: TableSpec) -> None:
+        assert isinstance(spec, PotSpec)
+        self.spec = self.blinds.spec = spec
 
     def seated(self, st: SeatState) -> None:
         """GEN-05: a player who sits down once the blinds have started waits for the big
@@ -120,7 +125,7 @@ class PotGame:
 
     def turn_started(self, e: ev.TurnStarted) -> list[Draft]:
         t = self.table
-        t.turns.start_turn(e.seat, t.config.action_clock)
+        t.turns.start_turn(e.seat, self.spec.action_clock)
         return self._turn_drafts(e)
 
     def _turn_drafts(self, e: ev.TurnStarted) -> list[Draft]:
@@ -190,6 +195,10 @@ class HouseGame:
         self.spec = spec
         self.phase = ""  # the round's phase when its events were last sent
 
+    def use_spec(self, spec: TableSpec) -> None:
+        assert isinstance(spec, HouseSpec)
+        self.spec = spec
+
     def seated(self, st: SeatState) -> None:
         return None
 
@@ -235,7 +244,7 @@ class HouseGame:
         if rnd is not None and rnd.phase != self.phase:
             self.phase = rnd.phase
             if rnd.phase == "decisions":
-                self._phase_turns(self.table.config.action_clock, WakeKind.DECIDE_DEADLINE)
+                self._phase_turns(self.spec.action_clock, WakeKind.DECIDE_DEADLINE)
 
     async def on_wake(self, w: Wake) -> None:
         rnd = self._round()
@@ -294,7 +303,7 @@ class HouseGame:
             return
         try:
             t.jackpot.hand_eligible(jackpot_round(rnd.round_id, t.config.node),
-                                    max_seconds=t.config.action_clock + t.config.jackpot_lease)
+                                    max_seconds=self.spec.action_clock + t.config.jackpot_lease)
         except Exception:
             log.exception("event=jackpot_register_failed table=%s hand=%s", t.table_id,
                             rnd.round_id)

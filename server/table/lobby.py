@@ -97,6 +97,8 @@ class Lobby:
             actor = actors.get(table_id)
             if actor is None:
                 continue
+            if actor.spec.private:  # a home game is joined by its invite link, never listed
+                continue
             entry = actor.summary()
             free = int(entry.get("seats", 0)) - int(entry.get("players", 0))
             was = table_id in entries

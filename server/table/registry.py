@@ -140,6 +140,8 @@ class TableRegistry:
         ``max_tables_per_ip`` from the address ``ip``, or ``max_tables`` in all)."""
         if not self.accepting:
             raise ProtocolError("shutting_down")
+        if spec.private and owner is None:
+            raise ProtocolError("unauthorized", "a private table needs a signed-in host")
         self._check_caps(owner, ip)
         try:
             n = self.table_ids.take()
@@ -151,7 +153,7 @@ class TableRegistry:
                            clock=self.clock, rng=self.rng, shuffle=self.shuffle,
                            jackpot=self.jackpot,
                            on_jackpot=self._on_jackpot, on_hand_end=self._on_hand_end,
-                           history=self.history)
+                           history=self.history, host=owner)
         actor.recording.hand_numbers = self.hand_ids
         actor.mutes = self.mutes
         actor.on_change = self._on_table_change
@@ -231,6 +233,13 @@ class TableRegistry:
                     del index[key]
         self.lobby.removed(table_id)
         log.info("event=table_closed table=%s reason=%s", table_id, reason)
+
+    def created(self, table_id: str) -> dict[str, Any]:
+        """The ``create_table`` answer's fields: ``table``, and a private table's invite
+        ``code`` (for its creator, the host, alone)."""
+        actor = self._actors.get(table_id)
+        code = actor.host.code if actor is not None else None
+        return {"table": table_id} if code is None else {"table": table_id, "code": code}
 
     def page(self, request: Any) -> dict[str, Any]:
         """The ``tables`` answer's fields (``tables``, ``total``, ``next``) for a
@@ -339,7 +348,7 @@ class TableRegistry:
     def _done(self, actor: TableActor, task: asyncio.Task[None]) -> None:
         if self._tasks.get(actor.table_id) is task:
             del self._tasks[actor.table_id]
-        if actor.idle_closed and actor.stopped and self.accepting:
+        if actor.closed_for_good and actor.stopped and self.accepting:
             self._forget(actor)
         if task.cancelled():
             log.info("event=actor_cancelled table=%s", actor.table_id)

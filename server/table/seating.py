@@ -22,6 +22,7 @@ from server.table.wake import WakeKind
 
 if TYPE_CHECKING:
     from server.table.actor import TableActor
+    from server.table.host import SeatRequest
 
 __all__ = ["SeatDesk"]
 
@@ -51,38 +52,86 @@ class SeatDesk:
         req = env.request
         assert isinstance(req, Sit)
         pid, rid = env.sink.player_id, req.rid
-        if pid is None:
-            return t.fanout.answer(env, m.error(rid, "unauthorized"))
-        if t.closing:
-            return t.fanout.answer(env, m.error(rid, "table_closed"))
-        if not 0 <= req.seat < t.spec.seats:
-            return t.fanout.answer(env, m.error(rid, "bad_seat"))
+        refusal = self._refusal(env, req)
+        if refusal is not None:
+            return t.fanout.answer(env, m.error(rid, refusal))
+        assert pid is not None
         mine = t.seats.seat_of(pid)
         if mine is not None:
             return await self._sit_again(env, mine, req)
+        limits = f"buy-in must be {t.spec.min_buy_in}..{t.spec.max_buy_in}"
+        in_limits = t.spec.min_buy_in <= req.buy_in <= t.spec.max_buy_in
         if t.seats[req.seat] is not None:
-            if t.seats.is_full():
-                if not t.spec.min_buy_in <= req.buy_in <= t.spec.max_buy_in:
-                    # refused at once, never changed later (a waiter buys in what they asked)
-                    return t.fanout.answer(env, m.error(
-                        rid, "bad_buy_in",
-                        f"buy-in must be {t.spec.min_buy_in}..{t.spec.max_buy_in}"))
-                t.seats.wait(Waiter(pid, env.sink.name or pid, req.buy_in, env.sink))
-                return t.fanout.answer(env, m.error(rid, "table_full",
-                                                 "The table is full; you are on the waiting "
-                                                 "list."))
-            return t.fanout.answer(env, m.error(rid, "seat_taken"))
-        if not t.spec.min_buy_in <= req.buy_in <= t.spec.max_buy_in:
+            if not t.seats.is_full() or t.host.needs_approval(pid):
+                return t.fanout.answer(env, m.error(rid, "seat_taken"))
+            if not in_limits:  # refused at once, never changed later (a waiter buys in
+                return t.fanout.answer(env, m.error(rid, "bad_buy_in", limits))  # its ask)
+            t.seats.wait(Waiter(pid, env.sink.name or pid, req.buy_in, env.sink))
             return t.fanout.answer(env, m.error(
-                rid, "bad_buy_in",
-                f"buy-in must be {t.spec.min_buy_in}..{t.spec.max_buy_in}"))
+                rid, "table_full", "The table is full; you are on the waiting list."))
+        if not in_limits:
+            return t.fanout.answer(env, m.error(rid, "bad_buy_in", limits))
+        if t.host.needs_approval(pid):  # a home game: the host says yes or no
+            return t.host.request_seat(env, req)
         if not await t.wallet.buy_in(pid, t.table_id, req.buy_in,
-                                        reason=f"buy_in {t.table_id}"):
+                                     reason=f"buy_in {t.table_id}"):
             return t.fanout.answer(env, m.error(rid, "insufficient_funds"))
         t.seats.stop_waiting(pid)
         self.seat_player(req.seat, pid, env.sink.name or pid, req.buy_in, env.sink)
         t.fanout.answer(env, m.ok(rid, seat=req.seat))
         t.fanout.send_snapshot(env.sink)
+
+    def _refusal(self, env: Envelope, req: Sit) -> str | None:
+        """What refuses this ``sit`` before any seat is looked at (an error code)."""
+        t = self.table
+        pid = env.sink.player_id
+        if pid is None:
+            return "unauthorized"
+        if t.closing:
+            return "table_closed"
+        if not t.host.admits(env.sink, req.code):
+            return "invite_required"
+        if pid in t.host.removed:
+            return "removed"
+        if not 0 <= req.seat < t.spec.seats:
+            return "bad_seat"
+        return None
+
+    async def seat_requested(self, asked: SeatRequest) -> str | None:
+        """The host approved ``asked``: seat them (their buy-in taken now) and send them
+        the snapshot; else the error code that stopped it."""
+        t = self.table
+        if t.closing:
+            return "table_closed"
+        sink = next((s for s in t.sinks.values() if s.player_id == asked.player_id), None)
+        if sink is None:  # the asker is gone (every connection closed)
+            return "no_request"
+        if t.seats.seat_of(asked.player_id) is not None:
+            return "already_seated"
+        if t.seats[asked.seat] is not None:
+            return "seat_taken"
+        if not t.spec.min_buy_in <= asked.buy_in <= t.spec.max_buy_in:
+            return "bad_buy_in"  # the host changed the limits meanwhile
+        if not await t.wallet.buy_in(asked.player_id, t.table_id, asked.buy_in,
+                                     reason=f"buy_in {t.table_id}"):
+            return "insufficient_funds"
+        self.seat_player(asked.seat, asked.player_id, asked.name, asked.buy_in, sink)
+        t.fanout.send_snapshot(sink)
+        return None
+
+    async def take_off(self, seat: int) -> bool:
+        """The host removes the player at ``seat``: at once between hands, else at the end
+        of the hand they are in (True); chips back to their balance either way."""
+        t = self.table
+        st = t.seats[seat]
+        assert st is not None
+        t.seats.drop_change(st.player_id)
+        if t.in_hand and seat in t.dealer.start_stacks:
+            st.leaving = True
+            return True
+        await self.remove(seat)
+        await self.fill_seats()
+        return False
 
     async def _sit_again(self, env: Envelope, mine: int, req: Sit) -> None:
         t = self.table
@@ -90,6 +139,8 @@ class SeatDesk:
         assert st is not None
         rid = req.rid
         if req.seat == mine:  # rebuy (GEN-06)
+            if not t.spec.rebuys:
+                return t.fanout.answer(env, m.error(rid, "rebuys_off"))
             if st.stack + st.topup + req.buy_in > t.spec.max_buy_in:
                 return t.fanout.answer(env, m.error(rid, "bad_buy_in",
                                                  f"at most {t.spec.max_buy_in} at the table"))

@@ -27,8 +27,14 @@ Table settings (``settings``, all optional):
 - ``spectator_chat`` (default true), ``chat`` (default true).
 - ``post_to_enter`` (default false): GEN-05, a player who sits down where the big blind has
   not reached posts a big blind to play at once instead of waiting for it.
-- ``pause``: seconds between hands (default 2.0). ``ante_time``: Caribbean ante phase
-  seconds (default ``Config.action_clock``).
+- ``pause``: seconds between hands (default ``Config.hand_pause``, at least
+  ``Config.min_hand_pause``). ``ante_time``: Caribbean ante phase seconds (default
+  ``Config.action_clock``). ``action_clock``: seconds a player has to act (default
+  ``Config.action_clock``; 1..3600).
+- a home game (``create_table`` with ``private: true``; docs/protocol.md "Private games"):
+  ``approve_seats`` (default true at a private table, false elsewhere): the host approves
+  each request to sit; ``rebuys`` (default true): players may add chips between hands;
+  ``starting_stack``: every buy-in is exactly this many chips (sets both buy-in limits).
 - engine settings: ``raise_cap``, ``max_discard``, ``over_blind``,
   ``heads_up_button_first_blind``, ``rake_bp``, ``rake_cap`` (when the engine has them);
   Caribbean: ``dealing_mode`` (CSP-10).
@@ -63,7 +69,11 @@ _HOUSE_KEYS = {"jackpot_wager", "jackpot", "paytable", "jackpot_paytable", "pays
                "pool_share_bp", "reset_amount", "minor_reset_amount", "split_pools", "split",
                "minor_share_bp", "major_share_bp", "max_pool", "jackpot_reset", "fee"}
 _TABLE_SETTINGS = {"min_buy_in", "max_buy_in", "spectator_delay", "spectator_chat", "chat",
-                   "pause", "ante_time", "post_to_enter"}
+                   "pause", "ante_time", "post_to_enter", "action_clock", "approve_seats",
+                   "rebuys", "starting_stack"}
+#: What a private table's host may change between hands (``host`` ``change``).
+HOST_SETTINGS = frozenset({"pause", "action_clock", "ante_time", "starting_stack", "rebuys",
+                           "approve_seats", "min_buy_in", "max_buy_in"})
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -83,7 +93,11 @@ class SpecBase:
     chat: bool
     pause: float
     ante_time: float
+    action_clock: float
     post_to_enter: bool = False
+    private: bool = False  # a home game: unlisted, joined by invite, run by its host
+    approve_seats: bool = False
+    rebuys: bool = True
     decks: tuple[tuple[str, ...], ...] = field(default=())
 
 
@@ -316,6 +330,8 @@ def _common(req: CreateTable, config: Config, settings: dict[str, Any],
     """The fields of :class:`SpecBase`: buy-in limits, table settings, test decks."""
     min_buy = _int(settings, "min_buy_in", min(20 * unit, config.max_buy_in))
     max_buy = _int(settings, "max_buy_in", min(100 * unit, config.max_buy_in))
+    if "starting_stack" in settings:  # a home game's one buy-in
+        min_buy = max_buy = _int(settings, "starting_stack", 0)
     if max(min_buy, max_buy) > config.max_buy_in:
         raise _err("limit_exceeded",
                    f"buy-in limits above the house's limit of {config.max_buy_in}")
@@ -337,6 +353,10 @@ def _common(req: CreateTable, config: Config, settings: dict[str, Any],
         "pause": _pause(settings, config),
         "ante_time": _float(settings, "ante_time", config.action_clock),
         "post_to_enter": _bool(settings, "post_to_enter", False),
+        "action_clock": _action_clock(settings, config),
+        "private": req.private,
+        "approve_seats": _bool(settings, "approve_seats", req.private),
+        "rebuys": _bool(settings, "rebuys", True),
         "decks": _test_decks(req, config, card_set),
     }
 
@@ -349,3 +369,10 @@ def _pause(settings: dict[str, Any], config: Config) -> float:
         raise _err("bad_settings", f"`pause` must be at least {config.min_hand_pause:g} seconds "
                    "(players need time to see the result)")
     return pause
+
+
+def _action_clock(settings: dict[str, Any], config: Config) -> float:
+    clock = _float(settings, "action_clock", config.action_clock)
+    if clock < 1:
+        raise _err("bad_settings", "`action_clock` must be at least 1 second")
+    return clock

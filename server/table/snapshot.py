@@ -49,4 +49,5 @@ def snapshot_for(t: TableActor, player_id: str | None) -> Msg:
                       structure=t.spec.structure, stakes=t.spec.stakes_wire,
                       seats=seats, board=board, pots=pots, button=t.dealer.button, turn=turn,
                       hand=t.dealer.hand_id if t.in_hand else None, name=t.spec.name,
-                      settings=t.spec.settings_wire, you=me)
+                      settings=t.spec.settings_wire, you=me,
+                      host=t.host.state_for(player_id))

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 
 from protocol import messages as m
 from protocol.errors import ProtocolError
-from protocol.requests import Chat, Mute, Resume, ShowHands
+from protocol.requests import Chat, Mute, Resume, ShowHands, Watch
 from server.ledger.accounts import guest_tag
 from server.table.api import Envelope
 from server.table.fanout import draft
@@ -30,6 +30,10 @@ class ViewerDesk:
 
     async def watch(self, env: Envelope) -> None:
         t = self.table
+        req = env.request
+        assert isinstance(req, Watch)
+        if not t.host.admits(env.sink, req.code):
+            return t.fanout.answer(env, m.error(req.rid, "invite_required"))
         t.sinks[env.sink.conn_id] = env.sink
         t.fanout.answer(env, m.ok(env.request.rid))
         t.fanout.send_snapshot(env.sink)
@@ -46,6 +50,8 @@ class ViewerDesk:
         req = env.request
         assert isinstance(req, Resume)
         sink = env.sink
+        if not t.host.admits(sink, req.code):
+            return t.fanout.answer(env, m.error(req.rid, "invite_required"))
         t.sinks[sink.conn_id] = sink
         t.fanout.answer(env, m.ok(req.rid))
         t.fanout.replay(sink, req.since)
@@ -57,6 +63,8 @@ class ViewerDesk:
         if env.sink.player_id is None:
             return t.fanout.answer(env, m.error(req.rid, "unauthorized"))
         seat = t.seats.seat_of(env.sink.player_id)
+        if not t.host.admits(env.sink, None):
+            return t.fanout.answer(env, m.error(req.rid, "invite_required"))
         if not t.spec.chat or (seat is None and not t.spec.spectator_chat):
             return t.fanout.answer(env, m.error(req.rid, "chat_disabled"))
         if not t.chat_bucket.take():  # the table's own limit (everyone's chat together)

@@ -28,6 +28,7 @@ from protocol.requests import (
     Hand,
     Hello,
     History,
+    Host,
     Leave,
     Login,
     Logout,
@@ -62,6 +63,10 @@ REQUESTS: list[Request] = [
            limit=25, cursor="t40"),
     Mute(rid="m1", table="t1", seat=3),
     Mute(rid="m2", table="t1", name="rail-bird", on=False),
+    Host(rid="h1", table="t1", action="approve", player="p_bob"),
+    Host(rid="h2", table="t1", action="change", stakes={"blinds": [100, 200]},
+         settings={"action_clock": 20}),
+    Host(rid="h3", table="t1", action="ledger", format="csv"),
     CreateTable(rid=8, variant="holdem", structure="no_limit", stakes={"blinds": [50, 100]},
                 seats=6, name="High rollers", settings={"action_clock": 30, "rake": {"cap": 3}},
                 decks=(tuple(DECK), tuple(reversed(DECK)))),
@@ -148,6 +153,10 @@ SERVER_MESSAGES: list[dict[str, Any]] = [
     m.settled(T, 21, results={1: {"ante": 25, "play": 50, "jackpot": -1},
                               2: {"ante": -25, "play": None, "jackpot": None}}),
     m.table_closed(T, 22, reason="idle"),
+    m.seat_request(T, 23, player="p_bob", name="Bob", seat=2, buy_in=1000, guest="3fa2"),
+    m.seat_refused(T, 24, player="p_bob", seat=2, reason="seat_taken"),
+    m.table_updated(T, 25, host={"seat": 0, "name": "Ann", "private": True, "paused": False,
+                                 "approve_seats": True, "rebuys": True, "next": None}),
 ]
 
 CODEC_LIST = list(CODECS.values())

@@ -1,0 +1,271 @@
+"""A private table's host: the invite code, who may sit, and the controls of a home game.
+
+Rule of this module: :class:`HostDesk` owns the host's state (who hosts, the invite code, the
+seat requests waiting, the players removed, whether the game is paused, the stakes and settings
+the next hand takes) and answers the ``host`` request in the table actor's task; everyone but
+the host is refused ``not_host``. It changes seats and chips only through the actor's
+:class:`~server.table.seating.SeatDesk` and wallet paths, so nothing is created or lost.
+
+* The creator of a ``private`` table is its host (the role can be handed to a seated player:
+  ``transfer``). Without the invite code nobody else can watch, sit, resume or chat
+  (``invite_required``); once admitted, a player stays admitted (the code may be rotated).
+* ``approve_seats``: a ``sit`` becomes a request (``ok`` with ``pending: true``); the host
+  gets ``seat_request`` and answers ``approve`` (the buy-in is taken then) or ``refuse`` (the
+  asker gets ``seat_refused``).
+* ``pause``/``resume``: no hand starts while paused (the running hand plays on).
+* ``remove``: the player leaves at the end of the hand, chips back to their balance, and may
+  not sit again at this table (``removed``).
+* ``change``: stakes and the host's settings, validated as a new table would be
+  (:func:`~server.table.settings.build_spec`), taking effect from the next hand.
+* ``close``: the table closes after the running hand (everyone cashed out).
+* ``ledger``: per player, from the ledger's journal (:mod:`server.table.session`).
+"""
+
+from __future__ import annotations
+
+import secrets
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from protocol import messages as m
+from protocol.errors import ProtocolError
+from protocol.requests import CreateTable, Host, Sit
+from server.ledger.accounts import guest_tag
+from server.table.api import Envelope, Sink
+from server.table.fanout import builder
+from server.table.projection import Draft, Msg
+from server.table.settings import HOST_SETTINGS, TableSpec, build_spec
+
+if TYPE_CHECKING:
+    from server.table.actor import TableActor
+
+__all__ = ["HostDesk", "SeatRequest"]
+
+CODE_BYTES = 12
+MAX_REQUESTS = 50
+"""Seat requests a table keeps waiting at once (more: ``table_full``)."""
+
+
+@dataclass(slots=True)
+class SeatRequest:
+    player_id: str
+    name: str
+    seat: int
+    buy_in: int
+
+    def to_wire(self) -> Msg:
+        return {"player": self.player_id, "name": self.name, "seat": self.seat,
+                "buy_in": self.buy_in}
+
+
+class HostDesk:
+    """The host side of one table (see the module docstring); inert at a public table."""
+
+    def __init__(self, table: TableActor, host_id: str | None) -> None:
+        self.table = table
+        self.private = table.spec.private
+        self.host_id = host_id if self.private else None
+        self.code = secrets.token_urlsafe(CODE_BYTES) if self.private else None
+        self.paused = False
+        self.requests: dict[str, SeatRequest] = {}
+        self.removed: set[str] = set()
+        self.admitted: set[str] = set()
+        self.next_spec: TableSpec | None = None
+
+    # ---------------------------------------------------------------- admission
+    def admits(self, sink: Sink, code: str | None) -> bool:
+        """Whether this connection may watch or sit: anyone at a public table; at a private
+        one the host, a player admitted before (or seated), or whoever brings the code."""
+        if not self.private:
+            return True
+        pid = sink.player_id
+        if pid is not None and (pid == self.host_id or pid in self.admitted
+                                or self.table.seats.seat_of(pid) is not None):
+            return True
+        if code is not None and self.code is not None and secrets.compare_digest(
+                code.encode(), self.code.encode()):
+            if pid is not None:
+                self.admitted.add(pid)
+            return True
+        return False
+
+    def needs_approval(self, player_id: str) -> bool:
+        return self.table.spec.approve_seats and player_id != self.host_id
+
+    # ---------------------------------------------------------------- seat requests
+    def request_seat(self, env: Envelope, req: Sit) -> None:
+        """``sit`` at a table whose host approves seats: the request waits for the host."""
+        t = self.table
+        pid = env.sink.player_id
+        assert pid is not None
+        if pid not in self.requests and len(self.requests) >= MAX_REQUESTS:
+            return t.fanout.answer(env, m.error(req.rid, "table_full",
+                                                "Too many requests are waiting; try later."))
+        self.requests[pid] = SeatRequest(pid, env.sink.name or pid, req.seat, req.buy_in)
+        t.sinks[env.sink.conn_id] = env.sink  # the asker follows the table meanwhile
+        t.fanout.answer(env, m.ok(req.rid, seat=req.seat, pending=True))
+        if self.host_id is not None:
+            t.fanout.publish(Draft(None, {self.host_id: builder(
+                m.seat_request, player=pid, name=env.sink.name or pid, seat=req.seat,
+                buy_in=req.buy_in, guest=guest_tag(pid))}))
+
+    async def _approve(self, env: Envelope, req: Host) -> None:
+        t = self.table
+        asked = self.requests.pop(req.player or "", None)
+        if asked is None:
+            return t.fanout.answer(env, m.error(req.rid, "no_request"))
+        problem = await t.seat_desk.seat_requested(asked)
+        if problem is not None:
+            self._refused(asked, problem)
+            return t.fanout.answer(env, m.error(req.rid, problem))
+        self.admitted.add(asked.player_id)
+        t.fanout.answer(env, m.ok(req.rid, seat=asked.seat))
+        self.announce()
+
+    def _refuse(self, env: Envelope, req: Host) -> None:
+        asked = self.requests.pop(req.player or "", None)
+        if asked is None:
+            return self.table.fanout.answer(env, m.error(req.rid, "no_request"))
+        self._refused(asked, None)
+        self.table.fanout.answer(env, m.ok(req.rid))
+        self.announce()
+
+    def _refused(self, asked: SeatRequest, reason: str | None) -> None:
+        self.table.fanout.publish(Draft(None, {asked.player_id: builder(
+            m.seat_refused, player=asked.player_id, seat=asked.seat, reason=reason)}))
+
+    # ---------------------------------------------------------------- the host request
+    async def handle(self, env: Envelope) -> None:
+        t = self.table
+        req = env.request
+        assert isinstance(req, Host)
+        if not self.private:
+            return t.fanout.answer(env, m.error(req.rid, "not_host",
+                                                "This table has no host (it is public)."))
+        if env.sink.player_id is None or env.sink.player_id != self.host_id:
+            return t.fanout.answer(env, m.error(req.rid, "not_host"))
+        action = req.action
+        if action == "approve":
+            return await self._approve(env, req)
+        if action == "refuse":
+            return self._refuse(env, req)
+        if action == "ledger":
+            return await self._ledger(env, req)
+        if action in ("pause", "resume"):
+            self.paused = action == "pause"
+        elif action == "remove":
+            return await self._remove(env, req)
+        elif action == "transfer":
+            return self._transfer(env, req)
+        elif action == "change":
+            return self._change(env, req)
+        elif action == "rotate_code":
+            self.code = secrets.token_urlsafe(CODE_BYTES)
+            t.fanout.answer(env, m.ok(req.rid, code=self.code))
+            return self.announce()
+        elif action == "close":
+            t.fanout.answer(env, m.ok(req.rid, pending=t.in_hand))
+            return await t.close_when_done("host")
+        t.fanout.answer(env, m.ok(req.rid))
+        self.announce()
+
+    async def _remove(self, env: Envelope, req: Host) -> None:
+        t = self.table
+        assert req.seat is not None
+        st = t.seats[req.seat] if req.seat < len(t.seats) else None
+        if st is None:
+            return t.fanout.answer(env, m.error(req.rid, "bad_seat", "nobody sits there"))
+        if st.player_id == self.host_id:
+            return t.fanout.answer(env, m.error(req.rid, "not_allowed",
+                                                "Hand the host role on before leaving."))
+        self.removed.add(st.player_id)
+        self.admitted.discard(st.player_id)
+        pending = await t.seat_desk.take_off(req.seat)
+        t.fanout.answer(env, m.ok(req.rid, pending=pending))
+        self.announce()
+
+    def _transfer(self, env: Envelope, req: Host) -> None:
+        t = self.table
+        assert req.seat is not None
+        st = t.seats[req.seat] if req.seat < len(t.seats) else None
+        if st is None:
+            return t.fanout.answer(env, m.error(req.rid, "bad_seat", "nobody sits there"))
+        self.host_id = st.player_id
+        t.fanout.answer(env, m.ok(req.rid))
+        self.announce()
+
+    def _change(self, env: Envelope, req: Host) -> None:
+        t = self.table
+        spec = self.next_spec or t.spec
+        settings = dict(req.settings or {})
+        other = sorted(set(settings) - HOST_SETTINGS)
+        if other:
+            allowed = ", ".join(sorted(HOST_SETTINGS))
+            return t.fanout.answer(env, m.error(
+                req.rid, "bad_settings",
+                f"the host may change only {allowed} and the stakes, not {', '.join(other)}"))
+        merged = {**spec.settings_wire, **settings}
+        if "starting_stack" not in settings and {"min_buy_in", "max_buy_in"} & set(settings):
+            merged.pop("starting_stack", None)
+        try:
+            new = build_spec(CreateTable(
+                variant=spec.variant_name, structure=spec.structure,
+                stakes=dict(req.stakes) if req.stakes is not None else dict(spec.stakes_wire),
+                seats=spec.seats, name=spec.name, settings=merged, private=True),
+                t.config, name=spec.name)
+        except ProtocolError as exc:
+            return t.fanout.answer(env, m.error(req.rid, exc.code, exc.message))
+        if t.in_hand:
+            self.next_spec = new
+        else:
+            t.use_spec(new)
+        t.fanout.answer(env, m.ok(req.rid, pending=t.in_hand))
+        self.announce()
+
+    def hand_starts(self) -> None:
+        """A hand is about to start: the host's changes take effect now."""
+        if self.next_spec is not None:
+            spec, self.next_spec = self.next_spec, None
+            self.table.use_spec(spec)
+            self.announce()
+
+    async def _ledger(self, env: Envelope, req: Host) -> None:
+        from server.table.session import session_csv, session_rows
+
+        t = self.table
+        rows = session_rows(await t.wallet.table_entries(t.table_id), t.seats)
+        extra: Msg = {"text": session_csv(rows)} if req.format == "csv" else {}
+        t.fanout.answer(env, m.ok(req.rid, ledger=rows, **extra))
+
+    # ---------------------------------------------------------------- what viewers see
+    def state_for(self, player_id: str | None) -> Msg | None:
+        """The ``host`` object of ``snapshot`` and ``table_updated`` for this viewer (None at
+        a public table); the host's own copy holds the code and the requests."""
+        if not self.private:
+            return None
+        t = self.table
+        seat = t.seats.seat_of(self.host_id)
+        st = t.seats[seat] if seat is not None else None
+        nxt = self.next_spec
+        state: Msg = {
+            "seat": seat, "name": st.name if st is not None else None,
+            "private": True, "paused": self.paused, "approve_seats": t.spec.approve_seats,
+            "rebuys": t.spec.rebuys,
+            "next": None if nxt is None else {"stakes": dict(nxt.stakes_wire),
+                                              "settings": dict(nxt.settings_wire)},
+        }
+        if player_id is not None and player_id == self.host_id:
+            state["you"] = True
+            state["code"] = self.code
+            state["requests"] = [r.to_wire() for r in self.requests.values()]
+        return state
+
+    def announce(self) -> None:
+        """``table_updated`` to everyone (the host's copy with the code and requests)."""
+        public = self.state_for(None)
+        if public is None:
+            return
+        private: dict[str, Any] = {}
+        if self.host_id is not None:
+            private[self.host_id] = builder(m.table_updated, host=self.state_for(self.host_id))
+        self.table.fanout.publish(Draft(builder(m.table_updated, host=public), private))

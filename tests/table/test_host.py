@@ -1,0 +1,173 @@
+"""A private table's host controls (issue 16, docs/protocol.md "Private games"), on the fake
+clock: invite codes, approval of seats, pause, remove, changes from the next hand, transfer,
+close, and the session ledger from the journal. The ledger invariant holds after each test."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from server.table import TableActor
+from server.table.session import HOUSE_ROW, session_csv
+from tests.table.helpers import FakeSink, Harness, hand_of
+
+HOLDEM: dict[str, Any] = {"variant": "holdem", "structure": "no_limit",
+                          "stakes": {"blinds": [5, 10]}, "seats": 6, "private": True}
+
+
+def _total(h: Harness, *tables: TableActor) -> int:
+    return h.wallet.total() + sum(t.seats.chips() for t in tables)
+
+
+async def _home(h: Harness) -> tuple[TableActor, FakeSink, str]:
+    """A private table whose host ("owner", the creator) sits at seat 0."""
+    t = h.create(**HOLDEM)
+    host = h.player("owner")
+    code = t.host.code
+    assert code is not None and len(code) >= 16
+    assert (await h.send(t, host, "sit", seat=0, buy_in=500))["type"] == "ok"  # no approval
+    return t, host, code
+
+
+async def test_a_private_table_is_unlisted_and_needs_its_code() -> None:
+    h = Harness()
+    t, host, code = await _home(h)
+    public = h.create(**{**HOLDEM, "private": False})
+    assert [e["table"] for e in h.registry.tables()] == [public.table_id]
+    assert h.registry.created(t.table_id) == {"table": t.table_id, "code": code}
+    assert h.registry.created(public.table_id) == {"table": public.table_id}
+    stranger = h.player("stranger")
+    for kind, fields in (("watch", {}), ("sit", {"seat": 1, "buy_in": 500}),
+                         ("resume", {"since": 0}), ("chat", {"text": "hi"})):
+        answer = await h.send(t, stranger, kind, **fields)
+        assert answer["code"] == "invite_required", kind
+    assert (await h.send(t, stranger, "watch", code="x" * 16))["code"] == "invite_required"
+    assert not stranger.of("snapshot")
+    # with the code: watch; from then on admitted (a rotated code does not shut them out)
+    friend = h.player("friend")
+    assert (await h.send(t, friend, "watch", code=code))["type"] == "ok"
+    snap = friend.of("snapshot")[-1]
+    assert snap["host"]["private"] and snap["host"]["name"] == "Owner"
+    assert "code" not in snap["host"] and "requests" not in snap["host"]
+    assert (await h.send(t, host, "host", action="rotate_code"))["code"] != code
+    assert (await h.send(t, friend, "resume", since=0))["type"] == "ok"
+    assert (await h.send(t, stranger, "watch", code=code))["code"] == "invite_required"
+    assert _total(h, t, public) == 300_000  # three players of 100,000: nothing lost
+
+
+async def test_seat_requests_wait_for_the_host() -> None:
+    h = Harness()
+    t, host, code = await _home(h)
+    bob = h.player("bob")
+    answer = await h.send(t, bob, "sit", seat=2, buy_in=400, code=code)
+    assert answer["type"] == "ok" and answer["pending"] is True
+    assert t.seats[2] is None and h.wallet.balance("bob") == 100_000  # nothing taken yet
+    request = host.of("seat_request")[-1]
+    assert (request["player"], request["seat"], request["buy_in"]) == ("bob", 2, 400)
+    assert not bob.of("seat_request")  # the host's alone
+    assert (await h.send(t, bob, "host", action="approve", player="bob"))["code"] == "not_host"
+    assert (await h.send(t, host, "host", action="approve", player="nobody"))["code"] == \
+        "no_request"
+    carol = h.player("carol")
+    await h.send(t, carol, "sit", seat=3, buy_in=400, code=code)
+    assert (await h.send(t, host, "host", action="refuse", player="carol"))["type"] == "ok"
+    assert carol.of("seat_refused")[-1]["seat"] == 3 and t.seats[3] is None
+    assert (await h.send(t, host, "host", action="approve", player="bob"))["type"] == "ok"
+    st = t.seats[2]
+    assert st is not None and st.player_id == "bob" and st.stack == 400
+    assert h.wallet.balance("bob") == 100_000 - 400
+    assert bob.of("snapshot")[-1]["you"] == 2
+    assert _total(h, t) == 300_000
+
+
+async def test_pause_remove_change_transfer_and_close() -> None:
+    h = Harness()
+    t, host, code = await _home(h)
+    bob, carol = h.player("bob"), h.player("carol")
+    for who, seat in ((bob, 1), (carol, 2)):
+        await h.send(t, who, "sit", seat=seat, buy_in=500, code=code)
+        await h.send(t, host, "host", action="approve", player=who.player_id)
+    await h.advance(t, 3.0)
+    assert t.in_hand
+    # blinds change from the next hand; the running hand keeps its stakes
+    answer = await h.send(t, host, "host", action="change", stakes={"blinds": [10, 20]},
+                          settings={"action_clock": 15})
+    assert answer["type"] == "ok" and answer["pending"] is True
+    assert t.spec.stakes_wire == {"blinds": [5, 10]}
+    assert host.of("table_updated")[-1]["host"]["next"]["stakes"] == {"blinds": [10, 20]}
+    bad = await h.send(t, host, "host", action="change", settings={"spectator_delay": 5})
+    assert bad["code"] == "bad_settings"
+    assert (await h.send(t, host, "host", action="change",
+                         stakes={"blinds": [20, 10]}))["code"] == "bad_stakes"
+    # removal at the end of the hand; paused: no next hand
+    assert (await h.send(t, host, "host", action="remove", seat=2))["pending"] is True
+    assert (await h.send(t, host, "host", action="pause"))["type"] == "ok"
+    while t.in_hand:
+        to_act = hand_of(t).to_act
+        assert to_act is not None
+        who = {0: host, 1: bob, 2: carol}[to_act]
+        await h.send(t, who, "act", action="fold")
+    assert t.seats[2] is None and h.wallet.balance("carol") > 0
+    assert (await h.send(t, carol, "sit", seat=2, buy_in=500, code=code))["code"] == "removed"
+    await h.advance(t, 10.0)
+    assert not t.in_hand  # paused
+    assert (await h.send(t, host, "host", action="resume"))["type"] == "ok"
+    await h.advance(t, 3.0)
+    assert t.in_hand and t.spec.stakes_wire == {"blinds": [10, 20]}
+    assert t.spec.action_clock == 15
+    # the host role to bob; the old host is refused
+    assert (await h.send(t, host, "host", action="transfer", seat=1))["type"] == "ok"
+    assert (await h.send(t, host, "host", action="pause"))["code"] == "not_host"
+    # close after the running hand: everyone cashed out, the table forgotten
+    assert (await h.send(t, bob, "host", action="close"))["pending"] is True
+    while t.in_hand:
+        to_act = hand_of(t).to_act
+        assert to_act is not None
+        await h.send(t, {0: host, 1: bob}[to_act], "act", action="fold")
+    await t.idle()
+    assert t.stopped and t.seats.is_empty()
+    assert h.registry.get(t.table_id) is None
+    assert bob.of("table_closed")[-1]["reason"] == "host"
+    assert h.wallet.total() == 300_000
+
+
+async def test_the_session_ledger_sums_to_zero_with_the_table() -> None:
+    h = Harness()
+    t, host, code = await _home(h)
+    bob = h.player("bob")
+    await h.send(t, bob, "sit", seat=1, buy_in=300, code=code)
+    await h.send(t, host, "host", action="approve", player="bob")
+    for _ in range(3):
+        await h.advance(t, 3.0)
+        while t.in_hand:
+            seat = hand_of(t).to_act
+            assert seat is not None
+            await h.send(t, {0: host, 1: bob}[seat], "act", action="call"
+                         if hand_of(t).options(seat).call else "check")  # type: ignore[union-attr]
+    assert not t.in_hand  # (the next hand waits for the pause)
+    assert (await h.send(t, bob, "sit", seat=1, buy_in=100))["type"] == "ok"  # a rebuy
+    answer = await h.send(t, host, "host", action="ledger", format="csv")
+    rows = {r["player"]: r for r in answer["ledger"]}
+    assert set(rows) == {"owner", "bob", HOUSE_ROW}
+    assert sum(r["net"] for r in rows.values()) == 0
+    for pid, seat in (("owner", 0), ("bob", 1)):
+        st = t.seats[seat]
+        assert st is not None and rows[pid]["at_table"] == st.stack
+    assert rows["owner"]["buy_ins"] == 500 and rows["bob"]["buy_ins"] == 300
+    assert rows["bob"]["rebuys"] == 100 and rows["owner"]["rebuys"] == 0
+    assert answer["text"] == session_csv(answer["ledger"])
+    assert answer["text"].splitlines()[0] == "player,name,buy_ins,rebuys,cash_outs,at_table,net"
+    assert (await h.send(t, bob, "host", action="ledger"))["code"] == "not_host"
+    # rebuys off (between hands: at once): refused
+    assert (await h.send(t, host, "host", action="change",
+                         settings={"rebuys": False}))["pending"] is False
+    assert (await h.send(t, bob, "sit", seat=1, buy_in=100))["code"] == "rebuys_off"
+    assert _total(h, t) + rows[HOUSE_ROW]["net"] == 200_000
+
+
+async def test_a_public_table_has_no_host() -> None:
+    h = Harness()
+    t = h.create(**{**HOLDEM, "private": False})
+    owner = h.player("owner")
+    assert (await h.send(t, owner, "host", action="pause"))["code"] == "not_host"
+    assert (await h.send(t, owner, "watch"))["type"] == "ok"
+    assert "host" not in owner.of("snapshot")[-1]
