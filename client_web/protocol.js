@@ -32,8 +32,8 @@ export const HOST_ACTIONS = Object.freeze(["approve", "refuse", "pause", "resume
 export const LEDGER_FORMATS = Object.freeze(["json", "csv"]);
 export const REQUEST_TYPES = Object.freeze(["hello", "login", "register", "logout", "change_password", "ping", "tables", "create_table", "watch", "unwatch", "sit", "leave", "act", "chat", "sit_out", "sit_in", "show_hands", "resume", "history", "hand", "mute", "host"]);
 export const ANSWER_TYPES = Object.freeze(["ok", "error", "pong"]);
-export const TABLE_EVENT_TYPES = Object.freeze(["snapshot", "seated", "left", "sat_out", "sat_in", "hand_started", "posted", "dealt", "drew", "board", "turn", "acted", "showdown", "mucked", "pot_awarded", "pots", "hand_ended", "chat", "dealer", "settled", "table_closed", "seat_request", "seat_refused", "table_updated"]);
-export const EVENT_TYPES = Object.freeze(["snapshot", "seated", "left", "sat_out", "sat_in", "hand_started", "posted", "dealt", "drew", "board", "turn", "acted", "showdown", "mucked", "pot_awarded", "pots", "hand_ended", "chat", "dealer", "settled", "table_closed", "seat_request", "seat_refused", "table_updated", "jackpot", "welcome", "balance", "notice"]);
+export const TABLE_EVENT_TYPES = Object.freeze(["snapshot", "seated", "left", "sat_out", "sat_in", "hand_started", "posted", "dealt", "drew", "board", "turn", "acted", "showdown", "mucked", "pot_awarded", "pots", "hand_ended", "chat", "dealer", "settled", "table_closed", "seat_request", "seat_refused", "table_updated", "ledger"]);
+export const EVENT_TYPES = Object.freeze(["snapshot", "seated", "left", "sat_out", "sat_in", "hand_started", "posted", "dealt", "drew", "board", "turn", "acted", "showdown", "mucked", "pot_awarded", "pots", "hand_ended", "chat", "dealer", "settled", "table_closed", "seat_request", "seat_refused", "table_updated", "ledger", "jackpot", "welcome", "balance", "notice"]);
 
 // Error code -> default human message.
 export const ERROR_CODES = Object.freeze({
@@ -135,6 +135,7 @@ export const MESSAGE_FIELDS = Object.freeze({
   "seat_request": Object.freeze({"required": Object.freeze(["table", "seq", "player", "name", "seat", "buy_in"]), "optional": Object.freeze(["guest", "tag"])}),
   "seat_refused": Object.freeze({"required": Object.freeze(["table", "seq", "player", "seat"]), "optional": Object.freeze(["reason"])}),
   "table_updated": Object.freeze({"required": Object.freeze(["table", "seq", "host"]), "optional": Object.freeze([])}),
+  "ledger": Object.freeze({"required": Object.freeze(["table", "seq", "rows", "text"]), "optional": Object.freeze([])}),
   "left": Object.freeze({"required": Object.freeze(["table", "seq", "seat", "name"]), "optional": Object.freeze([])}),
   "sat_out": Object.freeze({"required": Object.freeze(["table", "seq", "seat"]), "optional": Object.freeze([])}),
   "sat_in": Object.freeze({"required": Object.freeze(["table", "seq", "seat"]), "optional": Object.freeze([])}),

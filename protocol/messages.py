@@ -39,6 +39,7 @@ __all__ = [
     "hand_ended",
     "hand_started",
     "jackpot",
+    "ledger",
     "left",
     "mucked",
     "notice",
@@ -83,6 +84,7 @@ MESSAGE_FIELDS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "seat_request": ((*_T, "player", "name", "seat", "buy_in"), ("guest", "tag")),
     "seat_refused": ((*_T, "player", "seat"), ("reason",)),
     "table_updated": ((*_T, "host"), ()),
+    "ledger": ((*_T, "rows", "text"), ()),
     "left": ((*_T, "seat", "name"), ()),
     "sat_out": ((*_T, "seat"), ()),
     "sat_in": ((*_T, "seat"), ()),
@@ -252,6 +254,13 @@ def seat_refused(table: str, seq: int, *, player: str, seat: int,
     if reason is not None:
         msg["reason"] = reason
     return msg
+
+
+def ledger(table: str, seq: int, *, rows: Sequence[Mapping[str, Any]], text: str) -> Msg:
+    """``ledger`` (to a private table's host, when the game closes): the session ledger,
+    ``rows`` as in the ``host`` ``ledger`` answer and ``text`` (CSV), once everyone has been
+    cashed out."""
+    return _ev("ledger", table, seq, {"rows": [dict(r) for r in rows], "text": text})
 
 
 def table_updated(table: str, seq: int, *, host: Mapping[str, Any]) -> Msg:

@@ -376,7 +376,9 @@ class TableActor:
             self.dealer.void_now(reason)
         self.fanout.publish(draft(m.table_closed, reason=reason))
         self.seats.waiting = []
+        names = {st.player_id: st.name for _, st in self.seats.occupied()}
         await self._close()
+        await self.host.closed(names)  # a home game's host: the final session ledger
         self.sinks.clear()
         while not self.inbox.empty():  # nothing is handled after this: refuse what waits
             item = self.inbox.get_nowait()

@@ -72,7 +72,7 @@ class Dealer:
     async def start(self) -> None:
         t = self.table
         await self.ledger_voids()
-        if self.in_hand or t.closing:
+        if self.in_hand or t.closing or t.host.paused:
             return
         t.host.hand_starts()  # a host's changes take effect from this hand
         players = t.seats.eligible()

@@ -23,6 +23,7 @@ the host is refused ``not_host``. It changes seats and chips only through the ac
 
 from __future__ import annotations
 
+import logging
 import secrets
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -34,12 +35,15 @@ from server.ledger.accounts import guest_tag
 from server.table.api import Envelope, Sink
 from server.table.fanout import builder
 from server.table.projection import Draft, Msg
+from server.table.session import session_csv, session_rows
 from server.table.settings import HOST_SETTINGS, TableSpec, build_spec
 
 if TYPE_CHECKING:
     from server.table.actor import TableActor
 
 __all__ = ["HostDesk", "SeatRequest"]
+
+log = logging.getLogger("server.table")
 
 CODE_BYTES = 12
 MAX_REQUESTS = 50
@@ -69,6 +73,7 @@ class HostDesk:
         self.paused = False
         self.requests: dict[str, SeatRequest] = {}
         self.removed: set[str] = set()
+        self.names: dict[str, str] = {}  # everyone who asked to sit or sat: the ledger's names
         self.admitted: set[str] = set()
         self.next_spec: TableSpec | None = None
 
@@ -102,6 +107,7 @@ class HostDesk:
             return t.fanout.answer(env, m.error(req.rid, "table_full",
                                                 "Too many requests are waiting; try later."))
         self.requests[pid] = SeatRequest(pid, env.sink.name or pid, req.seat, req.buy_in)
+        self.names[pid] = env.sink.name or pid
         t.sinks[env.sink.conn_id] = env.sink  # the asker follows the table meanwhile
         t.fanout.answer(env, m.ok(req.rid, seat=req.seat, pending=True))
         if self.host_id is not None:
@@ -179,6 +185,7 @@ class HostDesk:
             return t.fanout.answer(env, m.error(req.rid, "not_allowed",
                                                 "Hand the host role on before leaving."))
         self.removed.add(st.player_id)
+        self.names[st.player_id] = st.name
         self.admitted.discard(st.player_id)
         pending = await t.seat_desk.take_off(req.seat)
         t.fanout.answer(env, m.ok(req.rid, pending=pending))
@@ -230,12 +237,26 @@ class HostDesk:
             self.announce()
 
     async def _ledger(self, env: Envelope, req: Host) -> None:
-        from server.table.session import session_csv, session_rows
-
         t = self.table
-        rows = session_rows(await t.wallet.table_entries(t.table_id), t.seats)
+        rows = session_rows(await t.wallet.table_entries(t.table_id), t.seats,
+                            names=self.names)
         extra: Msg = {"text": session_csv(rows)} if req.format == "csv" else {}
         t.fanout.answer(env, m.ok(req.rid, ledger=rows, **extra))
+
+    async def closed(self, names: dict[str, str]) -> None:
+        """The game is over and everyone cashed out: the host gets the final session ledger
+        (``ledger``: rows and CSV). ``names``: player id -> name of those who sat last."""
+        if not self.private or self.host_id is None:
+            return
+        t = self.table
+        try:
+            entries = await t.wallet.table_entries(t.table_id)
+        except Exception:
+            log.exception("event=session_ledger_failed table=%s", t.table_id)
+            return
+        rows = session_rows(entries, (), names={**self.names, **names})
+        t.fanout.publish(Draft(None, {self.host_id: builder(m.ledger, rows=rows,
+                                                            text=session_csv(rows))}))
 
     # ---------------------------------------------------------------- what viewers see
     def state_for(self, player_id: str | None) -> Msg | None:

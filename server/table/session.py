@@ -39,13 +39,13 @@ def _is_pot(account: str) -> bool:
     return account.startswith("table:") and account.endswith(":pot")
 
 
-def session_rows(entries: Iterable[Entry], seats: Sequence[SeatState | None]
-                 ) -> list[dict[str, Any]]:
+def session_rows(entries: Iterable[Entry], seats: Sequence[SeatState | None], *,
+                 names: dict[str, str] | None = None) -> list[dict[str, Any]]:
     """One row per player who bought in at the table (names from the seats where known),
     then the house's row. ``buy_ins``/``rebuys``/``cash_outs``: chips between their balance
     and the table; ``at_table``: their table account by the journal; ``net``: cash-outs plus
     at-table minus what they put in."""
-    names = {s.player_id: s.name for s in seats if s is not None}
+    names = {**(names or {}), **{s.player_id: s.name for s in seats if s is not None}}
     rows: dict[str, dict[str, Any]] = {}
     house = 0
 

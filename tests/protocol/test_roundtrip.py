@@ -155,6 +155,9 @@ SERVER_MESSAGES: list[dict[str, Any]] = [
     m.table_closed(T, 22, reason="idle"),
     m.seat_request(T, 23, player="p_bob", name="Bob", seat=2, buy_in=1000, guest="3fa2"),
     m.seat_refused(T, 24, player="p_bob", seat=2, reason="seat_taken"),
+    m.ledger(T, 26, rows=[{"player": "p_bob", "name": "Bob", "buy_ins": 500, "rebuys": 0,
+                           "cash_outs": 650, "at_table": 0, "net": 150}],
+             text="player,name,buy_ins,rebuys,cash_outs,at_table,net\n"),
     m.table_updated(T, 25, host={"seat": 0, "name": "Ann", "private": True, "paused": False,
                                  "approve_seats": True, "rebuys": True, "next": None}),
 ]

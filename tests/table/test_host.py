@@ -128,6 +128,16 @@ async def test_pause_remove_change_transfer_and_close() -> None:
     assert h.registry.get(t.table_id) is None
     assert bob.of("table_closed")[-1]["reason"] == "host"
     assert h.wallet.total() == 300_000
+    # the (new) host gets the final session ledger: everyone cashed out, nets sum to zero
+    final = bob.of("ledger")[-1]
+    assert not host.of("ledger") and not carol.of("ledger")
+    rows = {r["player"]: r for r in final["rows"]}
+    assert set(rows) == {"owner", "bob", "carol", HOUSE_ROW}
+    assert all(r["at_table"] == 0 for r in rows.values())
+    assert sum(r["net"] for r in rows.values()) == 0
+    for pid in ("owner", "bob", "carol"):
+        assert rows[pid]["net"] == h.wallet.balance(pid) - 100_000
+    assert final["text"] == session_csv(final["rows"])
 
 
 async def test_the_session_ledger_sums_to_zero_with_the_table() -> None:
