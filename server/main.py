@@ -176,6 +176,7 @@ def build_app(config: Config) -> App:
     operator.metrics = metrics.render
     operator.jackpot_history = http.jackpot_history
     router.gate = operator.flags.gate  # frozen: no sit or chat; muted: no chat
+    registry.frozen = lambda player_id: player_id in operator.flags.frozen  # nor a waiting list
     return App(config=config, wallet=wallet, registry=registry, metrics=metrics,
                sessions=sessions, edge=edge, router=router, http=http, jackpot=jackpot,
                operator=operator)

@@ -137,6 +137,8 @@ class TableActor:
         # abuse limits (Config `tables, lobby and chat`; set by the registry)
         self.on_change: Callable[[TableActor], None] | None = None  # lobby entry changed
         self.mutes: Mutes | None = None  # the process's mutes (chat fan-out skips muters)
+        self.frozen: Callable[[str], bool] = lambda player_id: False  # the operator's freeze:
+        # no seat from the waiting list or a host's approval either (the router refuses `sit`)
         self.closed_for_good = False  # the registry forgets a table closed for good
         self._lobby_key: object = None
         self.chat_bucket = TokenBucket(rate=config.chat_rate_per_table,

@@ -110,6 +110,9 @@ class TableRegistry:
         self._idle: dict[str, Any] = {}  # table id -> its idle-close Timer
         self.lobby = Lobby(self)
         self.mutes = Mutes(config.mute_limit)
+        self.frozen: Callable[[str], bool] = lambda player_id: False
+        """Whether the operator froze an account (``server.main`` sets it): such a player
+        is not seated from a waiting list or by a host's approval."""
         self.use_ids(ids)
         self.crashes = 0
         self._crash_times: dict[str, list[float]] = {}  # table id -> its recent crashes
@@ -156,6 +159,7 @@ class TableRegistry:
                            history=self.history, host=owner)
         actor.recording.hand_numbers = self.hand_ids
         actor.mutes = self.mutes
+        actor.frozen = lambda player_id: self.frozen(player_id)
         actor.on_change = self._on_table_change
         self._actors[table_id] = actor
         self._creator[table_id] = (owner, ip)

@@ -106,6 +106,8 @@ class SeatDesk:
         sink = next((s for s in t.sinks.values() if s.player_id == asked.player_id), None)
         if sink is None:  # the asker is gone (every connection closed)
             return "no_request"
+        if t.frozen(asked.player_id):
+            return "account_frozen"
         if t.seats.seat_of(asked.player_id) is not None:
             return "already_seated"
         if t.seats[asked.seat] is not None:
@@ -266,7 +268,7 @@ class SeatDesk:
                     moved = True
         while t.seats.waiting and None in t.seats:
             w = t.seats.waiting.pop(0)
-            if t.seats.seat_of(w.player_id) is not None:
+            if t.seats.seat_of(w.player_id) is not None or t.frozen(w.player_id):
                 continue
             buy = w.buy_in
             if not t.spec.min_buy_in <= buy <= t.spec.max_buy_in:

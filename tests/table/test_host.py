@@ -181,3 +181,30 @@ async def test_a_public_table_has_no_host() -> None:
     assert (await h.send(t, owner, "host", action="pause"))["code"] == "not_host"
     assert (await h.send(t, owner, "watch"))["type"] == "ok"
     assert "host" not in owner.of("snapshot")[-1]
+
+
+async def test_a_frozen_account_is_seated_neither_from_the_waiting_list_nor_by_a_host() -> None:
+    """The operator's freeze (the router refuses its ``sit``) holds where the table seats a
+    player on its own: a waiting list's turn, a host's approval of an earlier request."""
+    h = Harness()
+    frozen: set[str] = set()
+    h.registry.frozen = frozen.__contains__
+    t = h.create(variant="holdem", structure="no_limit", stakes={"blinds": [5, 10]}, seats=2)
+    a, b, bob, dan = h.player("a"), h.player("b"), h.player("bob"), h.player("dan")
+    await h.send(t, a, "sit", seat=0, buy_in=500)
+    await h.send(t, b, "sit", seat=1, buy_in=500)
+    for waiter in (bob, dan):
+        assert (await h.send(t, waiter, "sit", seat=0, buy_in=400))["code"] == "table_full"
+    frozen.add("bob")  # frozen while on the list
+    await h.send(t, a, "leave")
+    await t.idle()
+    await h.advance(t, 30.0)  # any running hand ends by timeouts
+    seated = {st.player_id for st in t.seats if st is not None}
+    assert "bob" not in seated and "dan" in seated
+    assert h.wallet.balance("bob") == 100_000
+    home, host, code = await _home(h)
+    await h.send(home, bob, "sit", seat=1, buy_in=400, code=code)
+    answer = await h.send(home, host, "host", action="approve", player="bob")
+    assert answer["code"] == "account_frozen" and home.seats[1] is None
+    assert bob.of("seat_refused")[-1]["reason"] == "account_frozen"
+    assert _total(h, t, home) == 500_000
