@@ -160,44 +160,48 @@ export function bindActions(root, send) {
       $(".act.raise", root)?.click();
     }
   });
-  root.addEventListener("click", (ev) => {
-    const quick = ev.target.closest("[data-quick]");
-    if (quick) {
-      setAmount(quick.dataset.quick);
-      return;
-    }
-    const pick = ev.target.closest("[data-pick]");
-    if (pick) {
-      const btn = $(".act.draw", root);
-      const max = Number(btn.dataset.max);
-      const on = pick.getAttribute("aria-pressed") !== "true";
-      const picked = $$("[data-pick][aria-pressed=true]", root).length;
-      if (on && picked >= max) return;
-      pick.setAttribute("aria-pressed", on ? "true" : "false");
-      const n = $$("[data-pick][aria-pressed=true]", root).length;
-      btn.firstChild.textContent = n ? `Discard ${n} and draw ` : "Stand pat ";
-      return;
-    }
-    const act = ev.target.closest("[data-act]");
-    if (!act || act.disabled) return;
-    const action = act.dataset.act;
-    const fields = {};
-    if (action === "bet" || action === "raise") {
-      const num = $("#amount", root);
-      fields.amount = clamp(num ? num.value : act.dataset.min, Number(act.dataset.min), Number(act.dataset.max));
-    } else if (action === "complete") {
-      fields.amount = Number(act.dataset.amount);
-    } else if (action === "draw") {
-      fields.discard = $$("[data-pick][aria-pressed=true]", root).map((b) => b.dataset.pick);
-    } else if (action === "ante") {
-      const a = $("#ante-amount", root);
-      fields.amount = clamp(a.value, Number(act.dataset.min), Number(act.dataset.max));
-      if ($("#jackpot-wager", root)?.checked) fields.jackpot = true;
-    }
-    for (const b of $$("button", root)) b.disabled = true;
-    send(action, fields);
-  });
+  root.addEventListener("click", (ev) => barClick(root, ev, setAmount, send));
 }
+
+/** A click in the bar: a quick size, a card to discard, or an action (sent once). */
+function barClick(root, ev, setAmount, send) {
+  const quick = ev.target.closest("[data-quick]");
+  if (quick) {
+    setAmount(quick.dataset.quick);
+    return;
+  }
+  const pick = ev.target.closest("[data-pick]");
+  if (pick) {
+    const btn = $(".act.draw", root);
+    const max = Number(btn.dataset.max);
+    const on = pick.getAttribute("aria-pressed") !== "true";
+    const picked = $$("[data-pick][aria-pressed=true]", root).length;
+    if (on && picked >= max) return;
+    pick.setAttribute("aria-pressed", on ? "true" : "false");
+    const n = $$("[data-pick][aria-pressed=true]", root).length;
+    btn.firstChild.textContent = n ? `Discard ${n} and draw ` : "Stand pat ";
+    return;
+  }
+  const act = ev.target.closest("[data-act]");
+  if (!act || act.disabled) return;
+  const action = act.dataset.act;
+  const fields = {};
+  if (action === "bet" || action === "raise") {
+    const num = $("#amount", root);
+    fields.amount = clamp(num ? num.value : act.dataset.min, Number(act.dataset.min), Number(act.dataset.max));
+  } else if (action === "complete") {
+    fields.amount = Number(act.dataset.amount);
+  } else if (action === "draw") {
+    fields.discard = $$("[data-pick][aria-pressed=true]", root).map((b) => b.dataset.pick);
+  } else if (action === "ante") {
+    const a = $("#ante-amount", root);
+    fields.amount = clamp(a.value, Number(act.dataset.min), Number(act.dataset.max));
+    if ($("#jackpot-wager", root)?.checked) fields.jackpot = true;
+  }
+  for (const b of $$("button", root)) b.disabled = true;
+  send(action, fields);
+}
+
 
 const KEYS = { f: "fold", c: ["check", "call"], r: ["raise", "bet"], b: "bring_in", m: "complete", d: "draw", a: "ante", p: "play" };
 

@@ -1,0 +1,377 @@
+// The table's events: how each server event changes the open table (or one followed in the
+// background). Called by `reduce` (js/state.js) on a structured clone: these functions
+// change the table they are given in place, and nothing else but `state.pendingDiscard`,
+// `state.jackpotWin` and `state.me.balance`.
+
+import { actedText, cardsText, chips, winText } from "./format.js";
+
+export const MAX_CHAT = 100;
+export const MAX_HISTORY = 20;
+export const MAX_LOG = 200;
+/** Caribbean Stud hands that the jackpot wager pays (CSP-07), as the server names them. */
+export const JACKPOT_HANDS = ["royal flush", "straight flush", "four of a kind", "full house", "flush"];
+
+/** One pot of the wire: `{amount, eligible}`. */
+export function potFrom(p) {
+  return { amount: Number(p && p.amount) || 0,
+    eligible: Array.isArray(p && p.eligible) ? p.eligible.map(Number) : [], awarded: false };
+}
+
+export function seatFrom(entry) {
+  if (!entry) return null;
+  return {
+    seat: entry.seat, name: entry.name, stack: entry.stack ?? 0, bet: entry.bet ?? 0,
+    state: entry.state || "waiting", cards: [...(entry.cards || [])], up: [...(entry.up || [])],
+    shown: null, action: null, jackpot: 0, result: null, mucked: false,
+    sittingOut: entry.state === "sitting_out" || entry.sitting_out === true, // wave 3 flag
+    guest: entry.guest === true, tag: entry.tag ?? null, // a guest account (and its tag)
+  };
+}
+
+/** `t.turn`: the viewer's own turn when there is one, else the latest. */
+export function pickTurn(t) {
+  const turns = Object.values(t.turns || {});
+  if (!turns.length) return null;
+  if (t.you != null && t.turns[t.you]) return t.turns[t.you];
+  return turns.reduce((a, b) => ((b.seq ?? 0) >= (a.seq ?? 0) ? b : a));
+}
+
+function clearTurns(t) {
+  t.turns = {};
+  t.turn = null;
+}
+
+function nameOf(t, seat) {
+  const s = t.seats[seat];
+  return s ? s.name : `Seat ${seat + 1}`;
+}
+
+export function addLog(t, line) {
+  t.log.push(line);
+  if (t.log.length > MAX_LOG) t.log.splice(0, t.log.length - MAX_LOG);
+}
+
+/** Move every seat's bet into the middle (a new round starts). */
+function collect(t) {
+  if (t.variant === "caribbean") return;
+  for (const s of t.seats) {
+    if (s && s.bet) {
+      t.collected += s.bet;
+      s.bet = 0;
+    }
+    if (s && t.bettingSinceCollect) s.action = null; // a new street: last round's labels go
+  }
+  t.bettingSinceCollect = false;
+}
+
+
+function handStarted(t, msg) {
+  t.hand = msg.hand;
+  t.button = msg.button ?? null;
+  t.board = [];
+  t.collected = 0;
+  t.pots = [];
+  t.dealer = null;
+  t.settled = null;
+  if (t.ended && t.announcements.length) {
+    t.lastResult = { hand: t.history[0] ? t.history[0].hand : null,
+      announcements: [...t.announcements], winners: [...t.winners] };
+  }
+  clearTurns(t);
+  t.winners = [];
+  t.oddChip = null;
+  t.announcements = [];
+  t.ended = false;
+  t.bettingSinceCollect = false;
+  t.log = [`Hand ${msg.hand} starts`];
+  for (const s of t.seats) {
+    if (!s) continue;
+    Object.assign(s, { bet: 0, cards: [], up: [], shown: null, action: null, jackpot: 0,
+      result: null, mucked: false });
+    s.state = "waiting";
+  }
+}
+
+function posted(t, msg) {
+  const s = t.seats[msg.seat];
+  if (!s) return;
+  s.state = "active";
+  s.stack -= msg.amount;
+  if (msg.kind === "ante" && t.variant !== "caribbean") {
+    t.collected += msg.amount;
+  } else {
+    s.bet += msg.amount;
+  }
+  const kind = msg.kind.replace("_", "-");
+  addLog(t, `${s.name} posts ${kind} ${chips(msg.amount)}`);
+}
+
+function dealt(t, msg) {
+  const s = t.seats[msg.seat];
+  if (!s) return;
+  if (t.bettingSinceCollect) collect(t);
+  if (s.state === "waiting") s.state = "active";
+  s.cards.push(...(msg.cards || []));
+  s.up.push(...(msg.up || []));
+  if ((msg.up || []).length) addLog(t, `${s.name} shows ${cardsText(msg.up)}`);
+}
+
+function drew(state, t, msg) {
+  const s = t.seats[msg.seat];
+  if (!s) return;
+  if (t.bettingSinceCollect) collect(t);
+  if (Array.isArray(msg.cards)) {
+    const pending = state.pendingDiscard && state.pendingDiscard.table === t.id
+      ? state.pendingDiscard.cards : null;
+    let kept;
+    if (pending) {
+      kept = s.cards.filter((c) => !pending.includes(c));
+    } else {
+      kept = s.cards.slice(0, Math.max(0, s.cards.length - msg.count));
+    }
+    s.cards = [...kept, ...msg.cards];
+    state.pendingDiscard = null;
+  }
+  s.action = msg.count ? `draws ${msg.count}` : "stands pat";
+  addLog(t, msg.count ? `${s.name} draws ${msg.count}` : `${s.name} stands pat`);
+}
+
+function acted(t, msg) {
+  const s = t.seats[msg.seat];
+  if (!s) return;
+  if (t.turns && t.turns[msg.seat]) delete t.turns[msg.seat];
+  t.turn = pickTurn(t);
+  s.stack = msg.stack;
+  const caribbean = t.variant === "caribbean";
+  if (msg.action === "fold") {
+    if (!caribbean) {
+      t.collected += s.bet;
+      s.bet = 0;
+    }
+    s.state = "folded";
+  } else if (msg.action === "returned") {
+    s.bet = Math.max(0, s.bet - msg.amount);
+    addLog(t, `${s.name} takes back ${chips(msg.amount)} (uncalled)`);
+    return;
+  } else if (caribbean && msg.action === "ante" && msg.jackpot) {
+    s.jackpot = msg.amount;
+    addLog(t, `${s.name} adds the jackpot wager ${chips(msg.amount)}`);
+    s.action = "jackpot";
+    return;
+  } else if (caribbean && msg.action === "play") {
+    s.bet += msg.amount;
+  } else if (msg.action !== "check") {
+    s.bet = msg.amount;
+  }
+  if (s.stack === 0 && s.state === "active" && !caribbean) s.state = "all_in";
+  // the seat's label: "Folded"/"All in" are its state already
+  s.action = msg.action === "fold" ? null
+    : s.state === "all_in" && msg.action !== "check" ? "all-in" : msg.action;
+  t.bettingSinceCollect = true;
+  addLog(t, actedText(s.name, msg.action, msg.amount) + (msg.timeout ? " (time)" : ""));
+}
+
+/** A betting round closed: its bets are in the middle, which the server breaks down. */
+function potsEvent(t, msg) {
+  collect(t);
+  t.pots = (Array.isArray(msg.pots) ? msg.pots : []).map(potFrom);
+  t.collected = t.pots.reduce((a, p) => a + p.amount, 0);
+}
+
+function potAwarded(t, msg) {
+  collect(t);
+  const won = t.pots && t.pots[msg.pot];
+  if (won) won.awarded = true;
+  t.collected = Math.max(0, t.collected - msg.amount);
+  const winners = Object.entries(msg.winners || {});
+  const odd = msg.odd_chip !== null && msg.odd_chip !== undefined ? Number(msg.odd_chip) : null;
+  const parts = [];
+  const hands = new Set();
+  for (const [seat, amount] of winners) {
+    const s = t.seats[Number(seat)];
+    if (!s) continue;
+    s.stack += amount;
+    if (!t.winners.includes(Number(seat))) t.winners.push(Number(seat));
+    const handName = s.shown ? s.shown.hand : null;
+    if (handName) hands.add(handName);
+    parts.push({ name: s.name, amount, handName, odd: odd === Number(seat) });
+  }
+  if (parts.length === 1) {
+    const p = parts[0];
+    const line = winText(p.name, p.amount, p.handName, msg.pot, 1);
+    t.announcements.push(line);
+    addLog(t, line);
+  } else if (parts.length > 1) {
+    // one line per pot, naming every winner (and who got the odd chip)
+    const where = msg.pot > 0 ? `Side pot ${msg.pot}` : "The pot";
+    const who = parts.map((p) => `${p.name} ${chips(p.amount)}${p.odd ? " (odd chip)" : ""}`);
+    const how = hands.size === 1 ? ` with ${[...hands][0]}` : "";
+    const line = `${where} is split: ${who.join(", ")}${how}`;
+    t.announcements.push(line);
+    addLog(t, line);
+  }
+  if (odd !== null) {
+    t.oddChip = odd;
+    if (parts.length <= 1) {
+      const line = `The odd chip goes to ${nameOf(t, odd)}`;
+      t.announcements.push(line);
+      addLog(t, line);
+    }
+  }
+}
+
+function settled(state, t, msg) {
+  t.settled = msg.results || {};
+  for (const [seat, r] of Object.entries(t.settled)) {
+    const s = t.seats[Number(seat)];
+    if (!s) continue;
+    s.result = r;
+    if (typeof r.stack === "number") s.stack = r.stack;
+    s.bet = 0;
+    const sign = (n) => (n > 0 ? `+${chips(n)}` : n < 0 ? `\u2212${chips(-n)}` : "0");
+    const parts = [`ante ${sign(r.ante)}`];
+    if (r.play !== null && r.play !== undefined) parts.push(`play ${sign(r.play)}`);
+    else parts.push("folded");
+    const jackpotHand = typeof r.hand === "string" && JACKPOT_HANDS.some((h) => r.hand.startsWith(h));
+    const wagered = r.jackpot !== null && r.jackpot !== undefined;
+    // CSP-10: a jackpot hand is paid later, from the pool to the account (not in `settled`)
+    if (wagered) {
+      parts.push(r.jackpot > 0 ? `jackpot ${sign(r.jackpot)}`
+        : jackpotHand ? "jackpot paid to the balance" : `jackpot ${sign(r.jackpot)}`);
+    }
+    const line = `${s.name}: ${parts.join(", ")}${r.hand ? ` (${r.hand})` : ""}`;
+    t.announcements.push(line);
+    addLog(t, line);
+    if (wagered && (r.jackpot > 0 || jackpotHand)) {
+      const amount = r.jackpot > 0 ? r.jackpot : null;
+      state.jackpotWin = { table: t.id, seat: Number(seat), name: s.name, amount,
+        hand: r.hand || null, poolBefore: state.jackpot ? state.jackpot.pool : null,
+        mine: t.you === Number(seat) };
+      t.announcements.push(`JACKPOT! ${s.name} hits ${r.hand || "a jackpot hand"}` +
+        (amount ? ` and wins ${chips(amount)}` : ": the jackpot pays to the account"));
+    }
+  }
+}
+
+function handEnded(t, msg) {
+  collect(t);
+  for (const [seat, stack] of Object.entries(msg.stacks || {})) {
+    const s = t.seats[Number(seat)];
+    if (s) s.stack = stack;
+  }
+  for (const s of t.seats) if (s) s.bet = 0;
+  t.collected = 0;
+  t.pots = [];
+  clearTurns(t);
+  t.ended = true;
+  if (msg.voided) t.announcements.push("The hand was void; every bet was returned");
+  t.history.unshift({
+    hand: msg.hand, variant: t.variant, board: [...t.board],
+    dealer: t.dealer ? { ...t.dealer } : null,
+    announcements: [...t.announcements], log: [...t.log],
+    shown: t.seats.filter((s) => s && s.shown).map((s) => ({ name: s.name, ...s.shown })),
+  });
+  if (t.history.length > MAX_HISTORY) t.history.length = MAX_HISTORY;
+}
+
+
+function seated(t, msg) {
+  const prev = t.seats[msg.seat];
+  const seat = seatFrom({ seat: msg.seat, name: msg.name, stack: msg.stack,
+    guest: msg.guest, tag: msg.tag });
+  if (prev && prev.name === msg.name && prev.tag === seat.tag) {
+    t.seats[msg.seat] = { ...prev, stack: msg.stack }; // a rebuy (GEN-06): the new stack
+  } else {
+    t.seats[msg.seat] = seat;
+    addLog(t, `${msg.name} sits down with ${chips(msg.stack)}`);
+  }
+}
+
+function left(state, t, msg) {
+  // my seat's chips go back to my balance
+  if (t.you === msg.seat && state.me && !state.me.pushed && t.seats[msg.seat]) {
+    state.me.balance += t.seats[msg.seat].stack;
+  }
+  t.seats[msg.seat] = null;
+  if (t.you === msg.seat) t.you = null;
+  addLog(t, `${msg.name} leaves`);
+}
+
+function turnEvent(t, msg) {
+  const turn = { seat: msg.seat, deadline: msg.deadline, options: msg.options || null,
+    time_bank: msg.time_bank ?? null, in_bank: !!msg.in_bank, seq: msg.seq };
+  // Caribbean Stud: every seat decides at once (a turn per seat); else one at a time
+  if (t.variant !== "caribbean") t.turns = {};
+  t.turns[msg.seat] = turn;
+  t.turn = pickTurn(t);
+}
+
+function showdown(t, msg) {
+  collect(t);
+  const s = t.seats[msg.seat];
+  if (!s) return;
+  // `hand` is the hand id (a SHOW-02 reveal names the hand it was in); `value` the name
+  s.shown = { cards: [...msg.cards], hand: msg.value,
+    best: Array.isArray(msg.best) ? [...msg.best] : null }; // wave 3: the five that play
+  addLog(t, `${s.name} shows ${cardsText(msg.cards)}: ${msg.value}`);
+}
+
+function mucked(t, msg) {
+  collect(t);
+  const s = t.seats[msg.seat];
+  if (!s) return;
+  s.mucked = true;
+  addLog(t, `${s.name} mucks`);
+}
+
+function chat(t, msg) {
+  const seatOf = msg.seat !== undefined && msg.seat !== null ? t.seats[msg.seat] : null;
+  const who = msg.seat != null ? nameOf(t, msg.seat) : (msg.name || "spectator");
+  t.chat.push({ seq: msg.seq, name: who, text: String(msg.text), seated: msg.seat != null,
+    seat: msg.seat ?? null, from: msg.name ?? null,
+    guest: msg.seat != null ? Boolean(seatOf && seatOf.guest) : msg.guest === true,
+    tag: msg.seat != null ? (seatOf && seatOf.tag) || null : msg.tag ?? null });
+  if (t.chat.length > MAX_CHAT) t.chat.splice(0, t.chat.length - MAX_CHAT);
+}
+
+function dealer(t, msg) {
+  t.dealer = { cards: [...msg.cards], hand: msg.hand ?? null, qualifies: msg.qualifies ?? null };
+  if (msg.hand) {
+    addLog(t, `Dealer shows ${cardsText(msg.cards)}: ${msg.hand}` +
+      (msg.qualifies === false ? " (does not qualify)" : ""));
+  }
+}
+
+function board(t, msg) {
+  if (t.bettingSinceCollect || t.board.length) collect(t);
+  t.board = [...msg.cards];
+  addLog(t, `Board: ${cardsText(msg.cards)}`);
+}
+
+function sitting(t, msg, out) {
+  if (t.seats[msg.seat]) t.seats[msg.seat].sittingOut = out;
+}
+
+function closed(t) {
+  t.closed = true;
+  clearTurns(t);
+  t.announcements.push("This table has closed (nobody sat at it).");
+}
+
+const EVENTS = {
+  seated: (s, t, m) => seated(t, m), left, sat_out: (s, t, m) => sitting(t, m, true),
+  sat_in: (s, t, m) => sitting(t, m, false), hand_started: (s, t, m) => handStarted(t, m),
+  posted: (s, t, m) => posted(t, m), dealt: (s, t, m) => dealt(t, m), drew,
+  board: (s, t, m) => board(t, m), turn: (s, t, m) => turnEvent(t, m),
+  acted: (s, t, m) => acted(t, m), showdown: (s, t, m) => showdown(t, m),
+  mucked: (s, t, m) => mucked(t, m), pots: (s, t, m) => potsEvent(t, m),
+  pot_awarded: (s, t, m) => potAwarded(t, m), hand_ended: (s, t, m) => handEnded(t, m),
+  table_closed: (s, t) => closed(t), chat: (s, t, m) => chat(t, m),
+  dealer: (s, t, m) => dealer(t, m), settled,
+};
+
+/** Apply table event `msg` to table `t` (of `state`). */
+export function tableEvent(state, t, msg) {
+  const handler = EVENTS[msg.type];
+  if (handler) handler(state, t, msg);
+}
