@@ -132,3 +132,50 @@ async def create(client: Client, **fields: Any) -> str:
     assert answer["type"] == "ok", answer
     table: str = answer["table"]
     return table
+
+
+# The README's screenshot table (rows: caption, desktop shot, phone shot), rewritten after a
+# run of the browser tests from the screenshots that exist (between its two markers).
+README_SHOTS: list[tuple[str, str, str]] = [
+    ("lobby", "lobby-desktop", "lobby-phone"),
+    ("Hold'em, mid-hand", "holdem-desktop", "holdem-phone"),
+    ("Caribbean Stud", "caribbean-desktop", "caribbean-phone"),
+    ("Caribbean Stud, three players deciding / ten seats on a phone", "caribbean-3-players",
+     "phone-360-10-seats"),
+    ("a split pot's result / Seven Card Stud", "split-pot-result", "stud7-desktop"),
+    ("my tables: your turn at another table / six seats at 390 px", "my-tables-badge",
+     "phone-390-6-seats"),
+    ("the hand replayer / busted: add chips", "replayer", "busted-prompt"),
+    ("Manila to showdown, as a spectator sees it / Five Card Draw", "every-variant-manila",
+     "every-variant-draw"),
+]
+README = ROOT / "README.md"
+_BEGIN = "<!-- screenshots: written by tests/web/conftest.py (README_SHOTS) after a browser run -->"
+_END = "<!-- /screenshots -->"
+
+
+def readme_table() -> str:
+    rows = ["| | desktop (1280×800) | phone / more |", "|---|---|---|"]
+    for caption, *shots in README_SHOTS:
+        cells = [f"![{caption}](client_web/screenshots/{shot}.png)"
+                 if (SCREENSHOTS / f"{shot}.png").exists() else "" for shot in shots]
+        if any(cells):
+            rows.append(f"| {caption} | {' | '.join(cells)} |")
+    return "\n".join(rows)
+
+
+def refresh_readme() -> None:
+    """Rewrite the README's screenshot table (only when it changed)."""
+    text = README.read_text(encoding="utf-8")
+    if _BEGIN not in text or _END not in text:
+        return
+    head, rest = text.split(_BEGIN, 1)
+    _, tail = rest.split(_END, 1)
+    new = f"{head}{_BEGIN}\n{readme_table()}\n{_END}{tail}"
+    if new != text:
+        README.write_text(new, encoding="utf-8")
+
+
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    if any(item.get_closest_marker("browser") for item in session.items):
+        refresh_readme()

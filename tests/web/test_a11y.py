@@ -49,7 +49,7 @@ async def test_axe_finds_no_serious_violation_in_the_lobby(
     assert await axe_violations(player.page) == []
     await player.hello("Alice")
     # Signed in: the focus goes on to the tables to join.
-    focused = await player.page.evaluate("() => document.activeElement && document.activeElement.id")
+    focused = await player.page.evaluate("() => document.activeElement?.id")
     assert focused == "tables-title", focused
     join = player.page.get_by_role("link", name="Join Aces high")
     await expect(join).to_have_count(1)

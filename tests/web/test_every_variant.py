@@ -42,8 +42,8 @@ def forms(card: str) -> list[str]:
 
 
 async def own_down_cards(player: Player) -> set[str]:
-    found: list[str] = await player.page.evaluate("""() =>
-        [...document.querySelectorAll(".seat.me .card.hole[data-card]")].map((c) => c.dataset.card)""")
+    found: list[str] = await player.page.evaluate("""() => [...document.querySelectorAll(
+        ".seat.me .card.hole[data-card]")].map((c) => c.dataset.card)""")
     return set(found)
 
 

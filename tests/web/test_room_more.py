@@ -86,7 +86,8 @@ async def test_two_tables_at_once_with_a_badge_for_your_turn_at_the_other(
     strip = page.locator("#my-tables")
     await expect(strip.locator("[data-strip]")).to_have_count(3)
     await expect(strip).to_contain_text("North")
-    await expect(strip.locator(f"[data-strip='{tables[1]}'] [aria-current='page']")).to_have_count(1)
+    current = strip.locator(f"[data-strip='{tables[1]}'] [aria-current='page']")
+    await expect(current).to_have_count(1)
     # Bob sits at North: the hand starts there, Alice (the button) is first to act. She is
     # looking at South: the strip's North carries the badge.
     for table in tables:
