@@ -87,14 +87,14 @@ class OperatorService:
 
     # ------------------------------------------------------------------ tables
     def tables(self) -> dict[str, Any]:
-        return {"tables": self.registry.operator_tables()}
+        return {"tables": self.registry.admin.operator_tables()}
 
     async def close_table(self, who: str, table: str, reason: Any) -> dict[str, Any]:
         why = self.reason(reason)
         if self.registry.get(table) is None:
             raise AdminError("unknown_table", f"no open table {table[:64]!r}")
-        before = next((t for t in self.registry.operator_tables() if t["table"] == table), {})
-        if not await self.registry.close_table(table, "operator"):
+        before = next((t for t in self.registry.admin.operator_tables() if t["table"] == table), {})
+        if not await self.registry.admin.close_table(table, "operator"):
             raise AdminError("unknown_table", f"table {table[:64]!r} is already closing")
         players = [p["player_id"] for p in before.get("players", [])]
         entry = await self.audit.record(who, "close_table", target=table, reason=why,
@@ -107,7 +107,7 @@ class OperatorService:
         why = self.reason(reason)
         if not isinstance(player, str) or not player:
             raise AdminError("bad_field", "player must be an account id")
-        answer = await self.registry.remove_player(table, player)
+        answer = await self.registry.admin.remove_player(table, player)
         if answer is None:
             raise AdminError("unknown_table", f"no open table {table[:64]!r}")
         if answer.get("type") != "ok":
@@ -122,7 +122,7 @@ class OperatorService:
         """The accounts this process has served (balances as it last saw them), flagged."""
         names = self.names()
         seated: dict[str, list[str]] = {}
-        for t in self.registry.operator_tables():
+        for t in self.registry.admin.operator_tables():
             for p in t["players"]:
                 seated.setdefault(p["player_id"], []).append(t["table"])
         ids = sorted(set(self.wallet.players()) | self.flags.frozen | self.flags.muted)
@@ -192,7 +192,8 @@ class OperatorService:
             self.broadcast(messages.notice(text=text))
             reached: int | None = None
         else:
-            reached = self.registry.notify_table(table, messages.notice(text=text, table=table))
+            reached = self.registry.admin.notify_table(
+                table, messages.notice(text=text, table=table))
             if reached is None:
                 raise AdminError("unknown_table", f"no open table {table[:64]!r}")
         entry = await self.audit.record(who, "notice", target=table, reason=why,

@@ -307,22 +307,12 @@ class TableActor:
         self.spec = spec
         self.game.use_spec(spec)
 
-    async def close_when_done(self, reason: str) -> None:
-        """Close for good once the running hand is over (at once between hands)."""
-        self.closing = True
-        self.closing_reason = reason
-        self.turns.cancel_next_hand()
-        if not self.in_hand:
-            await self.close_for_good(reason)
-
     # ================================================================ shutdown
-    def begin_shutdown(self) -> None:
-        """Registry: stop starting hands; stop once the running hand (if any) ends."""
-        self.call(lambda: self._wind_down(void=None))
-
-    def force_stop(self) -> None:
-        """Registry, after the deadline: void the running hand, refund, cash out, stop."""
-        self.call(lambda: self._wind_down(void="shutdown deadline"))
+    def shut_down(self, *, void: str | None = None) -> None:
+        """Registry: stop starting hands and stop once the running hand (if any) ends; with
+        ``void`` (after the deadline), void the running hand at once (refunds), cash out,
+        stop."""
+        self.call(lambda: self._wind_down(void=void))
 
     async def cash_out_all(self) -> None:
         """After the task is gone (cancelled): void, refund and credit everyone."""
@@ -366,11 +356,17 @@ class TableActor:
         await self.close_for_good("idle")
         log.info("event=table_idle_closed table=%s", self.table_id)
 
-    async def close_for_good(self, reason: str) -> None:
+    async def close_for_good(self, reason: str, *, after_hand: bool = False) -> None:
         """Close the table: void a running hand (refunds), tell the viewers
         (``table_closed``), cash every player out, answer every queued request
         ``table_closed`` and stop. The registry calls it for a table that keeps crashing
-        (then from outside the dead task), :meth:`close_if_idle` for an idle one."""
+        (then from outside the dead task), :meth:`close_if_idle` for an idle one; a host
+        with ``after_hand``: the running hand plays to its end first."""
+        if after_hand and self.in_hand:
+            self.closing = True
+            self.closing_reason = reason
+            self.turns.cancel_next_hand()
+            return
         self.closing = True
         self.closed_for_good = True
         self.turns.cancel_next_hand()

@@ -1,7 +1,7 @@
 """What the operator's admin API reads of a table and does to it, from the table's outside.
 
 Rule of this module: the operator never changes a table's state itself. Its calls go through
-:class:`~server.table.registry.TableRegistry` (``operator_tables``, ``close_table``,
+:class:`TableAdmin` (``registry.admin``: ``operator_tables``, ``close_table``,
 ``remove_player``, ``notify_table``), which runs them in the table's own task; a player is
 taken off a table only through the table's own ``leave`` path, with an :class:`AnswerSink`
 standing in for a connection (the answer is kept, nothing is sent to the player's sockets
@@ -10,6 +10,9 @@ but the usual ``left`` event).
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from protocol.requests import Leave
@@ -17,8 +20,9 @@ from server.table.api import Envelope
 
 if TYPE_CHECKING:
     from server.table.actor import TableActor
+    from server.table.registry import TableRegistry
 
-__all__ = ["AnswerSink", "leave", "occupants"]
+__all__ = ["AnswerSink", "TableAdmin", "leave", "occupants"]
 
 
 class _KeepCodec:
@@ -72,3 +76,76 @@ async def leave(actor: TableActor, player_id: str) -> dict[str, Any]:
     sink = AnswerSink(player_id)
     await actor.seat_desk.leave(Envelope(Leave(rid=None, table=actor.table_id), sink))
     return sink.message
+
+
+class TableAdmin:
+    """The operator's calls on the tables of one registry (``registry.admin``), each run in
+    the table's own task."""
+
+    def __init__(self, registry: TableRegistry) -> None:
+        self.registry = registry
+
+    def operator_tables(self) -> list[dict[str, Any]]:
+        """Every open table with its players and load (the admin API's table list): the
+        lobby entry (:meth:`TableActor.summary`) and :func:`occupants`."""
+        return [{**actor.summary(), **occupants(actor)}
+                for actor in self.registry.actors.values() if not actor.stopped]
+
+    async def close_table(self, table_id: str, reason: str = "operator") -> bool:
+        """Operator: close ``table_id`` for good, in its own task: the running hand is voided
+        and every player gets their stack from before it, viewers get ``table_closed``
+        (``reason``), everyone is cashed out, then the table is forgotten. False when there
+        is no such open table."""
+        actor = self.registry.actors.get(table_id)
+        if actor is None or actor.stopped or actor.closing:
+            return False
+        await self._in_actor(actor, lambda: actor.close_for_good(reason))
+        self.registry.forget(actor, reason=reason)
+        return True
+
+    async def remove_player(self, table_id: str, player_id: str) -> dict[str, Any] | None:
+        """Operator: ``player_id`` leaves ``table_id`` through its ``leave`` path
+        (:func:`leave`: its answer); None when there is no such table."""
+        actor = self.registry.actors.get(table_id)
+        if actor is None or actor.stopped:
+            return None
+        result: dict[str, Any] = await self._in_actor(
+            actor, lambda: leave(actor, player_id))
+        return result
+
+    def notify_table(self, table_id: str, message: dict[str, Any]) -> int | None:
+        """Send ``message`` (not a table event: no ``seq``) to every connection watching or
+        seated at ``table_id``, encoded once per codec; how many got it (None: no table)."""
+        actor = self.registry.actors.get(table_id)
+        if actor is None or actor.stopped:
+            return None
+        frames: dict[str, str | bytes] = {}
+        sinks = list(actor.sinks.values())
+        for sink in sinks:
+            sub = sink.codec.subprotocol
+            if sub not in frames:
+                frames[sub] = sink.codec.encode(message)
+            with contextlib.suppress(Exception):  # a sink never raises for flow control
+                sink.send(frames[sub])
+        return len(sinks)
+
+    async def _in_actor(self, actor: TableActor, fn: Callable[[], Any],
+                        timeout: float = 30.0) -> Any:
+        """Run ``fn()`` (sync or async) in ``actor``'s task and return its result."""
+        future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+
+        async def job() -> None:
+            try:
+                result = fn()
+                if hasattr(result, "__await__"):
+                    result = await result
+            except Exception as exc:
+                if not future.done():
+                    future.set_exception(exc)
+                raise
+            if not future.done():
+                future.set_result(result)
+
+        actor.call(job)
+        return await asyncio.wait_for(future, timeout)
+

@@ -171,7 +171,7 @@ class HostDesk:
             return self.announce()
         elif action == "close":
             t.fanout.answer(env, m.ok(req.rid, pending=t.in_hand))
-            return await t.close_when_done("host")
+            return await t.close_for_good("host", after_hand=True)
         t.fanout.answer(env, m.ok(req.rid))
         self.announce()
 

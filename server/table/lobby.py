@@ -91,7 +91,7 @@ class Lobby:
         rows = self._rows
         if rows is not None:
             return rows
-        actors = self._registry._actors
+        actors = self._registry.actors
         entries = self._entries
         for table_id in self._dirty:
             actor = actors.get(table_id)

@@ -100,7 +100,8 @@ class TableRegistry:
         self.jackpot_listener: Callable[[dict[str, Any]], None] | None = None
         self.hand_listener: Callable[[], None] | None = None  # each hand's end (metrics)
         self.accepting = True
-        self._actors: dict[str, TableActor] = {}
+        self.actors: dict[str, TableActor] = {}
+        self.admin = admin.TableAdmin(self)  # the operator's calls (server.table.admin)
         self._tasks: dict[str, asyncio.Task[None]] = {}
         # abuse limits (Config `tables, lobby and chat`): open tables by creator and address,
         # the idle-close timers, the lobby listing built once per change, the mutes
@@ -125,7 +126,7 @@ class TableRegistry:
         self.table_ids = IdBlocks(store, TABLES, block=TABLE_BLOCK)
         # without a store each table counts its own hands (``t2.1``: unique in this registry)
         self.hand_ids = IdBlocks(store, HANDS, block=HAND_BLOCK) if store is not None else None
-        for actor in self._actors.values():
+        for actor in self.actors.values():
             actor.recording.hand_numbers = self.hand_ids
 
     async def prime_ids(self) -> None:
@@ -161,7 +162,7 @@ class TableRegistry:
         actor.mutes = self.mutes
         actor.frozen = lambda player_id: self.frozen(player_id)
         actor.on_change = self._on_table_change
-        self._actors[table_id] = actor
+        self.actors[table_id] = actor
         self._creator[table_id] = (owner, ip)
         if owner is not None:
             self._by_owner.setdefault(owner, set()).add(table_id)
@@ -174,7 +175,7 @@ class TableRegistry:
         return table_id
 
     def get(self, table_id: str) -> TableActor | None:
-        return self._actors.get(table_id)
+        return self.actors.get(table_id)
 
     # ------------------------------------------------------------------ abuse limits
     def _check_caps(self, owner: str | None, ip: str | None) -> None:
@@ -189,8 +190,8 @@ class TableRegistry:
             log.info("event=table_refused reason=ip ip=%s", ip)
             raise ProtocolError("too_many_tables", f"{cfg.max_tables_per_ip} tables are open "
                                 "from your address, the most one address may have")
-        if len(self._actors) >= cfg.max_tables:
-            log.warning("event=table_refused reason=global tables=%d", len(self._actors))
+        if len(self.actors) >= cfg.max_tables:
+            log.warning("event=table_refused reason=global tables=%d", len(self.actors))
             raise ProtocolError("too_many_tables", f"the server has {cfg.max_tables} open "
                                 "tables, its maximum; try again when one has closed")
 
@@ -199,7 +200,7 @@ class TableRegistry:
         on the next ``tables`` request; an empty table's idle count starts, a seated one's
         stops."""
         table_id = actor.table_id
-        if self._actors.get(table_id) is not actor:
+        if self.actors.get(table_id) is not actor:
             return
         self.lobby.changed(table_id)
         empty = not actor.in_hand and actor.seats.is_empty()
@@ -216,16 +217,16 @@ class TableRegistry:
         empty, then closes (``table_closed`` to its viewers) and stops; :meth:`_done` then
         forgets it."""
         self._idle.pop(actor.table_id, None)
-        if self._actors.get(actor.table_id) is actor and not actor.stopped:
+        if self.actors.get(actor.table_id) is actor and not actor.stopped:
             actor.call(actor.close_if_idle)
 
-    def _forget(self, actor: TableActor, reason: str = "idle") -> None:
+    def forget(self, actor: TableActor, reason: str = "idle") -> None:
         """A table closed for good (idle, or crashing past its restart budget): out of the
         lobby and the creators' counts."""
         table_id = actor.table_id
-        if self._actors.get(table_id) is not actor:
+        if self.actors.get(table_id) is not actor:
             return
-        del self._actors[table_id]
+        del self.actors[table_id]
         timer = self._idle.pop(table_id, None)
         if timer is not None:
             timer.cancel()
@@ -241,7 +242,7 @@ class TableRegistry:
     def created(self, table_id: str) -> dict[str, Any]:
         """The ``create_table`` answer's fields: ``table``, and a private table's invite
         ``code`` (for its creator, the host, alone)."""
-        actor = self._actors.get(table_id)
+        actor = self.actors.get(table_id)
         code = actor.host.code if actor is not None else None
         return {"table": table_id} if code is None else {"table": table_id, "code": code}
 
@@ -263,7 +264,7 @@ class TableRegistry:
         return out
 
     def detach(self, sink: Sink) -> None:
-        for actor in self._actors.values():
+        for actor in self.actors.values():
             actor.detach(sink)
 
     async def _credit_jackpot(self, payout: Payout) -> None:
@@ -277,71 +278,6 @@ class TableRegistry:
         if self.jackpot_listener is not None:
             self.jackpot_listener(msg)
 
-    # ------------------------------------------------------------------ operator
-    def operator_tables(self) -> list[dict[str, Any]]:
-        """Every open table with its players and load (the admin API's table list): the
-        lobby entry (:meth:`TableActor.summary`) and :func:`server.table.admin.occupants`."""
-        return [{**actor.summary(), **admin.occupants(actor)}
-                for actor in self._actors.values() if not actor.stopped]
-
-    async def close_table(self, table_id: str, reason: str = "operator") -> bool:
-        """Operator: close ``table_id`` for good, in its own task: the running hand is voided
-        and every player gets their stack from before it, viewers get ``table_closed``
-        (``reason``), everyone is cashed out, then the table is forgotten. False when there
-        is no such open table."""
-        actor = self._actors.get(table_id)
-        if actor is None or actor.stopped or actor.closing:
-            return False
-        await self._in_actor(actor, lambda: actor.close_for_good(reason))
-        self._forget(actor, reason=reason)
-        return True
-
-    async def remove_player(self, table_id: str, player_id: str) -> dict[str, Any] | None:
-        """Operator: ``player_id`` leaves ``table_id`` through its ``leave`` path
-        (:func:`server.table.admin.leave`: its answer); None when there is no such table."""
-        actor = self._actors.get(table_id)
-        if actor is None or actor.stopped:
-            return None
-        result: dict[str, Any] = await self._in_actor(
-            actor, lambda: admin.leave(actor, player_id))
-        return result
-
-    def notify_table(self, table_id: str, message: dict[str, Any]) -> int | None:
-        """Send ``message`` (not a table event: no ``seq``) to every connection watching or
-        seated at ``table_id``, encoded once per codec; how many got it (None: no table)."""
-        actor = self._actors.get(table_id)
-        if actor is None or actor.stopped:
-            return None
-        frames: dict[str, str | bytes] = {}
-        sinks = list(actor.sinks.values())
-        for sink in sinks:
-            sub = sink.codec.subprotocol
-            if sub not in frames:
-                frames[sub] = sink.codec.encode(message)
-            with contextlib.suppress(Exception):  # a sink never raises for flow control
-                sink.send(frames[sub])
-        return len(sinks)
-
-    async def _in_actor(self, actor: TableActor, fn: Callable[[], Any],
-                        timeout: float = 30.0) -> Any:
-        """Run ``fn()`` (sync or async) in ``actor``'s task and return its result."""
-        future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
-
-        async def job() -> None:
-            try:
-                result = fn()
-                if hasattr(result, "__await__"):
-                    result = await result
-            except Exception as exc:
-                if not future.done():
-                    future.set_exception(exc)
-                raise
-            if not future.done():
-                future.set_result(result)
-
-        actor.call(job)
-        return await asyncio.wait_for(future, timeout)
-
     # ------------------------------------------------------------------ tasks
     def _spawn(self, actor: TableActor) -> None:
         task = asyncio.get_running_loop().create_task(actor.run(),
@@ -353,7 +289,7 @@ class TableRegistry:
         if self._tasks.get(actor.table_id) is task:
             del self._tasks[actor.table_id]
         if actor.closed_for_good and actor.stopped and self.accepting:
-            self._forget(actor)
+            self.forget(actor)
         if task.cancelled():
             log.info("event=actor_cancelled table=%s", actor.table_id)
             return
@@ -390,7 +326,7 @@ class TableRegistry:
         return min(RESTART_BACKOFF * 2.0 ** (len(recent) - 2), RESTART_BACKOFF_CAP)
 
     def _respawn(self, actor: TableActor) -> None:
-        if (self._actors.get(actor.table_id) is actor and not actor.stopped
+        if (self.actors.get(actor.table_id) is actor and not actor.stopped
                 and actor.table_id not in self._tasks and self.accepting):
             log.warning("event=actor_restarted table=%s", actor.table_id)
             self._spawn(actor)
@@ -406,7 +342,7 @@ class TableRegistry:
                 await actor.close_for_good("crashed")
             except Exception:
                 log.exception("event=table_close_failed table=%s", actor.table_id)
-            self._forget(actor, reason="crashed")
+            self.forget(actor, reason="crashed")
             self._crash_times.pop(actor.table_id, None)
 
         task = asyncio.get_running_loop().create_task(close(), name=f"close:{actor.table_id}")
@@ -421,18 +357,18 @@ class TableRegistry:
         for timer in self._idle.values():
             timer.cancel()
         self._idle.clear()
-        for actor in self._actors.values():
-            actor.begin_shutdown()
+        for actor in self.actors.values():
+            actor.shut_down()
         tasks = set(self._tasks.values())
         if tasks:
             await asyncio.wait(tasks, timeout=deadline)
-        late = [a for a in self._actors.values() if a.table_id in self._tasks]
+        late = [a for a in self.actors.values() if a.table_id in self._tasks]
         for actor in late:
-            actor.force_stop()
+            actor.shut_down(void="shutdown deadline")
         tasks = {self._tasks[a.table_id] for a in late if a.table_id in self._tasks}
         if tasks:
             await asyncio.wait(tasks, timeout=max(1.0, deadline))
-        for actor in self._actors.values():
+        for actor in self.actors.values():
             task = self._tasks.get(actor.table_id)
             if task is not None:  # stuck: cancel it, then settle its money from here
                 task.cancel()
@@ -440,7 +376,7 @@ class TableRegistry:
                     await task
             if not actor.stopped or not actor.seats.is_empty():
                 await actor.cash_out_all()
-        log.info("event=tables_shut_down tables=%d", len(self._actors))
+        log.info("event=tables_shut_down tables=%d", len(self.actors))
         try:
             await self.history.close()
         except Exception:

@@ -16,7 +16,7 @@ START = 2 * 100_000
 
 
 def everything(h: Harness) -> int:
-    return h.wallet.total() + sum(t.seats.chips() for t in h.registry._actors.values())
+    return h.wallet.total() + sum(t.seats.chips() for t in h.registry.actors.values())
 
 
 async def test_crashed_actor_voids_refunds_and_restarts(caplog: pytest.LogCaptureFixture,

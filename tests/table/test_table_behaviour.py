@@ -200,7 +200,7 @@ async def test_spectator_delay_timers_run_in_the_actor_and_are_cancelled_on_clos
     await t.idle()
     assert spectator.of("seated")
     await h.send(t, alice, "chat", text="bye")
-    t.begin_shutdown()
+    t.shut_down()
     await t.idle()
     assert t.stopped
     h.clock.advance(10.0)
