@@ -46,7 +46,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Literal
 
 from server.rules.cards import DeckError, check_deck, make_deck
 from server.rules.caribbean_payout import (
@@ -81,6 +80,7 @@ from server.rules.errors import (
 from server.rules.evaluate import HandValue, evaluate
 from server.rules.options import Options
 from server.rules.view import SeatView, View, cards_for
+from server.rules.vocabulary import CaribbeanPhase
 
 __all__ = [
     "BP", "HAND_KEYS", "JACKPOT_KEYS", "MAJOR_KEYS", "MINOR_KEYS", "ROYAL_FLUSH",
@@ -94,7 +94,7 @@ __all__ = [
 CARDS_PER_HAND = 5
 DECK_SIZE = 52
 MAX_PLAYERS = (DECK_SIZE - CARDS_PER_HAND) // CARDS_PER_HAND  # 9: 9 players + dealer = 50 cards
-Phase = Literal["antes", "decisions", "ended", "void"]
+Phase = CaribbeanPhase  # (the older name)
 
 # --- events -------------------------------------------------------------------------------
 
@@ -251,7 +251,7 @@ class CaribbeanRound:
         self._deck = tuple(deck)
         self._initial = dict(sorted(seats.items()))
         self._stacks = dict(self._initial)
-        self._phase: Phase = "antes"
+        self._phase: Phase = CaribbeanPhase.ANTES
         self._antes: dict[int, int] = {}
         self._wagers: dict[int, int] = {}
         self._sat_out: set[int] = set()
@@ -306,7 +306,7 @@ class CaribbeanRound:
         if seat not in self._stacks:
             return None
         stack = self._stacks[seat]
-        if self._phase == "antes":
+        if self._phase == CaribbeanPhase.ANTES:
             if seat in self._antes or seat in self._sat_out:
                 return None
             top = min(s.ante_max, stack // 3)
@@ -316,7 +316,8 @@ class CaribbeanRound:
             ok = s.jackpot_wager > 0 and top_jp >= s.ante_min
             return Options(seat, sit_out=True, stack=stack, ante=(s.ante_min, top),
                            jackpot=(s.jackpot_wager, top_jp) if ok else None)
-        if self._phase == "decisions" and seat in self._hands and seat not in self._decisions:
+        if (self._phase == CaribbeanPhase.DECISIONS and seat in self._hands
+                and seat not in self._decisions):
             return Options(seat, fold=True, play=2 * self._antes[seat], stack=stack)
         return None
 
@@ -331,7 +332,7 @@ class CaribbeanRound:
                                                        owner=s, viewer=seat),
                              deciding=s in deciding)
                  for s, stack in self._stacks.items()}
-        turned = self._phase == "ended"
+        turned = self._phase == CaribbeanPhase.ENDED
         dealer = cards_for(self._dealer, (turned,) * (len(self._dealer) - 1) + (True,),
                            owner=-1, viewer=seat) if self._dealer else ()
         return View(seat, seats, options=self.options(seat) if seat is not None else None,
@@ -344,7 +345,7 @@ class CaribbeanRound:
 
     @property
     def is_over(self) -> bool:
-        return self._phase in ("ended", "void")
+        return self._phase in (CaribbeanPhase.ENDED, CaribbeanPhase.VOID)
 
     def deciding(self) -> tuple[int, ...]:
         """Every seat with a decision to make now (all at once: one deadline for the phase)."""
@@ -355,14 +356,14 @@ class CaribbeanRound:
         """One engine entry for every action: ``ante`` (``amount``, ``jackpot``) and ``fold``
         (sitting out) in the ante phase, ``play`` and ``fold`` in the decision phase.  When
         the last seat of the ante phase has answered, the round is dealt (:meth:`deal`)."""
-        if self._phase == "antes":
+        if self._phase == CaribbeanPhase.ANTES:
             if action == "ante":
                 if amount is None:
                     raise IllegalAction(BAD_AMOUNT, "an ante needs an amount")
                 return self._then_deal(self.ante(seat, amount, jackpot=jackpot))
             if action == "fold":
                 return self._then_deal(self.sit_out(seat))
-        elif self._phase == "decisions":
+        elif self._phase == CaribbeanPhase.DECISIONS:
             if action == "play":
                 return self.play(seat)
             if action == "fold":
@@ -378,14 +379,14 @@ class CaribbeanRound:
         return self._then_deal(out)
 
     def _then_deal(self, events: list[Event]) -> list[Event]:
-        if self._phase == "antes" and not self.deciding():
+        if self._phase == CaribbeanPhase.ANTES and not self.deciding():
             events = events + self.deal()
         return events
 
     # -- ante phase ------------------------------------------------------------------------
     def ante(self, seat: int, amount: int, *, jackpot: bool = False) -> list[Event]:
         """CSP-01: place an ante (and optionally the fixed jackpot wager, locked at once)."""
-        self._check_phase("antes", "ante")
+        self._check_phase(CaribbeanPhase.ANTES, "ante")
         self._check_seat(seat)
         if seat in self._antes or seat in self._sat_out:
             raise IllegalAction(NOT_YOUR_TURN, f"seat {seat} has already anted or sat out")
@@ -417,7 +418,7 @@ class CaribbeanRound:
         return self._sit_out(seat, timeout=False)
 
     def _sit_out(self, seat: int, *, timeout: bool) -> list[Event]:
-        self._check_phase("antes", "sit_out")
+        self._check_phase(CaribbeanPhase.ANTES, "sit_out")
         self._check_seat(seat)
         if seat in self._antes or seat in self._sat_out:
             raise IllegalAction(NOT_YOUR_TURN, f"seat {seat} has already anted or sat out")
@@ -426,19 +427,19 @@ class CaribbeanRound:
 
     def deal(self) -> list[Event]:
         """Close the ante phase and deal (GEN-02 check first; CSP-02)."""
-        self._check_phase("antes", "deal")
+        self._check_phase(CaribbeanPhase.ANTES, "deal")
         try:
             check_deck(self._deck, make_deck())
         except DeckError as err:
             self._stacks = dict(self._initial)
-            self._phase = "void"
+            self._phase = CaribbeanPhase.VOID
             return self._emit([
                 RoundVoided(err.reason, str(err)),
                 RoundEnded(self.round_id, dict(self._stacks), 0, 0, voided=True),
             ])
         players = sorted(self._antes)
         if not players:
-            self._phase = "ended"
+            self._phase = CaribbeanPhase.ENDED
             return self._emit([RoundEnded(self.round_id, dict(self._stacks), 0, 0)])
         width = len(players) + 1
         out: list[Event] = []
@@ -450,7 +451,7 @@ class CaribbeanRound:
         dpos = tuple(r * width + len(players) for r in range(CARDS_PER_HAND))
         self._dealer = tuple(self._deck[p] for p in dpos)
         out.append(DealerDealt(self._dealer, (False,) * (CARDS_PER_HAND - 1) + (True,), dpos))
-        self._phase = "decisions"
+        self._phase = CaribbeanPhase.DECISIONS
         return self._emit(out)
 
     # -- decision phase --------------------------------------------------------------------
@@ -470,7 +471,7 @@ class CaribbeanRound:
 
     def timeout(self, seat: int) -> list[Event]:
         """The action clock ran out: sit out in the ante phase, fold in the decision phase."""
-        if self._phase == "antes":
+        if self._phase == CaribbeanPhase.ANTES:
             return self._sit_out(seat, timeout=True)
         self._check_decider(seat, "timeout")
         self._decisions[seat] = "fold"
@@ -520,7 +521,7 @@ class CaribbeanRound:
             )
             self._settled[seat] = ev
             out.append(ev)
-        self._phase = "ended"
+        self._phase = CaribbeanPhase.ENDED
         out.append(RoundEnded(self.round_id, dict(self._stacks), self._house_net, collected))
         return out
 
@@ -571,7 +572,7 @@ class CaribbeanRound:
             raise IllegalAction(NO_HAND, f"seat {seat!r} is not in this round")
 
     def _check_decider(self, seat: int, action: str) -> None:
-        self._check_phase("decisions", action)
+        self._check_phase(CaribbeanPhase.DECISIONS, action)
         self._check_seat(seat)
         if seat not in self._hands:
             raise IllegalAction(NO_HAND, f"seat {seat} has no hand in this round")
@@ -579,5 +580,5 @@ class CaribbeanRound:
             raise IllegalAction(NOT_YOUR_TURN, f"seat {seat} has already decided")
 
     def _check_over(self, what: str) -> None:
-        if self._phase not in ("ended", "void"):
+        if self._phase not in (CaribbeanPhase.ENDED, CaribbeanPhase.VOID):
             raise IllegalAction(BAD_ACTION, f"{what} is known only after settlement")

@@ -29,6 +29,7 @@ from server.rules.caribbean import CaribbeanRound, JackpotWagered
 from server.rules.engine import Engine
 from server.rules.errors import IllegalAction
 from server.rules.hand import Hand
+from server.rules.vocabulary import CaribbeanPhase
 from server.table.blinds import BlindPlan
 from server.table.fanout import builder
 from server.table.house import lobby_terms
@@ -243,7 +244,7 @@ class HouseGame:
         rnd = self._round()
         if rnd is not None and rnd.phase != self.phase:
             self.phase = rnd.phase
-            if rnd.phase == "decisions":
+            if rnd.phase == CaribbeanPhase.DECISIONS:
                 self._phase_turns(self.spec.action_clock, WakeKind.DECIDE_DEADLINE)
 
     async def on_wake(self, w: Wake) -> None:
