@@ -2,7 +2,7 @@
 //
 // Rule of this module: every server message goes through `dispatch` into the pure reducer;
 // rendering reads `store.state` only. Routes (shareable): `#/` lobby, `#/table/<id>` play,
-// `#/table/<id>/watch` spectate. Several tables at once: a table left for another (or for
+// `#/table/<id>/watch` spectate; a private game's invite adds `?code=<code>` (js/home.js). Several tables at once: a table left for another (or for
 // the lobby) stays followed in the background ("my tables", `state.background`) until
 // closed in the strip. Test hook: `window.__poker` ({socket, store, dispatch, statuses,
 // sounds, notifier}).
@@ -10,6 +10,8 @@
 import { app } from "./ctx.js";
 import { plainError } from "./errors.js";
 import { loadHistory, setupHistory } from "./history-page.js";
+import { parseRoute as routeOf } from "./home.js";
+import { codes, homeMessage, renderHome, setupHost } from "./host-page.js";
 import { refreshTables, renderLobby, setupLobby } from "./lobby-page.js";
 import { createPacer } from "./pacing.js";
 import { loadMyTables, loadSaved, saveMyTables, saveTable, tokenStore } from "./session.js";
@@ -81,6 +83,7 @@ function dispatch(msg) {
     dispatch({ type: "local:gone", table: msg.table });
   }
   react(msg);
+  homeMessage(msg);
   if (!renderQueued) {
     renderQueued = true;
     requestAnimationFrame(() => {
@@ -92,9 +95,20 @@ function dispatch(msg) {
 
 // ------------------------------------------------------------------ routing
 function parseRoute() {
-  const m = location.hash.match(/^#\/table\/([^/]+)(\/watch)?$/);
-  if (m) return { view: "table", id: decodeURIComponent(m[1]), watch: !!m[2] };
-  return { view: "lobby" };
+  return routeOf(location.hash);
+}
+
+/** The invite code to bring to table `id` (the link's, else the one kept for it). */
+function codeFor(id, route) {
+  if (route && route.code) codes.set(id, route.code);
+  return (route && route.code) || codes.get(id);
+}
+
+/** `fields` with the table's invite code, when this browser has one. */
+function withCode(id, fields, route) {
+  const code = codeFor(id, route);
+  app.socket.codes.set(id, code);
+  return code ? { ...fields, code } : fields;
 }
 
 async function onRoute() {
@@ -109,22 +123,27 @@ async function onRoute() {
   const leaving = prev.view === "table" && (next.view !== "table" || next.id !== prev.id);
   if (leaving && next.view !== "table") dispatch({ type: "local:close_table", keep: !!store.state.table });
   if (next.view === "table" && (prev.view !== "table" || prev.id !== next.id)) {
-    openTable(next.id, next.watch);
+    openTable(next.id, next.watch, next);
   }
   if (next.view === "lobby") refreshTables();
   app.actionsKey = "";
   render();
 }
 
-async function openTable(id, watch) {
+async function openTable(id, watch, route) {
   dispatch({ type: "local:open_table", table: id, keep: true });
+  dispatch({ type: "local:home_private", table: null });
   app.socket.follow(id);
   app.watchRoutes[id] = !!watch;
   app.serverHistory = null;
   rememberMyTables();
-  const answer = await app.socket.request("watch", { table: id });
+  const answer = await app.socket.request("watch", withCode(id, { table: id }, route));
   if (answer.type === "error") {
-    if (answer.code === "unknown_table" || answer.code === "table_closed") {
+    if (answer.code === "invite_required") { // a private game, and no (valid) invite code
+      app.socket.unfollow(id);
+      codes.forget(id);
+      dispatch({ type: "local:home_private", table: id });
+    } else if (answer.code === "unknown_table" || answer.code === "table_closed") {
       app.socket.unfollow(id);
       dispatch({ type: "local:gone", table: id });
     } else {
@@ -161,7 +180,7 @@ async function followSaved(saved) {
     app.watchRoutes[entry.id] = !!entry.watch;
     dispatch({ type: "local:follow", table: entry.id, name: entry.name });
     app.socket.follow(entry.id);
-    const answer = await app.socket.request("watch", { table: entry.id });
+    const answer = await app.socket.request("watch", withCode(entry.id, { table: entry.id }));
     if (answer.type === "error") {
       app.socket.unfollow(entry.id);
       dispatch({ type: "local:forget_table", table: entry.id });
@@ -210,6 +229,7 @@ function render() {
   show($("#table-view"), app.route.view === "table");
   if (app.route.view === "lobby") renderLobby(state);
   else renderTable(state);
+  renderHome(state);
   document.body.dataset.view = app.route.view;
   document.body.dataset.status = state.status;
 }
@@ -259,6 +279,7 @@ async function boot() {
   setupLobby();
   setupTable();
   setupHistory();
+  setupHost();
   setupChrome();
   window.addEventListener("hashchange", onRoute);
   window.addEventListener("pagehide", saveOpenTable); // a reload: what was seen last is kept

@@ -36,6 +36,14 @@ export const FRIENDLY = {
   hand_in_progress: "Not while a hand is being played; wait for it to end.",
   bad_token: "Your session has ended. Enter your name again.",
   name_taken: "That name is taken. Try another one.",
+  invite_required: "This is a private game: ask the host for the invite link.",
+  not_host: "Only the host of this game can do that.",
+  no_request: "That player is no longer waiting for a seat.",
+  rebuys_off: "The host does not allow rebuys in this game.",
+  removed: "The host removed you from this game, so you cannot sit here again.",
+  account_frozen: "Your account is frozen by the room: you can watch, but not sit or chat. Contact the room if you think this is a mistake.",
+  account_muted: "The room has muted your chat: your messages are not sent.",
+  not_allowed: "That is not possible here.",
 };
 
 const DEVELOPER = /[<>=_]|\([A-Z]+-\d+\)|`|\bneed\b|\bmust be an?\b (int|number|string)/;

@@ -3,6 +3,7 @@
 
 import { app } from "./ctx.js";
 import { plainError } from "./errors.js";
+import { codes } from "./host-page.js";
 import { tokenStore } from "./session.js";
 import { $, setHTML, show } from "./ui/dom.js";
 import { createRequest, lobbyFormsHTML, syncCreateForm, tableListHTML } from "./ui/lobby.js";
@@ -107,6 +108,10 @@ function setupCreateForm() {
       return;
     }
     $("#create-error").textContent = "";
+    if (answer.code) { // a private game: the host panel shows the invite link
+      codes.set(answer.table, answer.code);
+      app.showBanner("Your private game is open: copy the invite link in Host controls and send it to your friends.", 6000);
+    }
     location.hash = `#/table/${encodeURIComponent(answer.table)}`;
   });
 }

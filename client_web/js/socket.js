@@ -33,6 +33,7 @@ export class PokerSocket {
     this.pending = new Map(); // rid -> {resolve, timer}
     this.lastSeq = new Map(); // table -> last seq seen
     this.followed = new Set(); // tables to resume after a reconnection
+    this.codes = new Map(); // table -> its invite code (a private game): sent with `resume`
     this.token = null;
     this.attempt = 0;
     this.stopped = false;
@@ -101,10 +102,14 @@ export class PokerSocket {
     }
     for (const table of [...this.followed]) {
       const since = this.lastSeq.get(table) || 0;
-      const answer = await this.request("resume", { table, since });
+      const code = this.codes.get(table);
+      const answer = await this.request("resume", code ? { table, since, code } : { table, since });
       if (answer.type === "error" && (answer.code === "unknown_table" || answer.code === "table_closed")) {
         this.unfollow(table); // a table that is gone: no ghost of it stays on screen
         this.onMessage({ type: "local:gone", table });
+      } else if (answer.type === "error" && answer.code === "invite_required") {
+        this.unfollow(table); // a private game whose code is no longer good
+        this.onMessage({ type: "local:home_private", table });
       }
     }
     this._setStatus("online");

@@ -15,6 +15,7 @@
 // The events of a table are applied by js/table-events.js.
 
 import { chips } from "./format.js";
+import { homeEvent, homeFrom, reduceHome } from "./home.js";
 import { addLog, JACKPOT_HANDS, MAX_CHAT, MAX_HISTORY, MAX_LOG, pickTurn, potFrom, seatFrom, tableEvent }
   from "./table-events.js";
 
@@ -52,6 +53,7 @@ function tableFrom(msg, previous) {
     log: keep ? keep.log : [], history: keep ? keep.history : [],
     chat: keep ? keep.chat : [], bettingSinceCollect: false, ended: msg.hand == null,
     closed: false, lastResult: keep ? keep.lastResult : null,
+    ...homeFrom(msg, keep), // a private table's host state (js/home.js)
   };
 }
 
@@ -217,12 +219,13 @@ function reduceTables(state, next, msg) {
 export function reduce(state, msg) {
   if (!msg || typeof msg.type !== "string") return state;
   const next = structuredClone(state);
-  const done = reduceRoom(next, msg) ?? reduceTables(state, next, msg);
+  const done = reduceRoom(next, msg) ?? reduceHome(next, msg) ?? reduceTables(state, next, msg);
   if (done !== undefined) return done;
   const t = next.table && next.table.id === msg.table ? next.table : next.background[msg.table];
   if (!t || t.pending || typeof msg.seq !== "number") return state;
   if (msg.seq <= t.seq) return state; // already applied (a resume may repeat)
   t.seq = msg.seq;
+  homeEvent(t, msg);
   tableEvent(next, t, msg);
   return next;
 }

@@ -9,6 +9,7 @@ import { maxBet } from "./state.js";
 import { bindActions, bindShortcuts, streetKey } from "./ui/actions.js";
 import { $, show } from "./ui/dom.js";
 import { hello } from "./lobby-page.js";
+import { codes, shareLink } from "./host-page.js";
 
 /** The sit panel: a buy-in at a free seat, or chips added at one's own (`rebuy`). */
 export function openSitPanel(seat, rebuy = false) {
@@ -19,16 +20,17 @@ export function openSitPanel(seat, rebuy = false) {
   const hi = t.settings.max_buy_in ?? 100 * bb;
   const balance = app.store.state.me ? Math.max(0, app.store.state.me.balance) : hi;
   const stack = rebuy && t.seats[seat] ? t.seats[seat].stack : 0;
-  const min = rebuy ? 1 : lo;
-  const max = rebuy ? Math.max(0, hi - stack) : hi;
+  const fixed = !rebuy && t.settings.starting_stack ? t.settings.starting_stack : null; // a home game's
+  const min = fixed ?? (rebuy ? 1 : lo);
+  const max = fixed ?? (rebuy ? Math.max(0, hi - stack) : hi);
   const input = $("#buy-in");
   input.min = String(min);
   input.max = String(max);
   const wanted = rebuy ? Math.max(lo - stack, bb * 20) : 50 * bb;
   input.value = String(Math.max(min, Math.min(max, balance, wanted)));
   $("#buy-in-label").textContent = rebuy ? "Chips to add" : "Buy-in";
-  $("#buy-in-hint").textContent = rebuy
-    ? `Up to ${chips(max)} (the table allows ${chips(hi)} in front of you); you have ${chips(balance)}.`
+  $("#buy-in-hint").textContent = fixed ? `Everyone starts with ${chips(fixed)}; you have ${chips(balance)}.`
+    : rebuy ? `Up to ${chips(max)} (the table allows ${chips(hi)} in front of you); you have ${chips(balance)}.`
     : `Between ${chips(lo)} and ${chips(hi)}; you have ${chips(balance)}.`;
   $("#sit-title").textContent = rebuy ? "Add chips" : `Sit at seat ${seat + 1}`;
   $("#sit-confirm").textContent = rebuy ? "Add the chips" : "Take the seat";
@@ -46,13 +48,20 @@ async function submitSit(ev) {
   const seat = Number(panel.dataset.seat);
   const rebuy = panel.dataset.rebuy === "1";
   const buyIn = Math.round(Number($("#buy-in").value));
-  const answer = await app.socket.request("sit", { table: t.id, seat, buy_in: buyIn });
+  const code = codes.get(t.id);
+  const fields = { table: t.id, seat, buy_in: buyIn };
+  const answer = await app.socket.request("sit", code ? { ...fields, code } : fields);
   if (answer.type === "error") {
     $("#sit-error").textContent = plainError(answer);
     return;
   }
-  app.dispatch({ type: "local:balance", delta: -buyIn });
   show(panel, false);
+  if (answer.pending && !rebuy) { // a home game: the host lets you in (or not)
+    app.dispatch({ type: "local:home_note", table: t.id, note: null });
+    app.dispatch({ type: "local:home_wait", table: t.id, seat });
+    return;
+  }
+  app.dispatch({ type: "local:balance", delta: -buyIn });
   if (rebuy) {
     app.showBanner(answer.pending ? `${chips(buyIn)} will be added when this hand ends.`
       : `${chips(buyIn)} added to your stack.`, 3000);
@@ -79,6 +88,7 @@ function setupSeatButtons() {
   $("#leave-btn").addEventListener("click", async () => {
     const t = app.store.state.table;
     if (!t) return;
+    app.dispatch({ type: "local:home_leave", table: t.id }); // not a host's removal
     const answer = await app.socket.request("leave", { table: t.id });
     const inHand = t.hand != null && !t.ended;
     app.showBanner(answer.type !== "ok" ? plainError(answer) : inHand
@@ -102,7 +112,7 @@ function setupSeatButtons() {
   $("#share-btn").addEventListener("click", async () => {
     const t = app.store.state.table;
     if (!t) return;
-    const link = `${location.origin}/#/table/${encodeURIComponent(t.id)}/watch`;
+    const link = shareLink(t) || `${location.origin}/#/table/${encodeURIComponent(t.id)}/watch`;
     try {
       await navigator.clipboard.writeText(link);
       app.showBanner(`Copied: ${link}`, 3000);

@@ -3,6 +3,7 @@
 
 import { STRUCTURES, VARIANTS } from "../../protocol.js";
 import { chips, jackpotTermsText, rakeText, stakesText, STRUCTURE_NAMES, VARIANT_NAMES } from "../format.js";
+import { homeCreateFields } from "../home.js";
 import { $, esc } from "./dom.js";
 
 /** The rows of the table list. */
@@ -62,7 +63,7 @@ export function createRequest(values) {
   const req = { variant, stakes, seats: Math.round(Number(values.seats) || 6) };
   if (variant !== "caribbean") req.structure = values.structure;
   if (values.name && values.name.trim()) req.name = values.name.trim();
-  return req;
+  return { ...req, ...homeCreateFields(values) }; // a private (home) game: invite only
 }
 
 export function lobbyFormsHTML() {
@@ -84,6 +85,8 @@ export function syncCreateForm(form) {
   const shown = new Set(stakeFieldsFor(variant, form.elements.structure.value));
   for (const label of form.querySelectorAll("[data-stake]")) label.hidden = !shown.has(label.dataset.stake);
   if (variant === "caribbean" && Number(form.elements.seats.value) > 9) form.elements.seats.value = "9";
+  const home = $("#home-settings", form);
+  if (home) home.hidden = !form.elements.private.checked;
 }
 
 export function meHTML(me) {
