@@ -148,6 +148,8 @@ README_SHOTS: list[tuple[str, str, str]] = [
     ("the hand replayer / busted: add chips", "replayer", "busted-prompt"),
     ("Manila to showdown, as a spectator sees it / Five Card Draw", "every-variant-manila",
      "every-variant-draw"),
+    ("a home game: the host panel with a seat request / the host panel at 390 px",
+     "home-game-host-desktop", "home-game-host-phone"),
 ]
 README = ROOT / "README.md"
 _BEGIN = "<!-- screenshots: written by tests/web/conftest.py (README_SHOTS) after a browser run -->"

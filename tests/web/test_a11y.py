@@ -79,3 +79,28 @@ async def test_axe_finds_no_serious_violation_at_a_live_table(
     await watcher.goto(live.url, f"#/table/{table}/watch")
     await expect(watcher.page.locator(".seat[data-seat='1'] .name")).to_have_text("Bob")
     assert await axe_violations(watcher.page) == []
+
+
+@pytest.mark.parametrize("viewport", [DESKTOP, {"width": 390, "height": 844}],
+                         ids=["desktop", "phone"])
+async def test_axe_finds_no_serious_violation_with_the_host_panel_open(
+        live: Live, open_player: OpenPlayer, viewport: dict[str, int]) -> None:
+    """A home game's host: the host panel open, a seat request waiting, the ledger shown."""
+    ann = await open_player(viewport)
+    await ann.goto(live.url)
+    await ann.hello("Ann")
+    await ann.page.check("#create-private")
+    assert await axe_violations(ann.page) == []  # the create form's home-game settings
+    await ann.page.click("#create-btn")
+    await expect(ann.page.locator("#host-panel")).to_be_visible()
+    table = ann.page.url.split("#/table/")[1]
+    await ann.sit(0, 5000)
+    code = await ann.page.locator("#host-link").input_value()
+    bob = await host(live, "Bob")
+    answer = await bob.request("sit", table=table, seat=1, buy_in=4000,
+                               code=code.split("code=")[1])
+    assert answer.get("pending") is True, answer
+    await expect(ann.page.locator(".seat-request")).to_contain_text("Bob")
+    await expect(ann.page.locator("#host-ledger table")).to_have_count(1)
+    assert await ann.page.evaluate("() => document.querySelector('#host-panel').open")
+    assert await axe_violations(ann.page) == []

@@ -17,14 +17,14 @@ import io
 from typing import Any
 
 import pytest
-from playwright.async_api import Page, expect
+from playwright.async_api import Page, ViewportSize, expect
 
 from tests.net.conftest import TIMEOUT, Client, Live
-from tests.web.conftest import SCREENSHOTS, OpenPlayer, Player, host
+from tests.web.conftest import SCREENSHOTS, OpenPlayer, Player, create, host
 
 pytestmark = pytest.mark.browser
 
-PHONE_390 = {"width": 390, "height": 844}
+PHONE_390: ViewportSize = {"width": 390, "height": 844}
 
 
 async def open_private_game(ann: Player) -> tuple[str, str]:
@@ -187,3 +187,41 @@ async def test_a_home_game_from_the_first_click_to_the_csv(
     assert all(int(r["at_table"]) == 0 for r in rows)
     await observer.ws.close()
     assert (SCREENSHOTS / "home-game-host-desktop.png").exists()
+
+
+async def test_operator_notices_and_a_frozen_or_muted_account_in_plain_words(
+        live: Live, open_player: OpenPlayer) -> None:
+    """A notice reaches every page as a banner that can be dismissed (a table's notice only
+    its viewers); a frozen account's sit and a muted account's chat are refused in words."""
+    creator = await host(live)
+    table = await create(creator, variant="holdem", structure="no_limit",
+                         stakes={"blinds": [50, 100]}, seats=6)
+    alice = await open_player()
+    await alice.goto(live.url)
+    await alice.hello("Alice")
+    lobby = await open_player()
+    await lobby.goto(live.url)
+    await alice.goto(live.url, f"#/table/{table}")
+    await expect(alice.page.locator("[data-sit='0']")).to_be_visible()
+    operator = live.app.operator
+    assert operator is not None
+    await operator.notice("test", "The room closes at midnight", None, "test")
+    for player in (alice, lobby):
+        await expect(player.page.locator("#notices .notice")).to_contain_text(
+            "The room closes at midnight")
+    await operator.notice("test", "This table closes soon", table, "test")
+    await expect(alice.page.locator("#notices")).to_contain_text("This table closes soon")
+    await expect(lobby.page.locator("#notices .notice")).to_have_count(1)
+    await alice.page.get_by_role("button", name="Dismiss this notice").first.click()
+    await expect(alice.page.locator("#notices .notice")).to_have_count(1)
+    pid = await alice.page.evaluate("() => window.__poker.store.state.me.player_id")
+    await operator.set_flag("test", pid, "muted", True, "test")
+    await alice.page.fill("#chat-input", "hello")
+    await alice.page.click("#chat-form button[type='submit']")
+    await expect(alice.page.locator("#chat-error")).to_contain_text("muted your chat")
+    await operator.set_flag("test", pid, "frozen", True, "test")
+    await alice.page.click("[data-sit='0']")
+    await alice.page.click("#sit-confirm")
+    await expect(alice.page.locator("#sit-error")).to_contain_text("Your account is frozen")
+    text = await alice.page.locator("#sit-error").inner_text()
+    assert "_" not in text, text
