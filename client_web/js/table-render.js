@@ -142,6 +142,9 @@ function renderActions(t, key) {
   if (key === app.actionsKey) return;
   const mine = key !== "none" && !app.actionsKey.startsWith(`${t.id}:${t.hand}:`);
   app.actionsKey = key;
+  // a new turn gets fresh buttons even when they read the same (the last ones were disabled
+  // by the click: the same player may act twice in a row, e.g. a stud street's opener)
+  $("#actions").__html = null;
   setHTML($("#actions"), actionsHTML(t));
   $("#actions").classList.toggle("live", key !== "none");
   if (app.shownError) actError(""); // the table moved on: a refusal of before no longer applies
