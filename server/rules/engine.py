@@ -31,7 +31,7 @@ from typing import Any, Protocol, runtime_checkable
 from server.rules.options import Options
 from server.rules.view import View
 
-__all__ = ["Engine", "HandEnd", "chips_taken"]
+__all__ = ["END_EVENTS", "Engine", "HandEnd", "chips_taken", "ends_hand"]
 
 
 @runtime_checkable
@@ -48,6 +48,23 @@ class HandEnd(Protocol):
     def house_net(self) -> int: ...
     @property
     def jackpot_collected(self) -> int: ...
+
+
+def _end_events() -> tuple[type, ...]:
+    from server.rules.caribbean import RoundEnded
+    from server.rules.events import HandEnded
+
+    return (HandEnded, RoundEnded)
+
+
+END_EVENTS: tuple[type, ...] = _end_events()
+"""The classes of the engines' end-of-hand events (each one a :class:`HandEnd`)."""
+
+
+def ends_hand(event: object) -> bool:
+    """Whether ``event`` is a hand's last event: an exact class test, cheap on every event
+    (``isinstance`` against the runtime-checkable :class:`HandEnd` protocol is not)."""
+    return type(event) in END_EVENTS
 
 
 def chips_taken(end: HandEnd) -> int:

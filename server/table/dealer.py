@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from protocol import messages as m
 from protocol.errors import ERROR_CODES
@@ -21,7 +21,7 @@ from protocol.requests import Act
 from server.ledger.journal import hand_entries
 from server.ledger.store import Transfer
 from server.rules import events as ev
-from server.rules.engine import Engine, HandEnd, chips_taken
+from server.rules.engine import Engine, HandEnd, chips_taken, ends_hand
 from server.rules.errors import IllegalAction, InvariantError
 from server.rules.hand import Hand
 from server.table.api import Envelope
@@ -152,8 +152,8 @@ class Dealer:
         assert self.projector is not None
         self.recording.feed(events)
         for e in events:
-            if isinstance(e, HandEnd):
-                await self.finish(e)
+            if ends_hand(e):
+                await self.finish(cast(HandEnd, e))
                 return
             if isinstance(e, ev.TurnStarted):
                 drafts = t.game.turn_started(e)

@@ -7,7 +7,7 @@ import pytest
 
 from server.rules.cards import make_deck
 from server.rules.caribbean import CaribbeanRound, CaribbeanSettings, RoundEnded
-from server.rules.engine import Engine, HandEnd, chips_taken
+from server.rules.engine import Engine, HandEnd, chips_taken, ends_hand
 from server.rules.errors import IllegalAction, InvariantError
 from server.rules.events import HandEnded
 from server.rules.hand import Hand
@@ -55,6 +55,7 @@ def test_house_act_deals_when_the_ante_phase_closes_and_ends_with_the_protocol_e
     events = rnd.act(0, "play")
     end = events[-1]
     assert isinstance(end, RoundEnded) and isinstance(end, HandEnd) and end.rake == 0
+    assert ends_hand(end) and not any(ends_hand(e) for e in events[:-1])
     assert sum(end.stacks.values()) == 20_000 - chips_taken(end)
     with pytest.raises(IllegalAction):
         rnd.act(0, "play")
@@ -72,7 +73,7 @@ def test_pot_game_end_event_has_the_protocol_fields() -> None:
     hand.start()
     (seat,) = hand.deciding()
     end = hand.act(seat, "fold")[-1]
-    assert isinstance(end, HandEnded) and isinstance(end, HandEnd)
+    assert isinstance(end, HandEnded) and isinstance(end, HandEnd) and ends_hand(end)
     assert end.house_net == end.jackpot_collected == 0
     assert sum(end.stacks.values()) == 2000 - chips_taken(end)
 
