@@ -136,7 +136,7 @@ export const MESSAGE_FIELDS = Object.freeze({
   "seat_refused": Object.freeze({"required": Object.freeze(["table", "seq", "player", "seat"]), "optional": Object.freeze(["reason"])}),
   "table_updated": Object.freeze({"required": Object.freeze(["table", "seq", "host"]), "optional": Object.freeze([])}),
   "ledger": Object.freeze({"required": Object.freeze(["table", "seq", "rows", "text"]), "optional": Object.freeze([])}),
-  "left": Object.freeze({"required": Object.freeze(["table", "seq", "seat", "name"]), "optional": Object.freeze([])}),
+  "left": Object.freeze({"required": Object.freeze(["table", "seq", "seat", "name"]), "optional": Object.freeze(["reason"])}),
   "sat_out": Object.freeze({"required": Object.freeze(["table", "seq", "seat"]), "optional": Object.freeze([])}),
   "sat_in": Object.freeze({"required": Object.freeze(["table", "seq", "seat"]), "optional": Object.freeze([])}),
   "hand_started": Object.freeze({"required": Object.freeze(["table", "seq", "hand", "button", "commitment"]), "optional": Object.freeze([])}),

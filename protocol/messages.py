@@ -85,7 +85,7 @@ MESSAGE_FIELDS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "seat_refused": ((*_T, "player", "seat"), ("reason",)),
     "table_updated": ((*_T, "host"), ()),
     "ledger": ((*_T, "rows", "text"), ()),
-    "left": ((*_T, "seat", "name"), ()),
+    "left": ((*_T, "seat", "name"), ("reason",)),
     "sat_out": ((*_T, "seat"), ()),
     "sat_in": ((*_T, "seat"), ()),
     "hand_started": ((*_T, "hand", "button", "commitment"), ()),
@@ -265,7 +265,8 @@ def ledger(table: str, seq: int, *, rows: Sequence[Mapping[str, Any]], text: str
 
 def table_updated(table: str, seq: int, *, host: Mapping[str, Any]) -> Msg:
     """``table_updated``: a private table's host state changed: ``host`` is ``{seat, name,
-    private, paused, approve_seats, rebuys, next}`` (``seat``/``name``: who hosts; ``next``:
+    private, paused, approve_seats, rebuys, stakes, settings, next}`` (``stakes`` and
+    ``settings``: the ones in use now; ``seat``/``name``: who hosts; ``next``:
     the stakes and settings the next hand will use when the host changed them, else null);
     the host's own copy also holds ``code`` (the invite code) and ``requests`` (the seat
     requests waiting: ``{player, name, seat, buy_in}``)."""
@@ -284,9 +285,13 @@ def seated(table: str, seq: int, *, seat: int, name: str, stack: int,
     return msg
 
 
-def left(table: str, seq: int, *, seat: int, name: str) -> Msg:
-    """``left``: the player at ``seat`` left the table."""
-    return _ev("left", table, seq, {"seat": seat, "name": name})
+def left(table: str, seq: int, *, seat: int, name: str, reason: str | None = None) -> Msg:
+    """``left``: the player at ``seat`` left the table; ``reason`` ``"removed"`` when a
+    private table's host removed them."""
+    fields: Msg = {"seat": seat, "name": name}
+    if reason is not None:
+        fields["reason"] = reason
+    return _ev("left", table, seq, fields)
 
 
 def sat_out(table: str, seq: int, *, seat: int) -> Msg:

@@ -271,7 +271,8 @@ class HostDesk:
         state: Msg = {
             "seat": seat, "name": st.name if st is not None else None,
             "private": True, "paused": self.paused, "approve_seats": t.spec.approve_seats,
-            "rebuys": t.spec.rebuys,
+            "rebuys": t.spec.rebuys, "stakes": dict(t.spec.stakes_wire),
+            "settings": dict(t.spec.settings_wire),
             "next": None if nxt is None else {"stakes": dict(nxt.stakes_wire),
                                               "settings": dict(nxt.settings_wire)},
         }

@@ -246,7 +246,8 @@ class SeatDesk:
         st.stack = st.topup = 0
         await t.wallet.cash_out(st.player_id, t.table_id, amount,
                                    reason=f"cash_out {t.table_id}")
-        t.fanout.publish(draft(m.left, seat=seat, name=st.name))
+        removed = "removed" if st.player_id in t.host.removed else None
+        t.fanout.publish(draft(m.left, seat=seat, name=st.name, reason=removed))
 
     async def fill_seats(self) -> None:
         """GEN-04: a free seat goes first to a seated player who asked for it, then to the

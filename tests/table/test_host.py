@@ -107,12 +107,15 @@ async def test_pause_remove_change_transfer_and_close() -> None:
         who = {0: host, 1: bob, 2: carol}[to_act]
         await h.send(t, who, "act", action="fold")
     assert t.seats[2] is None and h.wallet.balance("carol") > 0
+    assert carol.of("left")[-1] == {**carol.of("left")[-1], "seat": 2, "reason": "removed"}
     assert (await h.send(t, carol, "sit", seat=2, buy_in=500, code=code))["code"] == "removed"
     await h.advance(t, 10.0)
     assert not t.in_hand  # paused
     assert (await h.send(t, host, "host", action="resume"))["type"] == "ok"
     await h.advance(t, 3.0)
     assert t.in_hand and t.spec.stakes_wire == {"blinds": [10, 20]}
+    now = bob.of("table_updated")[-1]["host"]  # everyone sees the stakes in use
+    assert now["stakes"] == {"blinds": [10, 20]} and now["next"] is None
     assert t.spec.action_clock == 15
     # the host role to bob; the old host is refused
     assert (await h.send(t, host, "host", action="transfer", seat=1))["type"] == "ok"
