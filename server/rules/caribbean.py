@@ -3,7 +3,9 @@
 Everything that decides a Caribbean round lives here: the ante/jackpot phase, the deal, the
 fold-or-play decisions, the dealer's qualification and the per-seat settlement.  The table
 settings (pay schedules, pool shares) and the jackpot *payout* arithmetic (CSP-09/CSP-11)
-are in :mod:`server.rules.caribbean_payout` and re-exported here.  Ordering claims across
+are in :mod:`server.rules.caribbean_payout` and re-exported here, as are the events
+(:mod:`server.rules.caribbean_events`); the settlement arithmetic and what it hands the jackpot
+coordinator are pure functions of :mod:`server.rules.caribbean_settle`.  Ordering claims across
 tables (CSP-10) and the shared pool (CSP-12) belong to the jackpot coordinator, which this
 module only feeds with :meth:`CaribbeanRound.contributions` and
 :meth:`CaribbeanRound.jackpot_claims`.
@@ -45,9 +47,22 @@ Decisions on the points the rule text leaves open (see also the tests):
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
 
+from server.rules import caribbean_settle as settlement
 from server.rules.cards import DeckError, check_deck, make_deck
+from server.rules.caribbean_events import (
+    AnteAccepted,
+    DealerDealt,
+    DealerRevealed,
+    Dealt,
+    Event,
+    JackpotWagered,
+    PlayerDecided,
+    RoundEnded,
+    RoundVoided,
+    SatOut,
+    Settled,
+)
 from server.rules.caribbean_payout import (
     BP,
     HAND_KEYS,
@@ -77,7 +92,7 @@ from server.rules.errors import (
     NOT_YOUR_TURN,
     IllegalAction,
 )
-from server.rules.evaluate import HandValue, evaluate
+from server.rules.evaluate import HandValue
 from server.rules.options import Options
 from server.rules.view import SeatView, View, cards_for
 from server.rules.vocabulary import CaribbeanPhase
@@ -95,133 +110,6 @@ CARDS_PER_HAND = 5
 DECK_SIZE = 52
 MAX_PLAYERS = (DECK_SIZE - CARDS_PER_HAND) // CARDS_PER_HAND  # 9: 9 players + dealer = 50 cards
 Phase = CaribbeanPhase  # (the older name)
-
-# --- events -------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class AnteAccepted:
-    seat: int
-    amount: int
-    stack: int
-
-
-@dataclass(frozen=True, slots=True)
-class JackpotWagered:
-    """The jackpot wager, locked from now on (CSP-01)."""
-
-    seat: int
-    amount: int
-    stack: int
-
-
-@dataclass(frozen=True, slots=True)
-class SatOut:
-    """The seat takes no part in this round."""
-
-    seat: int
-    timeout: bool = False
-
-
-@dataclass(frozen=True, slots=True)
-class RoundVoided:
-    """GEN-02: the deck failed its check; every wager has been returned."""
-
-    reason: str
-    message: str
-
-
-@dataclass(frozen=True, slots=True)
-class Dealt:
-    """A player's five cards, all face down; ``positions[i]`` is the deck index of ``cards[i]``
-    (one card at a time in seat order, then the dealer: CSP-02)."""
-
-    seat: int
-    cards: tuple[str, ...]
-    up: tuple[bool, ...]
-    positions: tuple[int, ...]
-
-
-@dataclass(frozen=True, slots=True)
-class DealerDealt:
-    """The dealer's five cards; only the last is face up (``up``).  Projections show
-    ``up_card`` only until :class:`DealerRevealed`."""
-
-    cards: tuple[str, ...]
-    up: tuple[bool, ...]
-    positions: tuple[int, ...]
-
-    @property
-    def up_card(self) -> str:
-        return self.cards[-1]
-
-
-@dataclass(frozen=True, slots=True)
-class PlayerDecided:
-    """``action`` is ``"play"`` (``amount`` = the call bet, twice the ante) or ``"fold"``."""
-
-    seat: int
-    action: str
-    amount: int
-    stack: int
-    timeout: bool = False
-
-
-@dataclass(frozen=True, slots=True)
-class DealerRevealed:
-    """The dealer's hand turned (CSP-04); ``best``: the five cards in the order that makes its
-    value (the evaluator's reading of ``cards``, so not part of the event's equality)."""
-
-    cards: tuple[str, ...]
-    qualifies: bool
-    hand: str
-    best: tuple[str, ...] = field(default=(), compare=False)
-
-
-@dataclass(frozen=True, slots=True)
-class Settled:
-    """One seat's results, each signed (+ won, - lost, 0 returned); ``stack`` is after them.
-
-    ``jackpot`` is the fate of the wager only (``-wager`` collected, 0 returned or none);
-    ``jackpot_hand`` names the qualifying hand (a claim for the coordinator) or is None.
-    ``best``: the player's five cards in the order that makes ``hand`` (the evaluator's
-    reading of the cards, so not part of the event's equality; its owner's only).
-    """
-
-    seat: int
-    ante: int
-    play: int
-    jackpot: int
-    hand: str
-    jackpot_hand: str | None
-    stack: int
-    folded: bool
-    best: tuple[str, ...] = field(default=(), compare=False)
-
-
-@dataclass(frozen=True, slots=True)
-class RoundEnded:
-    """``house_net``: the house's result on antes and call bets (jackpot flows excluded);
-    ``jackpot_collected``: the jackpot wagers collected (see :meth:`contributions`)."""
-
-    round_id: str
-    stacks: dict[int, int]
-    house_net: int
-    jackpot_collected: int
-    voided: bool = False
-
-    @property
-    def rake(self) -> int:
-        """A house game takes no rake (its edge is ``house_net``): the engine protocol's
-        end-of-hand field (:class:`server.rules.engine.HandEnd`)."""
-        return 0
-
-
-Event = (
-    AnteAccepted | JackpotWagered | SatOut | RoundVoided | Dealt | DealerDealt | PlayerDecided
-    | DealerRevealed | Settled | RoundEnded
-)
-
 
 # --- the round ------------------------------------------------------------------------------
 
@@ -386,8 +274,8 @@ class CaribbeanRound:
     # -- ante phase ------------------------------------------------------------------------
     def ante(self, seat: int, amount: int, *, jackpot: bool = False) -> list[Event]:
         """CSP-01: place an ante (and optionally the fixed jackpot wager, locked at once)."""
-        self._check_phase(CaribbeanPhase.ANTES, "ante")
-        self._check_seat(seat)
+        _check_phase(self._phase, CaribbeanPhase.ANTES, "ante")
+        _check_seat(self._stacks, seat)
         if seat in self._antes or seat in self._sat_out:
             raise IllegalAction(NOT_YOUR_TURN, f"seat {seat} has already anted or sat out")
         s = self.settings
@@ -413,13 +301,11 @@ class CaribbeanRound:
             out.append(JackpotWagered(seat, wager, self._stacks[seat]))
         return self._emit(out)
 
-    def sit_out(self, seat: int) -> list[Event]:
-        """The seat takes no part in this round (the default if it never antes)."""
-        return self._sit_out(seat, timeout=False)
-
-    def _sit_out(self, seat: int, *, timeout: bool) -> list[Event]:
-        self._check_phase(CaribbeanPhase.ANTES, "sit_out")
-        self._check_seat(seat)
+    def sit_out(self, seat: int, *, timeout: bool = False) -> list[Event]:
+        """The seat takes no part in this round (the default if it never antes); ``timeout``:
+        the action clock decided it (:meth:`timeout`)."""
+        _check_phase(self._phase, CaribbeanPhase.ANTES, "sit_out")
+        _check_seat(self._stacks, seat)
         if seat in self._antes or seat in self._sat_out:
             raise IllegalAction(NOT_YOUR_TURN, f"seat {seat} has already anted or sat out")
         self._sat_out.add(seat)
@@ -427,7 +313,7 @@ class CaribbeanRound:
 
     def deal(self) -> list[Event]:
         """Close the ante phase and deal (GEN-02 check first; CSP-02)."""
-        self._check_phase(CaribbeanPhase.ANTES, "deal")
+        _check_phase(self._phase, CaribbeanPhase.ANTES, "deal")
         try:
             check_deck(self._deck, make_deck())
         except DeckError as err:
@@ -457,7 +343,7 @@ class CaribbeanRound:
     # -- decision phase --------------------------------------------------------------------
     def play(self, seat: int) -> list[Event]:
         """CSP-03: call with exactly twice the ante (covered since the ante was accepted)."""
-        self._check_decider(seat, "play")
+        _check_decider(self._phase, self._stacks, self._hands, self._decisions, seat, "play")
         bet = 2 * self._antes[seat]
         self._stacks[seat] -= bet
         self._decisions[seat] = "play"
@@ -465,120 +351,74 @@ class CaribbeanRound:
 
     def fold(self, seat: int) -> list[Event]:
         """CSP-03: fold, losing the ante and any jackpot wager."""
-        self._check_decider(seat, "fold")
+        _check_decider(self._phase, self._stacks, self._hands, self._decisions, seat, "fold")
         self._decisions[seat] = "fold"
         return self._decided(PlayerDecided(seat, "fold", 0, self._stacks[seat]))
 
     def timeout(self, seat: int) -> list[Event]:
         """The action clock ran out: sit out in the ante phase, fold in the decision phase."""
         if self._phase == CaribbeanPhase.ANTES:
-            return self._sit_out(seat, timeout=True)
-        self._check_decider(seat, "timeout")
+            return self.sit_out(seat, timeout=True)
+        _check_decider(self._phase, self._stacks, self._hands, self._decisions, seat, "timeout")
         self._decisions[seat] = "fold"
         return self._decided(PlayerDecided(seat, "fold", 0, self._stacks[seat], timeout=True))
 
     def _decided(self, event: PlayerDecided) -> list[Event]:
         out: list[Event] = [event]
         if len(self._decisions) == len(self._hands):
-            out.extend(self._settle())
+            done = settlement.settle(
+                self.settings, self.round_id, dealer=self._dealer, hands=self._hands,
+                antes=self._antes, decisions=self._decisions, wagers=self._wagers,
+                stacks=self._stacks, house_net=self._house_net)
+            self._stacks, self._settled = done.stacks, done.settled
+            self._values, self._house_net = done.values, done.house_net
+            self._phase = CaribbeanPhase.ENDED
+            out.extend(done.events)
         return self._emit(out)
 
-    # -- settlement ------------------------------------------------------------------------
-    def _settle(self) -> list[Event]:
-        s = self.settings
-        dealer = evaluate(self._dealer)
-        qualifies = s.dealer_qualifies(dealer)
-        out: list[Event] = [DealerRevealed(self._dealer, qualifies, dealer.name,
-                                           tuple(dealer.cards))]
-        collected = 0
-        for seat in sorted(self._hands):
-            ante = self._antes[seat]
-            value = evaluate(self._hands[seat])
-            self._values[seat] = value
-            key = hand_key(value)
-            folded = self._decisions[seat] == "fold"
-            if folded:
-                ante_res, play_res = -ante, 0
-            elif not qualifies:
-                ante_res, play_res = ante, 0
-            elif value > dealer:
-                ante_res, play_res = ante, 2 * ante * s.pays.odds(key)
-            elif value < dealer:
-                ante_res, play_res = -ante, -2 * ante
-            else:
-                ante_res, play_res = 0, 0
-            wager = self._wagers.get(seat, 0)
-            jp_hand = key if wager and not folded and s.jackpot.qualifies(key) else None
-            jp_res = -wager if jp_hand is None else 0
-            collected -= jp_res
-            back = ante + ante_res + (0 if folded else 2 * ante + play_res)
-            back += wager + jp_res
-            self._stacks[seat] += back
-            self._house_net -= ante_res + play_res
-            ev = Settled(
-                seat, ante_res, play_res, jp_res, value.name, jp_hand, self._stacks[seat], folded,
-                tuple(value.cards),
-            )
-            self._settled[seat] = ev
-            out.append(ev)
-        self._phase = CaribbeanPhase.ENDED
-        out.append(RoundEnded(self.round_id, dict(self._stacks), self._house_net, collected))
-        return out
-
+    # -- settlement (server.rules.caribbean_settle) ----------------------------------------
     def contributions(self) -> tuple[Contribution, ...]:
         """CSP-08/11: the collected jackpot wagers of this round, in seat order (after the end).
         Returned wagers (qualifying hands) and a voided round contribute nothing."""
-        self._check_over("contributions")
-        out = []
-        for seat, ev in self._settled.items():
-            if ev.jackpot < 0:
-                minor, major, house = self.settings.split_wager(-ev.jackpot)
-                wager = -ev.jackpot
-                out.append(
-                    Contribution(self.round_id, seat, wager, minor + major, minor, major, house)
-                )
-        return tuple(out)
+        _check_over(self._phase, "contributions")
+        return settlement.contributions(self.settings, self.round_id, self._settled)
 
     def jackpot_claims(self) -> tuple[JackpotClaim, ...]:
         """CSP-07/10: this round's qualifying hands, in order of their eligibility moments."""
-        self._check_over("jackpot_claims")
-        mode = self.settings.dealing_mode
-        claims = [
-            JackpotClaim(
-                self.round_id, seat, ev.jackpot_hand,
-                self._positions[seat][0 if mode == "shoe" else -1], mode,
-            )
-            for seat, ev in self._settled.items()
-            if ev.jackpot_hand is not None
-        ]
-        return tuple(sorted(claims, key=lambda c: c.eligible_at))
+        _check_over(self._phase, "jackpot_claims")
+        return settlement.jackpot_claims(self.settings, self.round_id, self._settled,
+                                         self._positions)
 
     def eligibility(self) -> dict[int, int]:
         """CSP-10: every dealt seat's eligibility moment (deck position) under the table's mode."""
-        i = 0 if self.settings.dealing_mode == "shoe" else -1
-        return {seat: pos[i] for seat, pos in self._positions.items()}
+        return settlement.eligibility(self.settings, self._positions)
 
-    # -- guards ------------------------------------------------------------------------------
     def _emit(self, events: list[Event]) -> list[Event]:
         self._events.extend(events)
         return events
 
-    def _check_phase(self, phase: Phase, action: str) -> None:
-        if self._phase != phase:
-            raise IllegalAction(BAD_ACTION, f"{action} is not allowed in phase {self._phase}")
 
-    def _check_seat(self, seat: int) -> None:
-        if not is_int(seat) or seat not in self._stacks:
-            raise IllegalAction(NO_HAND, f"seat {seat!r} is not in this round")
+# -- guards (each raises before anything changes) --------------------------------------------
+def _check_phase(current: Phase, phase: Phase, action: str) -> None:
+    if current != phase:
+        raise IllegalAction(BAD_ACTION, f"{action} is not allowed in phase {current}")
 
-    def _check_decider(self, seat: int, action: str) -> None:
-        self._check_phase(CaribbeanPhase.DECISIONS, action)
-        self._check_seat(seat)
-        if seat not in self._hands:
-            raise IllegalAction(NO_HAND, f"seat {seat} has no hand in this round")
-        if seat in self._decisions:
-            raise IllegalAction(NOT_YOUR_TURN, f"seat {seat} has already decided")
 
-    def _check_over(self, what: str) -> None:
-        if self._phase not in (CaribbeanPhase.ENDED, CaribbeanPhase.VOID):
-            raise IllegalAction(BAD_ACTION, f"{what} is known only after settlement")
+def _check_seat(stacks: Mapping[int, int], seat: int) -> None:
+    if not is_int(seat) or seat not in stacks:
+        raise IllegalAction(NO_HAND, f"seat {seat!r} is not in this round")
+
+
+def _check_decider(current: Phase, stacks: Mapping[int, int], hands: Mapping[int, object],
+                   decisions: Mapping[int, str], seat: int, action: str) -> None:
+    _check_phase(current, CaribbeanPhase.DECISIONS, action)
+    _check_seat(stacks, seat)
+    if seat not in hands:
+        raise IllegalAction(NO_HAND, f"seat {seat} has no hand in this round")
+    if seat in decisions:
+        raise IllegalAction(NOT_YOUR_TURN, f"seat {seat} has already decided")
+
+
+def _check_over(current: Phase, what: str) -> None:
+    if current not in (CaribbeanPhase.ENDED, CaribbeanPhase.VOID):
+        raise IllegalAction(BAD_ACTION, f"{what} is known only after settlement")

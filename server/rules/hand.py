@@ -48,6 +48,33 @@ def _stakes_problem(structure: str, stakes: Stakes) -> str | None:
         return check_stakes(structure, stakes)
 
 
+def _check_setup(variant: Variant, rules: TableRules, stacks: Mapping[int, int], *,
+                 button: int, num_seats: int, blinds: Sequence[int | None] | None) -> None:
+    """Refuse (BAD_SETUP) a hand that cannot be dealt: stakes, players, seats, stacks, blinds."""
+    problem = _stakes_problem(rules.structure, rules.stakes)
+    if problem:
+        raise errors.IllegalAction(errors.BAD_SETUP, problem)
+    if len(stacks) < 2:
+        raise errors.IllegalAction(errors.BAD_SETUP, "a hand needs at least two players")
+    if len(stacks) > variant.max_seats:
+        raise errors.IllegalAction(errors.BAD_SETUP, f"{variant.name} deals to at most "
+                                   f"{variant.max_seats} players (GEN-07)")
+    if any(not 0 <= s < num_seats for s in stacks) or not 0 <= button < num_seats:
+        raise errors.IllegalAction(errors.BAD_SETUP, "seat or button outside the table")
+    if any(type(v) is not int or v <= 0 for v in stacks.values()):
+        raise errors.IllegalAction(errors.BAD_SETUP, "every stack must be a positive int")
+    if not variant.is_stud and len(rules.stakes.blinds) > len(stacks) and blinds is None:
+        raise errors.IllegalAction(errors.BAD_SETUP, "more blinds than players")
+    if blinds is not None:
+        posting = [b for b in blinds if b is not None]
+        if (variant.is_stud or len(blinds) != len(rules.stakes.blinds) or not posting
+                or blinds[-1] is None or len(set(posting)) != len(posting)
+                or any(b not in stacks for b in posting)):
+            raise errors.IllegalAction(errors.BAD_SETUP, "bad blind positions (GEN-05)")
+    if variant.is_stud and rules.stakes.bring_in <= 0:
+        raise errors.IllegalAction(errors.BAD_SETUP, "stud needs a bring-in")
+
+
 class Hand(DealingMixin, BettingMixin, ShowdownMixin):
     """One hand of a pot game (Hold'em, Manila, Draw, Stud).
 
@@ -76,31 +103,10 @@ class Hand(DealingMixin, BettingMixin, ShowdownMixin):
         blinds: Sequence[int | None] | None = None,
         entry_posts: Iterable[int] = (),
     ) -> None:
-        problem = _stakes_problem(rules.structure, rules.stakes)
-        if problem:
-            raise errors.IllegalAction(errors.BAD_SETUP, problem)
-        if len(stacks) < 2:
-            raise errors.IllegalAction(errors.BAD_SETUP, "a hand needs at least two players")
-        if len(stacks) > variant.max_seats:
-            raise errors.IllegalAction(errors.BAD_SETUP, f"{variant.name} deals to at most "
-                                       f"{variant.max_seats} players (GEN-07)")
-        if any(not 0 <= s < num_seats for s in stacks) or not 0 <= button < num_seats:
-            raise errors.IllegalAction(errors.BAD_SETUP, "seat or button outside the table")
-        if any(type(v) is not int or v <= 0 for v in stacks.values()):
-            raise errors.IllegalAction(errors.BAD_SETUP, "every stack must be a positive int")
-        if not variant.is_stud and len(rules.stakes.blinds) > len(stacks) and blinds is None:
-            raise errors.IllegalAction(errors.BAD_SETUP, "more blinds than players")
-        if blinds is not None:
-            posting = [b for b in blinds if b is not None]
-            if (variant.is_stud or len(blinds) != len(rules.stakes.blinds) or not posting
-                    or blinds[-1] is None or len(set(posting)) != len(posting)
-                    or any(b not in stacks for b in posting)):
-                raise errors.IllegalAction(errors.BAD_SETUP, "bad blind positions (GEN-05)")
+        _check_setup(variant, rules, stacks, button=button, num_seats=num_seats, blinds=blinds)
         self.blind_plan: tuple[int | None, ...] | None = (
             tuple(blinds) if blinds is not None else None)
         self.entry_posts: frozenset[int] = frozenset(entry_posts)
-        if variant.is_stud and rules.stakes.bring_in <= 0:
-            raise errors.IllegalAction(errors.BAD_SETUP, "stud needs a bring-in")
         self.variant = variant
         self.rules = rules
         self.stakes = rules.stakes
@@ -109,6 +115,14 @@ class Hand(DealingMixin, BettingMixin, ShowdownMixin):
         self.hand_id = hand_id
         self.seed = seed
         self.want_over_blind = over_blind and rules.over_blind
+        self._init_seats(stacks, button, num_seats)
+        self.deck = list(deck)
+        self._init_dealing()
+        self._init_betting()
+        self._init_showdown()
+
+    def _init_seats(self, stacks: Mapping[int, int], button: int, num_seats: int) -> None:
+        """The per-seat state at the start: stacks, dealing order, bets, cards, the board."""
         self.initial = dict(stacks)
         self.stacks: dict[int, int] = dict(stacks)
         # clockwise from the button's left: the dealing order (HOLD-01)
@@ -124,15 +138,11 @@ class Hand(DealingMixin, BettingMixin, ShowdownMixin):
         self.own: dict[int, list[str]] = {s: [] for s in self.order}
         self.up: dict[int, list[bool]] = {s: [] for s in self.order}
         self.board: list[str] = []
-        self.deck = list(deck)
         self.street = -1
         self.to_act: int | None = None
         self.is_over = False
         self.voided = False
         self._events: list[Event] = []
-        self._init_dealing()
-        self._init_betting()
-        self._init_showdown()
 
     # ------------------------------------------------------------------ API
     def start(self) -> list[Event]:
