@@ -6,7 +6,7 @@ import { plainError } from "./errors.js";
 import { codes } from "./host-page.js";
 import { tokenStore } from "./session.js";
 import { $, setHTML, show } from "./ui/dom.js";
-import { createRequest, lobbyFormsHTML, syncCreateForm, tableListHTML } from "./ui/lobby.js";
+import { createRequest, formValues, lobbyFormsHTML, showProblems, syncCreateForm, tableListHTML } from "./ui/lobby.js";
 
 // The lobby is paged and filtered by the server: `lobbyQuery.cursors[i]` starts page i.
 const lobbyQuery = { variant: "", cursors: [null], page: 0, next: null, total: 0 };
@@ -99,9 +99,11 @@ function setupCreateForm() {
     if (ev.target.name === "structure") form.dataset.touched = "1";
     syncCreateForm(form);
   });
+  form.addEventListener("input", () => showProblems(form)); // hints as one types
   form.addEventListener("submit", async (ev) => {
     ev.preventDefault();
-    const values = Object.fromEntries(new FormData(form).entries());
+    if (Object.keys(showProblems(form)).length) return; // the hints say what to fix
+    const values = formValues(form);
     const answer = await app.socket.request("create_table", createRequest(values));
     if (answer.type === "error") {
       $("#create-error").textContent = plainError(answer);

@@ -57,16 +57,29 @@ function tableFrom(msg, previous) {
   };
 }
 
-/** The turns of a snapshot, by seat (Caribbean Stud: one per seat at once). A deadline the
- * snapshot lacks (0) keeps the one this client saw for that seat in the same hand. */
+/** The turns of a snapshot, by seat (Caribbean Stud: one per seat at once). Wave 3: at a
+ * Caribbean table every seat still to decide carries its phase's `deadline` in its seat entry
+ * (only the viewer's own turn comes as `turn`, with options): each such seat gets a turn of
+ * its own. A deadline the snapshot lacks (0) keeps the one this client saw for that seat in the
+ * same hand. */
 function snapshotTurns(msg, keep) {
-  const list = Array.isArray(msg.turns) ? msg.turns : msg.turn ? [msg.turn] : [];
+  const list = Array.isArray(msg.turns) ? [...msg.turns] : msg.turn ? [msg.turn] : [];
+  const seatDeadline = {};
+  if (msg.hand != null) {
+    for (const e of msg.seats || []) {
+      if (e && typeof e.seat === "number" && Number(e.deadline) > 0) seatDeadline[e.seat] = Number(e.deadline);
+    }
+  }
+  for (const seat of Object.keys(seatDeadline).map(Number)) {
+    if (!list.some((x) => x && x.seat === seat)) list.push({ seat, deadline: seatDeadline[seat] });
+  }
   const out = {};
   for (const turn of list) {
     if (!turn || typeof turn.seat !== "number") continue;
     const before = keep && keep.hand === msg.hand && keep.turns ? keep.turns[turn.seat] : null;
     const entry = { ...turn, options: turn.options || null, time_bank: turn.time_bank ?? null,
       in_bank: !!turn.in_bank };
+    if (!(entry.deadline > 0) && seatDeadline[turn.seat]) entry.deadline = seatDeadline[turn.seat];
     if (!(entry.deadline > 0) && before) entry.deadline = before.deadline;
     if (entry.time_bank == null && before) entry.time_bank = before.time_bank;
     out[turn.seat] = entry;

@@ -51,6 +51,25 @@ test("a snapshot without a deadline keeps the one seen in the same hand", () => 
   assert.equal(s.table.turn.deadline, 1234);
 });
 
+test("Caribbean snapshot (wave 3): every seat still to decide gets its clock from its seat's deadline", () => {
+  for (const you of [0, 1, null]) {
+    const s = reduce({ ...initialState(), opening: T }, {
+      type: "snapshot", table: T, seq: 5, variant: "caribbean", structure: null, stakes: {},
+      board: [], pots: [], button: null, hand: "h1", you,
+      seats: [seat(0, "Alice", { deadline: 2000 }), seat(1, "Bob", { deadline: 2000 }), seat(2, "Carol")],
+      turn: you === 0 ? { seat: 0, deadline: 2000, options: { play: 200, fold: true } } : null,
+    });
+    assert.deepEqual(Object.keys(s.table.turns).map(Number).sort(), [0, 1]);
+    assert.equal(s.table.turns[0].deadline, 2000);
+    assert.equal(s.table.turns[1].deadline, 2000);
+    assert.equal(s.table.turns[1].options, null, "another seat's clock, never its buttons");
+    assert.equal(!!s.table.turns[0].options, you === 0);
+    const html = feltHTML(s.table, { now: 1990 });
+    assert.equal((html.match(/class="clock"/g) || []).length, 2, "a clock on both undecided seats");
+    assert.ok(html.includes(">10s<"));
+  }
+});
+
 test("last-action labels end with their street; all-in reads all-in; a fold only 'Folded'", () => {
   let s = open();
   s = run(s, [

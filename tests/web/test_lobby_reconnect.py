@@ -84,11 +84,20 @@ async def test_the_lobby_lists_tables_live_and_creates_every_variant(
     assert {t["variant"] for t in tables} == {f[0] for f in FORMS}
     assert {t["structure"] for t in tables} >= {f[1] for f in FORMS if f[1]}
 
-    # A refusal is shown, not swallowed.
+    # A combination the server would refuse is not offered: a hint in plain words at the field
+    # and the button off until it is fixed.
     await page.select_option("#create-variant", "holdem")
     await page.select_option("#create-structure", "no_limit")
     await page.fill("#create-form input[name='sb']", "200")
     await page.fill("#create-form input[name='bb']", "100")
+    await expect(page.locator("#problem-bb")).to_have_text(
+        "The big blind must be at least the small blind.")
+    await expect(page.locator("#create-btn")).to_be_disabled()
+    await page.fill("#create-form input[name='bb']", "400")
+    await expect(page.locator("#problem-bb")).to_be_hidden()
+    await expect(page.locator("#create-btn")).to_be_enabled()
+    # A refusal only the server knows (the house's stake limit) is shown, not swallowed.
+    await page.fill("#create-form input[name='bb']", "2000000000")
     await page.click("#create-btn")
     await expect(page.locator("#create-error")).not_to_be_empty()
 

@@ -3,6 +3,7 @@
 
 import { STRUCTURES, VARIANTS } from "../../protocol.js";
 import { chips, jackpotTermsText, rakeText, stakesText, STRUCTURE_NAMES, VARIANT_NAMES } from "../format.js";
+import { createProblems, defaultBuyIns, MAX_SEATS, MIN_SEATS, tableSettings } from "../create-rules.js";
 import { homeCreateFields } from "../home.js";
 import { $, esc } from "./dom.js";
 
@@ -63,14 +64,19 @@ export function createRequest(values) {
   const req = { variant, stakes, seats: Math.round(Number(values.seats) || 6) };
   if (variant !== "caribbean") req.structure = values.structure;
   if (values.name && values.name.trim()) req.name = values.name.trim();
-  return { ...req, ...homeCreateFields(values) }; // a private (home) game: invite only
+  const home = homeCreateFields(values); // a private (home) game: invite only
+  const settings = { ...tableSettings(values), ...(home.settings || {}) };
+  if (Object.keys(settings).length) req.settings = settings;
+  if (home.private) req.private = true;
+  return req;
 }
 
 export function lobbyFormsHTML() {
   const variants = VARIANTS.map((v) => `<option value="${v}">${esc(VARIANT_NAMES[v] || v)}</option>`).join("");
   const structures = STRUCTURES.map((s) => `<option value="${s}"${s === "no_limit" ? " selected" : ""}>${esc(STRUCTURE_NAMES[s] || s)}</option>`).join("");
   const stakeInputs = Object.entries(STAKE_FIELDS).map(([k, [label, v]]) =>
-    `<label class="stake" data-stake="${k}">${esc(label)}<input type="number" name="${k}" min="0" step="1" value="${v}" inputmode="numeric"></label>`).join("");
+    `<label class="stake" data-stake="${k}">${esc(label)}<input type="number" name="${k}" min="0" step="1" value="${v}" inputmode="numeric" aria-describedby="problem-${k}">` +
+    `<small class="field-problem" id="problem-${k}" data-for="${k}" hidden></small></label>`).join("");
   return { variants, structures, stakeInputs };
 }
 
@@ -84,9 +90,56 @@ export function syncCreateForm(form) {
   }
   const shown = new Set(stakeFieldsFor(variant, form.elements.structure.value));
   for (const label of form.querySelectorAll("[data-stake]")) label.hidden = !shown.has(label.dataset.stake);
-  if (variant === "caribbean" && Number(form.elements.seats.value) > 9) form.elements.seats.value = "9";
+  const seats = form.elements.seats;
+  const max = MAX_SEATS[variant] || 10;
+  const min = MIN_SEATS[variant] || 2;
+  seats.max = String(max);
+  seats.min = String(min);
+  if (Number(seats.value) > max) seats.value = String(max); // a game change: its own maximum
   const home = $("#home-settings", form);
   if (home) home.hidden = !form.elements.private.checked;
+  return showProblems(form);
+}
+
+/** The form's values as FormData gives them (a hidden field's too). */
+export function formValues(form) {
+  return Object.fromEntries(new FormData(form).entries());
+}
+
+/** Each problem in plain words under its field, the field marked invalid, the button off
+ * while any remains; the buy-in placeholders show the server's defaults. Returns the problems. */
+export function showProblems(form) {
+  const values = formValues(form);
+  const problems = createProblems(values);
+  const defaults = defaultBuyIns(values);
+  const fixedStack = !!values.private && String(values.starting_stack || "").trim() !== "";
+  for (const [key, value] of [["min_buy_in", defaults.min], ["max_buy_in", defaults.max]]) {
+    const input = form.elements[key];
+    if (!input) continue;
+    input.placeholder = value > 0 ? value.toLocaleString("en-US") : "";
+    input.disabled = fixedStack;
+  }
+  for (const input of form.querySelectorAll("input, select")) {
+    if (!input.name) continue;
+    const hint = form.querySelector(`.field-problem[data-for="${input.name}"]`);
+    const text = problems[input.name] || "";
+    const label = input.closest("label");
+    const visible = !!text && !(label && label.hidden);
+    if (visible) input.setAttribute("aria-invalid", "true");
+    else input.removeAttribute("aria-invalid");
+    if (hint) { hint.textContent = visible ? text : ""; hint.hidden = !visible; }
+  }
+  const button = form.querySelector("[type='submit']");
+  const blocking = Object.keys(problems).filter((k) => {
+    const input = form.elements[k];
+    const label = input && input.closest ? input.closest("label") : null;
+    return !(label && label.hidden);
+  });
+  if (button) {
+    button.disabled = blocking.length > 0;
+    button.title = blocking.length ? "Fix the fields marked above first" : "";
+  }
+  return problems;
 }
 
 export function meHTML(me) {
