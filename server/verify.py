@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -344,6 +345,7 @@ def verify_audit(record: HandRecord, report: Report) -> None:
     verify_openings(record, [*record.reveal, *(o for os in record.own.values() for o in os)],
                     report)
     check_dealing_order(record, report)
+    check_public(record, report)
     try:
         produced = replay(record)
     except Exception as exc:  # a bad record must give a clear message, never a traceback
@@ -360,6 +362,23 @@ def verify_audit(record: HandRecord, report: Report) -> None:
         if {str(k): v for k, v in last["stacks"].items()} != record.result.get("stacks"):
             report.fail("the result's stacks do not follow from the cards and actions")
         report.checked_cards = len(deck)
+
+
+_CARD = re.compile(r'"([2-9TJQKA][cdhs])"')
+
+
+def check_public(record: HandRecord, report: Report) -> None:
+    """The audit record's public openings (``reveal``) are exactly the cards the one
+    visibility rule (:func:`server.rules.visibility.seen`) showed a spectator: the public
+    copy of the record (:func:`server.ledger.history.public_copy`) names the same cards."""
+    from server.ledger.history import public_copy
+
+    shown = set(_CARD.findall(json.dumps(public_copy(record).events)))
+    opened = {str(o.get("card")) for o in record.reveal}
+    if shown != opened:
+        extra, missing = sorted(opened - shown), sorted(shown - opened)
+        report.fail("the public openings differ from what the table showed: "
+                    f"opened but never shown {extra}, shown but not opened {missing}")
 
 
 def verify_record(record: HandRecord, *, commitment: str | None = None) -> Report:

@@ -237,3 +237,20 @@ async def test_poker_verify_console_script(tmp_path: Path) -> None:
     assert ok.returncode == 0 and ok.stdout.startswith("OK: hand"), ok.stdout + ok.stderr
     no = subprocess.run([*run, str(bad)], cwd=root, capture_output=True, text=True, timeout=60)
     assert no.returncode == 1 and "FAILED: hand" in no.stdout, no.stdout + no.stderr
+
+
+async def test_an_audit_record_opening_a_card_the_table_never_showed_fails() -> None:
+    """The audit's public openings are checked against the one visibility rule: a hole card
+    nobody was shown, opened in ``reveal`` (to everyone), fails; so does a public card whose
+    opening is missing."""
+    p = await _played("holdem")
+    record, opening = next(
+        (r, o) for r in p.records for os in r.own.values() for o in os
+        if o["card"] not in {x["card"] for x in r.reveal})
+    t = copy.deepcopy(record)
+    t.reveal.append(copy.deepcopy(opening))
+    _fails(t, "opened but never shown ['" + opening["card"] + "']")
+    board = next(r for r in p.records if any(e["e"] == "BoardDealt" for e in r.events))
+    t = copy.deepcopy(board)
+    gone = t.reveal.pop()
+    _fails(t, "shown but not opened ['" + gone["card"] + "']")
