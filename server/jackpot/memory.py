@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 
 from server.jackpot.base import Claim, HistoryEntry, Payout, PoolState, opening
 from server.jackpot.durable import Delta, PoolFile
+from server.jackpot.pool_log import PoolLog
 from server.rules.caribbean_payout import (
     MINOR_KEYS,
     CaribbeanSettings,
@@ -65,7 +66,6 @@ class MemoryCoordinator:
                          minor_open if minor_seed is None else minor_seed)
         self.file = file
         self._delta = Delta()
-        self._history_saved = 0
         self._write: asyncio.Future[None] | None = None
         self._loaded = file is None
         self.minor = 0
@@ -81,7 +81,7 @@ class MemoryCoordinator:
         self._contrib: set[str] = set()
         self._due: dict[str, Payout] = {}
         self._credited: set[str] = set()
-        self._history: list[HistoryEntry] = []
+        self.log = PoolLog(now, self._get)  # the pool's history (read it: ``history``)
         self._opened = False
         if file is None:
             self._open_pools()
@@ -95,7 +95,7 @@ class MemoryCoordinator:
                 self._set(pool, amount)
                 self.seeded += amount
                 self.house -= amount
-                self._log("seed", "", "", pool, amount)
+                self.log.add("seed", "", "", pool, amount)
         if self._opening[1]:
             self.split = True  # CSP-11: the meters show both pools from the start
         self._opened = True
@@ -123,19 +123,16 @@ class MemoryCoordinator:
         for text in saved.due:
             p = Payout.from_json(text)
             self._due[p.key] = p
-        self._history = [HistoryEntry(*row) for row in saved.history]
-        self._history_saved = len(self._history)
+        self.log.restore(saved.history)
 
     def _commit(self) -> None:
         """Queue this step's changes to the file (in order; no ``await``)."""
         if self.file is None or not self._loaded:
             self._delta = Delta()
-            self._history_saved = len(self._history)
+            self.log.unsaved()
             return
         d, self._delta = self._delta, Delta()
-        d.history = [(e.seq, e.kind, e.hand, e.key, e.pool, e.amount, e.after, e.ts)
-                     for e in self._history[self._history_saved:]]
-        self._history_saved = len(self._history)
+        d.history = self.log.unsaved()
         d.values = {"minor": self.minor, "major": self.major, "split": int(self.split),
                     "opened": int(self._opened), "contributed": self.contributed,
                     "paid": self.paid, "seeded": self.seeded, "house": self.house}
@@ -161,9 +158,6 @@ class MemoryCoordinator:
         self._commit()
 
     # ---------------------------------------------------------------- helpers
-    def _ms(self) -> int:
-        return int(self._now() * 1000)
-
     def _get(self, pool: str) -> int:
         return self.minor if pool == "minor" else self.major
 
@@ -172,11 +166,6 @@ class MemoryCoordinator:
             self.minor = amount
         else:
             self.major = amount
-
-    def _log(self, kind: str, hand: str, key: str, pool: str, amount: int) -> None:
-        after = self._get(pool) if pool else 0
-        self._history.append(HistoryEntry(len(self._history), kind, hand, key, pool, amount,
-                                          after, self._ms()))
 
     # ---------------------------------------------------------------- contract
     async def register(self, hand: str, *, owner: str) -> int:
@@ -229,12 +218,12 @@ class MemoryCoordinator:
             if c.to_minor:
                 self.split = True
                 self.minor += to_minor
-                self._log("contribution", c.round_id, c.key, "minor", to_minor)
+                self.log.add("contribution", c.round_id, c.key, "minor", to_minor)
             self.major += to_major
-            self._log("contribution", c.round_id, c.key, "major", to_major)
+            self.log.add("contribution", c.round_id, c.key, "major", to_major)
             for pool, over in (("minor", over_minor), ("major", over_major)):
                 if over:
-                    self._log("overflow", c.round_id, c.key, pool, over)
+                    self.log.add("overflow", c.round_id, c.key, pool, over)
             self.contributed += to_minor + to_major
             self.house += c.to_house + over_minor + over_major
         if settings.split_pools:
@@ -244,24 +233,23 @@ class MemoryCoordinator:
             if (ticket is None or ticket not in self._pending) and not claims:
                 self._done.add(hand)  # unregistered or expired, nothing to pay: done
                 self._delta.done.append(hand)
-                return self._step(self._advance())
+                return self._advance()
             if ticket is None or ticket not in self._pending:  # never registered, or expired
                 self._seq += 1
                 self._tickets[hand] = self._seq
                 self._pending[self._seq] = hand
-                self._log("late", hand, "", "", 0)
+                self.log.add("late", hand, "", "", 0)
             self._lease.pop(hand, None)
             self._reports[hand] = _Report(owner, table, settings, list(claims))
-        return self._step(self._advance())
+        return self._advance()
 
     def advance_now(self) -> list[Payout]:
-        return self._step(self._advance())
+        return self._advance()
 
-    def _step(self, paid: list[Payout]) -> list[Payout]:
-        self._commit()
-        return paid
 
     def _advance(self) -> list[Payout]:
+        """Pay the reported hands at the head of the queue, in ticket order, up to the first
+        one still open within its lease (an expired one is given up); then commit the step."""
         out: list[Payout] = []
         now = self._now()
         while self._pending:
@@ -271,13 +259,14 @@ class MemoryCoordinator:
                 if self._lease.get(hand, 0.0) > now:
                     break
                 self._lease.pop(hand, None)
-                self._log("expired", hand, "", "", 0)
+                self.log.add("expired", hand, "", "", 0)
             else:
                 self._done.add(hand)
                 self._delta.done.append(hand)
                 if report.claims:
                     out.extend(self._pay(ticket, hand, report))
             del self._pending[ticket]
+        self._commit()  # the end of every step: queue its changes to the file
         return out
 
     def _pay(self, ticket: int, hand: str, r: _Report) -> list[Payout]:
@@ -299,16 +288,15 @@ class MemoryCoordinator:
             self._due[p.key] = p
             self._delta.due.append((p.key, p.to_json()))
             self.paid += p.amount
-            self._history.append(HistoryEntry(len(self._history), "payout", hand, p.key, pool,
-                                              p.amount, outcomes_after(outcomes, pool),
-                                              self._ms()))
+            self.log.add("payout", hand, p.key, pool, p.amount,
+                         after=outcomes_after(outcomes, pool))
         for pool, o in outcomes:
             self._set(pool, o.after - o.seed)
             if o.house_shortfall:
-                self._log("shortfall", hand, "", pool, o.house_shortfall)
+                self.log.add("shortfall", hand, "", pool, o.house_shortfall)
             self._set(pool, o.after)
             if o.seed:
-                self._log("reseed", hand, "", pool, o.seed)
+                self.log.add("reseed", hand, "", pool, o.seed)
             self.seeded += o.house_shortfall + o.seed
             self.house -= o.house_shortfall + o.seed
         return payouts
@@ -328,7 +316,7 @@ class MemoryCoordinator:
         await self.synced()
 
     async def history(self, start: int = 0, count: int = 1000) -> list[HistoryEntry]:
-        return self._history[start:start + count]
+        return self.log.since(start, count)
 
     async def close(self) -> None:
         """Wait for the file's last writes, then close it."""

@@ -50,6 +50,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from server.jackpot.base import Claim, Coordinator, Payout, PoolState
+from server.jackpot.bookings import POOL_EVENTS, PoolBookings
 from server.jackpot.memory import MemoryCoordinator
 from server.jackpot.meter import Meter, follow
 from server.rules.caribbean_payout import (
@@ -59,7 +60,7 @@ from server.rules.caribbean_payout import (
     PaySchedule,
 )
 
-__all__ = ["CreditFn", "JackpotService", "credit_payout"]
+__all__ = ["POOL_EVENTS", "CreditFn", "JackpotService", "credit_payout"]
 
 log = logging.getLogger("server.jackpot")
 
@@ -68,10 +69,6 @@ BATCH = 200
 
 OUTBOX = "jackpot:report:"
 """Prefix of the ledger outbox records of reports not yet booked by the coordinator."""
-
-POOL_EVENTS = ("seed", "reseed", "shortfall")
-"""History entries funded by the house (booked ``jackpot:house`` -> ``jackpot:pool``): the
-opening seed of each pool (CSP-08, key ``jackpot:seed::<pool>``), reseeds and shortfalls."""
 
 CreditFn = Callable[[Payout], Awaitable[None]]
 
@@ -128,6 +125,32 @@ def decode_report(text: str) -> dict[str, Any]:
             "claims": [Claim(**c) for c in d["claims"]]}
 
 
+class OpenHands:
+    """The rounds this process registered and has not reported yet, each with the time its
+    lease stops being renewed (CSP-10: a round that never settles stops blocking)."""
+
+    def __init__(self) -> None:
+        self.hands: set[str] = set()
+        self._until: dict[str, float] = {}  # open hand -> renew no later than this
+
+    def add(self, hand: str, max_seconds: float) -> None:
+        self.hands.add(hand)
+        self._until[hand] = time.monotonic() + max_seconds
+
+    def close(self, hand: str) -> None:
+        """Reported (or given up): no more renewals."""
+        self.hands.discard(hand)
+        self._until.pop(hand, None)
+
+    def renewable(self) -> list[str]:
+        """The open hands still within their time; the others are given up (never settled)."""
+        now = time.monotonic()
+        for hand in [h for h in self.hands if self._until.get(h, now) < now]:
+            self.close(hand)
+            log.warning("event=jackpot_hand_abandoned hand=%s", hand)
+        return sorted(self.hands)
+
+
 class JackpotService:
     """``coordinator``: the coordinator, or an async factory (connect at :meth:`start`).
     ``owner``: this process's id (payout records it credits).  ``credit``: how a payout
@@ -139,7 +162,7 @@ class JackpotService:
                  meter: Meter | None = None, retry: float = 0.2,
                  ledger: Any | None = None) -> None:
         self.ledger = ledger
-        self._history_at = 0  # pool history read up to here (reseeds, shortfalls)
+        self.books = PoolBookings()  # what reaches the ledger (bookings.py)
         self._factory: Callable[[], Awaitable[Coordinator]] | None = None
         self.coord: Coordinator | None = None
         if callable(coordinator) and not hasattr(coordinator, "register"):
@@ -150,8 +173,8 @@ class JackpotService:
         self.credit = credit
         self.meter = meter if meter is not None else Meter()
         self.retry = retry
-        self.open: set[str] = set()  # registered, not yet reported
-        self._until: dict[str, float] = {}  # open hand -> renew no later than this
+        self.leases = OpenHands()
+        self.open = self.leases.hands  # registered, not yet reported
         self.waiting: set[str] = set()  # claim keys reported, not yet paid
         self.payouts: list[Payout] = []  # credited by this process (newest last)
         self._ops: deque[_Op] = deque()
@@ -187,7 +210,7 @@ class JackpotService:
         st = await self.coord.state()
         self.meter.update(st)
         await self._replay()
-        await self._book_pool_events()
+        await self.books.book_pool_events(self.ledger, self.coord)
         await self._sweep()
         meter_stream = getattr(self.coord, "meter", None)
         if meter_stream is not None and self.memory is None:
@@ -226,8 +249,7 @@ class JackpotService:
         """CSP-10: the round ``hand`` has been dealt; place it in the global order.  Its lease
         is renewed for at most ``max_seconds`` (the longest the round can still last), so a
         round that never settles (voided, its table crashed) stops blocking within a lease."""
-        self.open.add(hand)
-        self._until[hand] = time.monotonic() + max_seconds
+        self.leases.add(hand, max_seconds)
         mem = self.memory
         if mem is not None:
             mem.register_now(hand, owner=self.owner)
@@ -279,28 +301,14 @@ class JackpotService:
         coordinator's change is committed to its file."""
         mem = self.memory
         assert mem is not None
-        self.open.discard(hand)
-        self._until.pop(hand, None)
-        seen = len(mem._history)
+        self.leases.close(hand)
+        seen = len(mem.log)
         paid = mem.report_now(hand, **args)
         self._booked(paid, args["table"] if paid else None)
-        if not paid and any(e.kind == "overflow" for e in mem._history[seen:]):
-            self._own(self._book_overflow())
+        if not paid and any(e.kind == "overflow" for e in mem.log.since(seen)):
+            self._own(self.books.book_overflow(self.ledger, self.coord))
         if outbox is not None:
-            self._own(self._outbox_synced(mem, outbox))
-
-    async def _book_overflow(self) -> None:
-        try:
-            await self._book_pool_events()
-        except Exception:  # booked at the next payout or start (idempotent keys)
-            log.exception("event=jackpot_overflow_booking_failed")
-
-    async def _outbox_synced(self, mem: MemoryCoordinator, key: str) -> None:
-        try:
-            await mem.synced()
-            await self._outbox_done([_Op("report", "", {}, outbox=key)])
-        except Exception:  # the record stays: replayed (idempotent) at the next start
-            log.exception("event=jackpot_outbox_sync_failed key=%s", key)
+            self._own(self.books.outbox_synced(self.ledger, mem, outbox))
 
     def _own(self, coro: Coroutine[Any, Any, None]) -> None:
         """Run ``coro`` in a task this service owns (cancelled by :meth:`close`)."""
@@ -345,8 +353,15 @@ class JackpotService:
         batch (Redis: one script, one round trip), else the first one."""
         assert self.coord is not None
         batch = getattr(self.coord, "batch", None)
-        if batch is None:
-            await self._run(self._ops[0])
+        if batch is None:  # one op
+            op = self._ops[0]
+            if op.kind == "register":
+                await self.coord.register(op.hand, **op.args)
+            else:
+                paid = await self.coord.report(op.hand, **op.args)
+                self.leases.close(op.hand)
+                await self.books.outbox_done(self.ledger, [op.outbox])
+                await self._settle(paid)
             self._ops.popleft()
             return
         ops = [self._ops[i] for i in range(min(BATCH, len(self._ops)))]
@@ -354,32 +369,9 @@ class JackpotService:
         for op in ops:
             self._ops.popleft()
             if op.kind == "report":
-                self.open.discard(op.hand)
-                self._until.pop(op.hand, None)
-        await self._outbox_done(ops)
+                self.leases.close(op.hand)
+        await self.books.outbox_done(self.ledger, [op.outbox for op in ops])
         await self._settle(paid)
-
-    async def _run(self, op: _Op) -> None:
-        assert self.coord is not None
-        if op.kind == "register":
-            await self.coord.register(op.hand, **op.args)
-            return
-        paid = await self.coord.report(op.hand, **op.args)
-        self.open.discard(op.hand)
-        self._until.pop(op.hand, None)
-        await self._outbox_done([op])
-        await self._settle(paid)
-
-    async def _outbox_done(self, ops: Sequence[_Op]) -> None:
-        """Booked: delete their outbox records (one left by a failure here is replayed at
-        the next start, which changes nothing: reports are idempotent)."""
-        for op in ops:
-            if op.outbox is not None and self.ledger is not None:
-                try:
-                    await self.ledger.outbox_done(op.outbox)
-                except Exception as exc:
-                    log.warning("event=jackpot_outbox_delete_failed key=%s error=%r",
-                                op.outbox, exc)
 
     async def _replay(self) -> None:
         """Queue the reports a previous run made durable but did not see booked (in-process
@@ -398,7 +390,7 @@ class JackpotService:
                 log.info("event=jackpot_report_replayed hand=%s", hand)
                 self._report_local(hand, args, None)
                 await mem.synced()
-                await self._outbox_done([_Op("report", hand, args, outbox=key)])
+                await self.books.outbox_done(self.ledger, [key])
                 continue
             hand = key[len(OUTBOX):]
             args = decode_report(text)
@@ -407,47 +399,16 @@ class JackpotService:
             log.info("event=jackpot_report_replayed hand=%s", hand)
             self._push(_Op("report", hand, args, outbox=key))
 
-    async def _book_pool_events(self) -> None:
-        """Book every reseed and house shortfall of the pool's history not read yet in the
-        ledger, ``jackpot:house`` -> ``jackpot:pool`` (idempotent per hand, pool and kind)."""
-        if self.ledger is None or not hasattr(self.ledger, "transfer") or self.coord is None:
-            return
-        from server.ledger.journal import JACKPOT_HOUSE, JACKPOT_POOL
-
-        while True:
-            entries = await self.coord.history(self._history_at, 1000)
-            for e in entries:
-                if e.kind in POOL_EVENTS and e.amount > 0:
-                    await self.ledger.transfer(
-                        JACKPOT_HOUSE, JACKPOT_POOL, e.amount, reason=f"jackpot_{e.kind}",
-                        key=f"jackpot:{e.kind}:{e.hand}:{e.pool}")
-                elif e.kind == "overflow" and e.amount > 0:  # above the ceiling: the house's
-                    await self.ledger.transfer(
-                        JACKPOT_POOL, JACKPOT_HOUSE, e.amount, reason="jackpot_overflow",
-                        key=f"jackpot:overflow:{e.key}:{e.pool}")
-            self._history_at += len(entries)
-            if len(entries) < 1000:
-                return
-
     async def _maintain(self) -> None:
         """Renew this process's open leases; advance the queue while anything of ours waits;
         credit records still due."""
         assert self.coord is not None
         if self.open:
-            await self.coord.renew(self._renewable())
+            await self.coord.renew(self.leases.renewable())
         if self.waiting or self.open:
             await self._settle(await self.coord.advance())
         if self.waiting:
             await self._sweep()
-
-    def _renewable(self) -> list[str]:
-        """The open hands still within their time; the others are given up (never settled)."""
-        now = time.monotonic()
-        for hand in [h for h in self.open if self._until.get(h, now) < now]:
-            self.open.discard(hand)
-            self._until.pop(hand, None)
-            log.warning("event=jackpot_hand_abandoned hand=%s", hand)
-        return sorted(self.open)
 
     def _tick_later(self) -> None:
         """In-process: renew and advance on a timer while hands are open or claims wait."""
@@ -464,7 +425,7 @@ class JackpotService:
         mem = self.memory
         if mem is None:
             return
-        mem.renew_now(self._renewable())
+        mem.renew_now(self.leases.renewable())
         self._booked(mem.advance_now(), None)
 
     def _booked(self, paid: list[Payout], table: str | None) -> None:
@@ -484,7 +445,7 @@ class JackpotService:
             if paid and mem is not None:  # the payout records durable before any credit
                 await mem.synced()
             if paid:  # the reseeds and shortfalls of these rounds before their payouts
-                await self._book_pool_events()
+                await self.books.book_pool_events(self.ledger, self.coord)
             for p in paid:
                 if p.owner == self.owner:
                     await self._credit_one(p)
