@@ -58,6 +58,7 @@ export const ERROR_CODES = Object.freeze({
   "not_allowed": "You are not allowed to do that.",
   "unsupported": "The server does not support that here.",
   "unknown_table": "No such table.",
+  "moved": "That table is on another server: reconnect to `url` and ask again.",
   "table_full": "The table is full.",
   "table_closed": "The table is closing.",
   "too_many_tables": "You cannot create or join more tables.",
@@ -124,7 +125,7 @@ export const REQUEST_FIELDS = Object.freeze({
 // Server message type -> {required, optional} fields (besides `type`).
 export const MESSAGE_FIELDS = Object.freeze({
   "ok": Object.freeze({"required": Object.freeze(["rid"]), "optional": Object.freeze([])}),
-  "error": Object.freeze({"required": Object.freeze(["rid", "code", "message"]), "optional": Object.freeze(["retry_after"])}),
+  "error": Object.freeze({"required": Object.freeze(["rid", "code", "message"]), "optional": Object.freeze(["retry_after", "url", "table"])}),
   "pong": Object.freeze({"required": Object.freeze(["rid", "time"]), "optional": Object.freeze(["t"])}),
   "welcome": Object.freeze({"required": Object.freeze(["player_id", "name", "token", "balance"]), "optional": Object.freeze(["guest"])}),
   "jackpot": Object.freeze({"required": Object.freeze(["pool"]), "optional": Object.freeze(["minor", "major", "table"])}),

@@ -64,6 +64,7 @@ class ErrorCode(StrEnum):
     UNSUPPORTED = "unsupported", "The server does not support that here."
     # Lobby and tables.
     UNKNOWN_TABLE = "unknown_table", "No such table."
+    MOVED = "moved", "That table is on another server: reconnect to `url` and ask again."
     TABLE_FULL = "table_full", "The table is full."
     TABLE_CLOSED = "table_closed", "The table is closing."
     TOO_MANY_TABLES = "too_many_tables", "You cannot create or join more tables."
@@ -128,7 +129,7 @@ class ProtocolError(ValueError):
     keeps the connection open.
     """
 
-    __slots__ = ("code", "message", "rid", "field", "retry_after")
+    __slots__ = ("code", "message", "rid", "field", "retry_after", "table", "url")
 
     def __init__(
         self,
@@ -145,6 +146,8 @@ class ProtocolError(ValueError):
         self.rid = rid
         self.field = field
         self.retry_after: int | None = None  # seconds, for refusals that say when to retry
+        self.table: str | None = None  # `moved`: the table asked for (when there is one)
+        self.url: str | None = None  # `moved`: the process to reconnect to (ws://…/ws)
         super().__init__(code, self.message)
 
     def __str__(self) -> str:
@@ -156,9 +159,24 @@ class ProtocolError(ValueError):
     def to_message(self) -> dict[str, Any]:
         """The ``error`` answer for this failure: ``{type, rid, code, message}``, and
         ``retry_after`` (whole seconds) when the refusal says when to try again
-        (``login_locked``, ``too_many_guests``, ``server_busy``)."""
+        (``login_locked``, ``too_many_guests``, ``server_busy``); ``url`` and ``table`` for
+        ``moved``."""
         out: dict[str, Any] = {"type": "error", "rid": self.rid, "code": self.code,
                                "message": self.message}
         if self.retry_after is not None:
             out["retry_after"] = self.retry_after
+        if self.url is not None:  # `moved`: where to reconnect, and the table asked for
+            out["url"] = self.url
+            if self.table is not None:
+                out["table"] = self.table
         return out
+
+    @classmethod
+    def moved(cls, url: str, *, table: str | None = None,
+              rid: str | int | None = None) -> ProtocolError:
+        """``moved``: another process of the cluster owns ``table`` (or, for
+        ``create_table``, should open it): the client reconnects to ``url`` with its token,
+        says ``hello`` and sends the request again."""
+        exc = cls("moved", rid=rid)
+        exc.url, exc.table = url, table
+        return exc

@@ -72,7 +72,7 @@ _T = ("table", "seq")
 #: For every server message type: (required fields, optional fields), besides ``type``.
 MESSAGE_FIELDS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "ok": (("rid",), ()),
-    "error": (("rid", "code", "message"), ("retry_after",)),
+    "error": (("rid", "code", "message"), ("retry_after", "url", "table")),
     "pong": (("rid", "time"), ("t",)),
     "welcome": (("player_id", "name", "token", "balance"), ("guest",)),
     "jackpot": (("pool",), ("minor", "major", "table")),

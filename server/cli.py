@@ -100,6 +100,14 @@ def _add_store_options(parser: argparse.ArgumentParser, defaults: Config) -> Non
         f"(default {defaults.node})",
     )
     parser.add_argument(
+        "--public-url",
+        metavar="URL",
+        default=None,
+        help="cluster mode (with --redis and a unique --node): ws://HOST:PORT/ws at which "
+        "clients reach this process; it then lists every table of the room and sends "
+        "players to the process owning a table (error `moved`)",
+    )
+    parser.add_argument(
         "--no-ledger-fsync",
         dest="ledger_fsync",
         action="store_false",
@@ -146,6 +154,7 @@ def _add_config_options(parser: argparse.ArgumentParser) -> None:
 _OPTIONS = {"--host": ("host", "host"), "--port": ("port", "port"),
             "--test-mode": ("test_mode", "test_mode"), "--redis": ("redis", "redis_url"),
             "--data-dir": ("data_dir", "data_dir"), "--node": ("node", "node"),
+            "--public-url": ("public_url", "public_url"),
             "--no-ledger-fsync": ("ledger_fsync", "ledger_fsync"),
             "--shutdown-deadline": ("shutdown_deadline", "shutdown_deadline"),
             "--request-rate": ("request_rate", "request_rate"),

@@ -54,6 +54,17 @@ class Config:
     (every third of it). A restart after a crash waits until the dead process's claim runs
     out; a second live process with the same `node` refuses to start."""
 
+    public_url: str | None = None
+    """Cluster mode (issue 17): the `ws://HOST:PORT/ws` (or `wss://`) address at which clients
+    reach this very process, sent to them in `moved` errors. With `redis_url` it joins the
+    cluster: it registers itself and its tables in the directory in Redis
+    (`server.cluster`), lists every table of the room and sends players to the process that
+    owns a table. None (the default): a standalone process, as before."""
+
+    cluster_lobby_refresh_ms: int = 250
+    """Cluster mode: milliseconds between two reads of the directory into this process's
+    cached copy (the lobby, `moved` and placement read the copy, never Redis per request)."""
+
     ledger_fsync: bool = True
     """Embedded store: fsync every ledger commit (SQLite `synchronous=FULL`), so a committed
     hand survives even a power cut. False (`synchronous=NORMAL` in WAL mode) still survives a

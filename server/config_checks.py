@@ -119,6 +119,20 @@ def check_basics(cfg: Config) -> None:
             raise ValueError(f"{name} must not be negative, got {fvalue}")
     if not cfg.node or ":" in cfg.node or len(cfg.node) > 64:
         raise ValueError(f"node must be 1..64 characters without ':', got {cfg.node!r}")
+    check_cluster(cfg)
+
+
+def check_cluster(cfg: Config) -> None:
+    """Cluster mode: a public URL needs the shared Redis and is a WebSocket URL."""
+    if cfg.public_url is not None:
+        if cfg.redis_url is None:
+            raise ValueError("public_url (cluster mode) needs redis_url (--redis URL)")
+        if not cfg.public_url.startswith(("ws://", "wss://")) or len(cfg.public_url) > 512:
+            raise ValueError(f"public_url must be a ws:// or wss:// URL, got {cfg.public_url!r}")
+    refresh = cfg.cluster_lobby_refresh_ms
+    if isinstance(refresh, bool) or not isinstance(refresh, int) or not 10 <= refresh <= 60_000:
+        raise ValueError("cluster_lobby_refresh_ms must be an integer from 10 to 60000, got "
+                         f"{refresh!r}")
     if cfg.starting_balance < 0:
         raise ValueError(f"starting_balance must not be negative, got {cfg.starting_balance}")
 

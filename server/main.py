@@ -36,6 +36,7 @@ from server import cli
 from server.cli import OPERATOR_TOKEN_ENV as OPERATOR_TOKEN_ENV
 from server.cli import _coerce as _coerce  # (tests read the field coercion from here)
 from server.cli import config_from_args as config_from_args
+from server.cluster import Directory
 from server.config import Config
 from server.jackpot.durable import PoolFile
 from server.jackpot.service import JackpotService, build_jackpot, history_page
@@ -107,6 +108,7 @@ class App:
     jackpot: JackpotService | None = None
     operator: OperatorService | None = None  # the admin API's actions (docs/operator.md)
     operator_url: str | None = None  # the operator listener's URL, once `run` bound it
+    directory: Directory | None = None  # cluster mode only (`--public-url`; server.cluster)
 
 
 def build_store(config: Config) -> Store:
@@ -177,9 +179,25 @@ def build_app(config: Config) -> App:
     operator.jackpot_history = http.jackpot_history
     router.gate = operator.flags.gate  # frozen: no sit or chat; muted: no chat
     registry.frozen = lambda player_id: player_id in operator.flags.frozen  # nor a waiting list
+    directory = build_directory(config, ledger, registry)
+    router.cluster = directory
     return App(config=config, wallet=wallet, registry=registry, metrics=metrics,
                sessions=sessions, edge=edge, router=router, http=http, jackpot=jackpot,
-               operator=operator)
+               operator=operator, directory=directory)
+
+
+def build_directory(config: Config, ledger: Ledger, registry: TableRegistry
+                    ) -> Directory | None:
+    """Cluster mode (`--redis URL --node NAME --public-url ws://HOST:PORT/ws`): the room's
+    directory (`server.cluster`), fed by the registry's lobby changes; None otherwise (a
+    standalone process, exactly as before). `run` starts and closes it."""
+    if config.public_url is None or config.redis_url is None:
+        return None
+    directory = Directory(config.redis_url, node=config.node, run=ledger.run,
+                          url=config.public_url, lease=config.node_lease,
+                          refresh=config.cluster_lobby_refresh_ms / 1000, registry=registry)
+    registry.listing_listener = directory.table_changed
+    return directory
 
 
 def build_operator(config: Config, registry: TableRegistry, wallet: LedgerWallet,
@@ -300,6 +318,8 @@ async def run(
     sweeper = _start_sweeper(app, config)
     if app.jackpot is not None:  # connect (Redis), credit payouts still due, follow the meter
         await app.jackpot.start()
+    if app.directory is not None:  # cluster mode: this node and its tables in the directory
+        await app.directory.start()
     server, operator, operator_port = await _listen(app, config)
     try:
         url = _announce(app, config, server, operator_port)
@@ -398,6 +418,8 @@ def _announce(app: App, config: Config, server: Server, operator_port: int) -> s
 async def _drain_tables_and_connections(app: App, config: Config, server: Server) -> None:
     """Shutdown: the tables finish their hands (bounded), the jackpot closes, every outbox is
     flushed and every connection closed (1001)."""
+    if app.directory is not None:  # no new tables placed here while it drains
+        await app.directory.drain()
     try:
         await asyncio.wait_for(app.registry.shutdown(config.shutdown_deadline),
                                config.shutdown_deadline + 5.0)
@@ -408,6 +430,8 @@ async def _drain_tables_and_connections(app: App, config: Config, server: Server
     if app.jackpot is not None:
         with contextlib.suppress(Exception):
             await app.jackpot.close()
+    if app.directory is not None:  # out of the directory: this node and its tables
+        await app.directory.close()
     await app.edge.close_all()
     try:
         await asyncio.wait_for(server.wait_closed(), config.shutdown_deadline)

@@ -64,6 +64,7 @@ from protocol import (
     messages,
     parse_request,
 )
+from server.cluster import Directory
 from server.config import Config
 from server.ledger.export import export
 from server.ledger.history import HistoryStore, player_copy
@@ -127,6 +128,10 @@ class Router:
             weakref.WeakKeyDictionary()
         # chat per account, across its connections (Config.chat_rate_per_account)
         self._chat_buckets: dict[str, TokenBucket] = {}
+        self.cluster: Directory | None = None
+        """The cluster's directory (`server.cluster`, set by `server.main` in cluster mode):
+        `tables` lists the whole room, a table owned elsewhere answers `moved`, and
+        `create_table` may be sent to the least-loaded process (`moved` without `table`)."""
         self.gate: Callable[[str, Request], None] | None = None
         """The operator's account flags (`server.operator.service.AccountFlags.gate`, set by
         `server.main`): raises `ProtocolError` (`account_frozen`, `account_muted`) for a
@@ -238,6 +243,8 @@ class Router:
             table_id: str = request.table  # type: ignore[attr-defined]
             actor = self.registry.get(table_id)
             if actor is None:
+                if self.cluster is not None:  # owned by another process? (`moved`)
+                    return self._finish(conn, rid, self._elsewhere(table_id, rid))
                 raise ProtocolError("unknown_table", f"no table {table_id[:64]!r}", rid=rid)
             if isinstance(request, Act):
                 conn.act_received(rid)
@@ -253,16 +260,14 @@ class Router:
         elif isinstance(request, Tables):
             if conn.player_id is None:  # a lobby page: its hello deadline starts again
                 conn.keep_alive()
-            conn.reply(messages.ok(rid, **self.registry.page(request)))
+            lobby = self.cluster if self.cluster is not None else self.registry
+            conn.reply(messages.ok(rid, **lobby.page(request)))
         elif isinstance(request, CreateTable):
-            try:
-                table_id = self.registry.create(request, owner=conn.player_id,
-                                                ip=getattr(conn, "remote_ip", None))
-            except ProtocolError as exc:
-                exc.rid = rid
-                raise
-            log.info("event=table_created table=%s owner=%s variant=%s",
-                     table_id, conn.player_id, request.variant)
+            if self.cluster is not None and (url := self.cluster.place()) is not None:
+                raise ProtocolError.moved(url, rid=rid)  # the least-loaded process opens it
+            table_id = self._create_now(conn, request)
+            if self.cluster is not None:
+                return self._finish(conn, rid, self._created_listed(conn, rid, table_id))
             conn.reply(messages.ok(rid, **self.registry.created(table_id)))
         elif isinstance(request, History) and self.history is not None:
             return self._finish(conn, rid, self._history(conn, request))
@@ -272,6 +277,37 @@ class Router:
             raise ProtocolError("unsupported", f"`{request.TYPE}` is not available yet",
                                 rid=rid)
         return None
+
+    def _create_now(self, conn: Connection, request: CreateTable) -> str:
+        """Open the table of a `create_table` here; its id (refusals raise, with the rid)."""
+        try:
+            table_id = self.registry.create(request, owner=conn.player_id,
+                                            ip=getattr(conn, "remote_ip", None))
+        except ProtocolError as exc:
+            exc.rid = request.rid
+            raise
+        log.info("event=table_created table=%s owner=%s variant=%s",
+                 table_id, conn.player_id, request.variant)
+        return table_id
+
+    async def _created_listed(self, conn: Connection, rid: Any, table_id: str) -> None:
+        """In a cluster, `create_table` is answered once the new table is in the directory,
+        so that whoever learns its id finds it from any process."""
+        assert self.cluster is not None
+        await self.cluster.written(table_id)
+        conn.reply(messages.ok(rid, **self.registry.created(table_id)))
+
+    async def _elsewhere(self, table_id: str, rid: Any) -> None:
+        """A table request for a table this process does not have, in a cluster: `moved` to
+        its owner's URL (the directory's copy, else one look-up in Redis), else
+        `unknown_table`."""
+        assert self.cluster is not None
+        url = self.cluster.where(table_id)
+        if url is None:
+            url = await self.cluster.locate(table_id)
+        if url is None:
+            raise ProtocolError("unknown_table", f"no table {table_id[:64]!r}", rid=rid)
+        raise ProtocolError.moved(url, table=table_id, rid=rid)
 
     async def _hello(self, conn: Connection, request: Hello | Login | Register) -> None:
         if conn.player_id is not None:

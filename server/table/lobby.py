@@ -21,6 +21,7 @@ minimum ante at Caribbean Stud.
 from __future__ import annotations
 
 import bisect
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from protocol.errors import ProtocolError
@@ -28,7 +29,8 @@ from protocol.errors import ProtocolError
 if TYPE_CHECKING:
     from server.table.registry import TableRegistry
 
-__all__ = ["FILTER_CACHE", "Lobby", "Mutes", "stake_level"]
+__all__ = ["FILTER_CACHE", "Lobby", "Mutes", "page_of", "row_of", "stake_level",
+           "table_number"]
 
 FILTER_CACHE = 64
 """Filtered listings kept until the next change (then the cache starts over)."""
@@ -48,7 +50,8 @@ def stake_level(stakes: dict[str, Any]) -> int:
     return 0
 
 
-def _number(table_id: str) -> int:
+def table_number(table_id: str) -> int:
+    """``t12`` -> 12 (0 for an id of another shape)."""
     try:
         return int(table_id[1:])
     except ValueError:
@@ -100,14 +103,12 @@ class Lobby:
             if actor.spec.private:  # a home game is joined by its invite link, never listed
                 continue
             entry = actor.summary()
-            free = int(entry.get("seats", 0)) - int(entry.get("players", 0))
             was = table_id in entries
             entries[table_id] = entry
-            self._row[table_id] = (_number(table_id), stake_level(entry.get("stakes") or {}),
-                                   free, entry)
-            if not was and _number(table_id) < self._last:
+            self._row[table_id] = row_of(entry)
+            if not was and table_number(table_id) < self._last:
                 self._unsorted = True
-            self._last = max(self._last, _number(table_id))
+            self._last = max(self._last, table_number(table_id))
         self._dirty.clear()
         rows = list(self._row.values())
         if self._unsorted:  # (ids are handed out in order: only after an out-of-order one)
@@ -120,37 +121,60 @@ class Lobby:
         """Every open table's cached entry, in order (do not modify them: copy)."""
         return [r[3] for r in self._build()]
 
+    def entry(self, table_id: str) -> dict[str, Any] | None:
+        """The table's cached lobby entry (None for a table not listed: closed, or private);
+        the cluster's directory copies it (do not modify it)."""
+        self._build()
+        return self._entries.get(table_id)
+
     def page(self, request: Any) -> dict[str, Any]:
         """``{tables, total, next}`` for a :class:`protocol.Tables` request."""
-        cfg = self._registry.config
-        variant = getattr(request, "variant", None)
-        low = getattr(request, "min_big_blind", None)
-        high = getattr(request, "max_big_blind", None)
-        free = getattr(request, "free_seats", None)
-        key = (variant, low, high, free)
-        found = self._filtered.get(key)
-        if found is None:
-            rows = [r for r in self._build()
-                    if (variant is None or r[3].get("variant") == variant)
-                    and (low is None or r[1] >= low) and (high is None or r[1] <= high)
-                    and (free is None or r[2] >= free)]
-            if len(self._filtered) >= FILTER_CACHE:
-                self._filtered.clear()
-            found = self._filtered[key] = ([r[0] for r in rows], rows)
-        numbers, rows = found
-        cursor = getattr(request, "cursor", None)
-        start = 0
-        if cursor is not None:
-            if not (cursor.startswith("t") and cursor[1:].isdigit()):
-                raise ProtocolError("bad_field", "`cursor`: the `next` of a previous page",
-                                    field="cursor")
-            start = bisect.bisect_right(numbers, int(cursor[1:]))
-        limit = min(getattr(request, "limit", None) or cfg.lobby_page_size, cfg.lobby_max_page)
-        chosen = rows[start:start + limit]
-        tables = self._registry._enrich([dict(r[3]) for r in chosen])
-        more = start + limit < len(rows)
-        return {"tables": tables, "total": len(rows),
-                "next": chosen[-1][3]["table"] if more and chosen else None}
+        return page_of(self._build(), self._filtered, request, self._registry.config,
+                       self._registry._enrich)
+
+
+def page_of(all_rows: list[_Row], filtered: dict[tuple[Any, ...], tuple[list[int], list[_Row]]],
+            request: Any, cfg: Any,
+            enrich: Callable[[list[dict[str, Any]]], list[dict[str, Any]]]) -> dict[str, Any]:
+    """One page of ``all_rows`` (in table-number order) for a :class:`protocol.Tables`
+    request: filtered (each filter's rows kept in ``filtered`` until the caller clears it),
+    then sliced after ``cursor``; the page's entries are copies, ``enrich``ed. The process's
+    own listing (:class:`Lobby`) and the cluster's copy of the directory both page so."""
+    variant = getattr(request, "variant", None)
+    low = getattr(request, "min_big_blind", None)
+    high = getattr(request, "max_big_blind", None)
+    free = getattr(request, "free_seats", None)
+    key = (variant, low, high, free)
+    found = filtered.get(key)
+    if found is None:
+        rows = [r for r in all_rows
+                if (variant is None or r[3].get("variant") == variant)
+                and (low is None or r[1] >= low) and (high is None or r[1] <= high)
+                and (free is None or r[2] >= free)]
+        if len(filtered) >= FILTER_CACHE:
+            filtered.clear()
+        found = filtered[key] = ([r[0] for r in rows], rows)
+    numbers, rows = found
+    cursor = getattr(request, "cursor", None)
+    start = 0
+    if cursor is not None:
+        if not (cursor.startswith("t") and cursor[1:].isdigit()):
+            raise ProtocolError("bad_field", "`cursor`: the `next` of a previous page",
+                                field="cursor")
+        start = bisect.bisect_right(numbers, int(cursor[1:]))
+    limit = min(getattr(request, "limit", None) or cfg.lobby_page_size, cfg.lobby_max_page)
+    chosen = rows[start:start + limit]
+    tables = enrich([dict(r[3]) for r in chosen])
+    more = start + limit < len(rows)
+    return {"tables": tables, "total": len(rows),
+            "next": chosen[-1][3]["table"] if more and chosen else None}
+
+
+def row_of(entry: dict[str, Any]) -> _Row:
+    """A listing row: (table number, stake level, free seats, entry)."""
+    table_id = str(entry.get("table", ""))
+    free = int(entry.get("seats", 0)) - int(entry.get("players", 0))
+    return (table_number(table_id), stake_level(entry.get("stakes") or {}), free, entry)
 
 
 class Mutes:

@@ -99,6 +99,9 @@ class TableRegistry:
         self.jackpot.meter.listeners.append(self._on_jackpot)
         self.jackpot_listener: Callable[[dict[str, Any]], None] | None = None
         self.hand_listener: Callable[[], None] | None = None  # each hand's end (metrics)
+        self.listing_listener: Callable[[str], None] | None = None
+        """Called with a table's id when its lobby entry may have changed or it closed (the
+        cluster's directory, `server.cluster`, copies it to Redis); non-blocking."""
         self.accepting = True
         self.actors: dict[str, TableActor] = {}
         self.admin = admin.TableAdmin(self)  # the operator's calls (server.table.admin)
@@ -203,6 +206,8 @@ class TableRegistry:
         if self.actors.get(table_id) is not actor:
             return
         self.lobby.changed(table_id)
+        if self.listing_listener is not None:
+            self.listing_listener(table_id)
         empty = not actor.in_hand and actor.seats.is_empty()
         timer = self._idle.get(table_id)
         if empty and timer is None and not actor.closing and self.accepting:
@@ -237,6 +242,8 @@ class TableRegistry:
                 if not index[key]:
                     del index[key]
         self.lobby.removed(table_id)
+        if self.listing_listener is not None:
+            self.listing_listener(table_id)
         log.info("event=table_closed table=%s reason=%s", table_id, reason)
 
     def created(self, table_id: str) -> dict[str, Any]:

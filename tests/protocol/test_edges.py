@@ -20,6 +20,7 @@ from protocol.constants import (
     MAX_SAFE_INT,
     MAX_SEATS,
 )
+from protocol.errors import ERROR_CODES
 from protocol.requests import Mute, Watch
 
 
@@ -165,3 +166,14 @@ def test_export_js_runs_as_a_module(monkeypatch: pytest.MonkeyPatch, tmp_path: P
         runpy.run_module("protocol.export_js", run_name="__main__")
     assert done.value.code == 0
     assert "export const ERROR_CODES" in out.read_text(encoding="utf-8")
+
+
+def test_moved_carries_the_url_and_the_table() -> None:
+    """docs/protocol.md wave 2: `moved` names the process to reconnect to and the table."""
+    exc = ProtocolError.moved("ws://b:8080/ws", table="t7", rid=3)
+    assert exc.to_message() == {"type": "error", "rid": 3, "code": "moved",
+                                "message": ERROR_CODES["moved"], "url": "ws://b:8080/ws",
+                                "table": "t7"}
+    placed = ProtocolError.moved("ws://c:8080/ws").to_message()  # create_table: no table yet
+    assert placed["url"] == "ws://c:8080/ws" and "table" not in placed
+    assert m.check_server_message(placed) == "error"

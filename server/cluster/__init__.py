@@ -1,0 +1,12 @@
+"""The cluster (issue 17): one room across many processes on one Redis.
+
+A process started with ``--redis URL --node NAME --public-url ws://HOST:PORT/ws`` joins the
+room's directory (:class:`~server.cluster.directory.Directory`): its lease, its tables with
+their lobby entries; the lobby, ``moved`` and the placement of new tables read this
+process's cached copy of it. Without ``--public-url`` nothing of this package runs.
+Keys: :mod:`server.cluster.keys` (and docs/architecture.md).
+"""
+
+from server.cluster.directory import Directory, NodeInfo, RoomCopy
+
+__all__ = ["Directory", "NodeInfo", "RoomCopy"]

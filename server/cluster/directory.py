@@ -1,0 +1,347 @@
+"""The room's directory in Redis, and this process's cached copy of it (issue 17, slice 1).
+
+Rule of this module: requests never wait on Redis for the lobby. One task this object owns
+(:meth:`Directory.start` .. :meth:`Directory.close`) does all of the talking: it renews this
+process's lease (every third of ``Config.node_lease``), writes the tables whose lobby entry
+changed (the registry's ``listing_listener`` only marks them: many changes of one table
+between two writes cost one write), and every ``Config.cluster_lobby_refresh_ms`` reads the
+directory into :class:`RoomCopy`, from which :meth:`Directory.page` (``tables``),
+:meth:`Directory.where` (``moved``) and :meth:`Directory.place` (``create_table``) answer.
+The one Redis round trip a request may cost is :meth:`Directory.locate`: a table this copy
+does not know yet (opened elsewhere since the last read) is looked up once before the answer
+is ``unknown_table``.
+
+Keys and scripts: :mod:`server.cluster.keys`. A table lives on exactly one process; this
+process writes only its own tables (a script refuses to overwrite another owner's).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from server.cluster import keys as lua
+from server.cluster.keys import Keys
+from server.redisio import Redis, RedisScriptError, RedisUnavailable
+from server.table.lobby import page_of, row_of, table_number
+from server.table.registry import TableRegistry
+
+__all__ = ["Directory", "NodeInfo", "RoomCopy"]
+
+log = logging.getLogger("server.cluster")
+
+
+@dataclass(frozen=True, slots=True)
+class NodeInfo:
+    """A live process of the cluster, as the directory lists it."""
+
+    name: str
+    url: str
+    draining: bool = False
+
+
+@dataclass
+class RoomCopy:
+    """One read of the directory: the live nodes, and every table of a live node (``owner``:
+    table id -> node; ``rows``: the listed tables' lobby rows, in table-number order, each
+    entry carrying ``node``)."""
+
+    version: str = ""
+    nodes: dict[str, NodeInfo] = field(default_factory=dict)
+    owner: dict[str, str] = field(default_factory=dict)
+    rows: list[Any] = field(default_factory=list)
+    filtered: dict[tuple[Any, ...], Any] = field(default_factory=dict)
+    load: dict[str, tuple[int, int]] = field(default_factory=dict)  # node -> tables, players
+    listed_rows: list[Any] | None = None  # listed(), once per read
+
+    @classmethod
+    def parse(cls, version: str, live: list[str], tables: list[str]) -> RoomCopy:
+        nodes = {live[i]: NodeInfo(live[i], live[i + 1], live[i + 2] == "1")
+                 for i in range(0, len(live) - 2, 3)}
+        copy = cls(version=version, nodes=nodes)
+        for i in range(0, len(tables) - 3, 4):
+            table_id, node, entry = tables[i], tables[i + 1], tables[i + 3]
+            copy.owner[table_id] = node
+            players = 0
+            if entry:
+                data = json.loads(entry)
+                data["node"] = node
+                players = int(data.get("players", 0))
+                copy.rows.append((node, row_of(data)))
+            tables_of, seated = copy.load.get(node, (0, 0))
+            copy.load[node] = (tables_of + 1, seated + players)
+        copy.rows.sort(key=lambda r: r[1][0])
+        return copy
+
+    def listed(self) -> list[Any]:
+        """The rows of the live nodes' listed tables (a dead node's wait for failover)."""
+        return [row for node, row in self.rows if node in self.nodes]
+
+
+class Directory:
+    """This process in the cluster's directory (see the module docstring).
+
+    ``redis``: a :class:`~server.redisio.Redis` or its URL; ``node``/``run``: the ledger's
+    node name and run; ``url``: this process's public ``ws://…/ws``; ``lease`` seconds;
+    ``refresh`` seconds between reads; ``registry``: this process's tables."""
+
+    def __init__(self, redis: Redis | str, *, node: str, run: str, url: str, lease: float,
+                 refresh: float, registry: TableRegistry, prefix: str = "dir",
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        self._redis_arg = redis
+        self.redis: Redis | None = redis if isinstance(redis, Redis) else None
+        self.node, self.run, self.url = node, run, url
+        self.lease, self.refresh = lease, refresh
+        self.registry = registry
+        self.keys = Keys(prefix)
+        self.copy = RoomCopy()
+        self.reads = 0  # directory reads into the copy (tests)
+        self._clock = clock
+        self._dirty: set[str] = set()
+        self._wake = asyncio.Event()
+        self._task: asyncio.Task[None] | None = None
+        self._placed: dict[str, int] = {}  # node -> tables sent there since the last read
+        self._passes = 0  # write passes begun (:meth:`_flush`)
+        self._written: list[tuple[int, asyncio.Future[None]]] = []  # (pass, waiter)
+        self._reads: list[asyncio.Future[None]] = []
+        self.draining = False
+
+    # ------------------------------------------------------------------ life
+    async def start(self) -> None:
+        """Connect, register this node (dropping what a previous run of it left), write the
+        tables already open, read the directory once, then keep it all up to date."""
+        if self.redis is None:
+            assert isinstance(self._redis_arg, str)
+            self.redis = await Redis.connect(self._redis_arg)
+        k = self.keys
+        dropped = await self.redis.script(lua.REGISTER)(
+            keys=[k.nodes, k.node(self.node), k.tables, k.version],
+            args=[self.node, self.run, self.url, self._lease_ms(), k.table_prefix])
+        self._dirty.update(self.registry.actors)
+        await self._flush()
+        await self._read()
+        log.info("event=cluster_joined node=%s url=%s nodes=%d tables=%d dropped=%s",
+                 self.node, self.url, len(self.copy.nodes), len(self.copy.owner), dropped)
+        self._task = asyncio.get_running_loop().create_task(self._keep(),
+                                                            name=f"directory:{self.node}")
+
+    async def drain(self) -> None:
+        """Shutdown began: no new tables are placed here (the node stays listed, and its
+        tables too, until :meth:`close`)."""
+        self.draining = True
+        if self.redis is not None:
+            with contextlib.suppress(RedisUnavailable, RedisScriptError):
+                await self.redis.script(lua.DRAIN)(keys=[self.keys.node(self.node)],
+                                                   args=[self.run])
+
+    async def close(self) -> None:
+        """Stop the task, take this node and its tables out of the directory, disconnect."""
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._task
+            self._task = None
+        if self.redis is None:
+            return
+        k = self.keys
+        try:
+            await self.redis.script(lua.LEAVE)(
+                keys=[k.nodes, k.node(self.node), k.tables, k.version],
+                args=[self.node, self.run, k.table_prefix])
+        except (RedisUnavailable, RedisScriptError) as exc:
+            log.error("event=cluster_leave_failed node=%s error=%r", self.node, exc)
+        if isinstance(self._redis_arg, str):
+            await self.redis.close()
+        log.info("event=cluster_left node=%s", self.node)
+
+    def table_changed(self, table_id: str) -> None:
+        """The registry's ``listing_listener``: write this table at the next turn of the
+        task (non-blocking)."""
+        self._dirty.add(table_id)
+        self._wake.set()
+
+    async def written(self, table_id: str, timeout: float = 5.0) -> bool:
+        """Mark ``table_id`` and wait until a write pass begun after now has ended (its
+        entry is in Redis): ``create_table`` answers only then, so whoever learns the id can
+        find the table from any process. False after ``timeout`` seconds (Redis down)."""
+        self._dirty.add(table_id)
+        waiter: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._written.append((self._passes + 1, waiter))
+        self._wake.set()
+        try:
+            await asyncio.wait_for(asyncio.shield(waiter), timeout)
+        except TimeoutError:
+            log.warning("event=cluster_write_slow table=%s", table_id)
+            return False
+        return True
+
+    async def next_read(self, timeout: float = 10.0) -> None:
+        """Wait until the next read of the directory into the copy has ended (tests)."""
+        waiter: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._reads.append(waiter)
+        await asyncio.wait_for(waiter, timeout)
+
+    # ------------------------------------------------------------------ answers (no Redis)
+    def page(self, request: Any) -> dict[str, Any]:
+        """The ``tables`` answer's fields from the copy: every table of the room's live
+        processes, filtered and paged as a standalone process's own (each with ``node``)."""
+        copy = self.copy
+        if copy.listed_rows is None:
+            copy.listed_rows = copy.listed()
+        return page_of(copy.listed_rows, copy.filtered, request, self.registry.config,
+                       self.registry._enrich)
+
+    def where(self, table_id: str) -> str | None:
+        """The ``moved`` URL of a table another live process owns, from the copy; None when
+        the copy does not know the table there (then :meth:`locate`)."""
+        node = self.copy.owner.get(table_id)
+        if node is None or node == self.node:
+            return None
+        info = self.copy.nodes.get(node)
+        return None if info is None else info.url
+
+    async def locate(self, table_id: str) -> str | None:
+        """One look-up in Redis: the URL of the live process owning ``table_id`` (not this
+        one), or None (``unknown_table``)."""
+        if self.redis is None:
+            return None
+        try:
+            found = await self.redis.script(lua.LOCATE)(
+                keys=[self.keys.table(table_id), self.keys.nodes])
+        except (RedisUnavailable, RedisScriptError) as exc:
+            log.warning("event=cluster_locate_failed table=%s error=%r", table_id[:64], exc)
+            return None
+        if not found or found[0] == self.node:
+            return None
+        return str(found[1])
+
+    def place(self) -> str | None:
+        """Where ``create_table`` should open its table: None for here, else the ``moved`` URL
+        of the least-loaded live process (fewest tables, then fewest seated players; this one
+        on a tie, so a request sent there stays there). Each table sent elsewhere counts
+        there until the next read, so a burst of creations spreads."""
+        if self.draining:
+            here: tuple[int, int] = (1 << 30, 0)
+        else:
+            here = self._own_load()
+        best: tuple[tuple[int, int], str] | None = None
+        for name, info in self.copy.nodes.items():
+            if name == self.node or info.draining:
+                continue
+            tables, players = self.copy.load.get(name, (0, 0))
+            load = (tables + self._placed.get(name, 0), players)
+            if load < here and (best is None or (load, name) < best):
+                best = (load, name)
+        if best is None:
+            return None
+        self._placed[best[1]] = self._placed.get(best[1], 0) + 1
+        return self.copy.nodes[best[1]].url
+
+    def _own_load(self) -> tuple[int, int]:
+        actors = self.registry.actors
+        players = 0
+        for actor in actors.values():
+            entry = self.registry.lobby.entry(actor.table_id)
+            if entry is not None:
+                players += int(entry.get("players", 0))
+        return len(actors), players
+
+    # ------------------------------------------------------------------ the task
+    def _lease_ms(self) -> int:
+        return max(1, int(self.lease * 1000))
+
+    async def _keep(self) -> None:
+        """Renew, write what changed, read: until cancelled (errors are logged, retried)."""
+        clock = self._clock
+        next_renew = clock() + self.lease / 3
+        next_read = clock() + self.refresh
+        while True:
+            timeout = max(0.0, min(next_renew, next_read) - clock())
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._wake.wait(), timeout)
+            self._wake.clear()
+            try:
+                await self._flush()
+                if clock() >= next_renew:
+                    next_renew = clock() + self.lease / 3
+                    await self._renew()
+                if clock() >= next_read:
+                    next_read = clock() + self.refresh
+                    await self._read()
+            except (RedisUnavailable, RedisScriptError) as exc:
+                log.error("event=cluster_redis_failed node=%s error=%r", self.node, exc)
+                await asyncio.sleep(min(self.refresh, 0.5))  # Redis is down: back off
+
+    async def _renew(self) -> None:
+        assert self.redis is not None
+        k = self.keys
+        held = await self.redis.script(lua.RENEW)(
+            keys=[k.nodes, k.node(self.node)],
+            args=[self.node, self.run, self.url, self._lease_ms()])
+        if not held:
+            log.critical("event=cluster_lease_lost node=%s", self.node)
+
+    async def _flush(self) -> None:
+        """Write every table marked since the last write (its entry, or its removal)."""
+        assert self.redis is not None
+        k = self.keys
+        self._passes += 1
+        done = self._passes
+        while self._dirty:
+            table_id = self._dirty.pop()
+            actor = self.registry.actors.get(table_id)
+            try:
+                if actor is None:
+                    await self.redis.script(lua.DROP)(
+                        keys=[k.table(table_id), k.tables, k.version],
+                        args=[table_id, self.node, self.run])
+                    continue
+                entry = self.registry.lobby.entry(table_id)
+                written = await self.redis.script(lua.PUT)(
+                    keys=[k.table(table_id), k.tables, k.version],
+                    args=[table_id, self.node, self.run, self.url, table_number(table_id),
+                          "" if entry is None else json.dumps(entry, separators=(",", ":"))])
+            except BaseException:
+                self._dirty.add(table_id)  # written on the next turn
+                raise
+            if not written:
+                log.error("event=cluster_table_taken table=%s node=%s", table_id, self.node)
+        waiting = self._written
+        self._written = [(n, w) for n, w in waiting if n > done]
+        for n, waiter in waiting:
+            if n <= done and not waiter.done():
+                waiter.set_result(None)
+
+    async def _read(self) -> None:
+        assert self.redis is not None
+        k = self.keys
+        version, live, tables = await self.redis.script(lua.SNAPSHOT)(
+            keys=[k.nodes, k.tables, k.version],
+            args=[self.copy.version, k.node_prefix, k.table_prefix])
+        self.reads += 1
+        self._placed.clear()
+        reads, self._reads = self._reads, []
+        try:
+            self._store_copy(version, live, tables)
+        finally:
+            for waiter in reads:
+                if not waiter.done():
+                    waiter.set_result(None)
+
+    def _store_copy(self, version: Any, live: list[Any], tables: list[Any] | None) -> None:
+        if tables is None:  # no table changed: the nodes may have
+            nodes = RoomCopy.parse(str(version), [str(x) for x in live], []).nodes
+            if nodes != self.copy.nodes:
+                copy = self.copy
+                copy.nodes = nodes
+                copy.filtered = {}
+                copy.listed_rows = None
+            return
+        self.copy = RoomCopy.parse(str(version), [str(x) for x in live],
+                                   [str(x) for x in tables])

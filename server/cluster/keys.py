@@ -1,0 +1,190 @@
+"""The directory's Redis keys and Lua scripts (docs/architecture.md, "The cluster: keys").
+
+Rule of this module: every directory key is named here and every change to the directory is
+one of these scripts, run through :mod:`server.redisio`; times are Redis's own (``TIME``), so
+the processes' clocks never have to agree.
+
+Keys (``<p>`` is the prefix, default ``dir``). The room's keys share the hash tag ``{room}``;
+each table's keys share the table's own tag ``{<table id>}``:
+
+* ``<p>:{room}:nodes``: sorted set, node name -> its lease's expiry (Redis ms); a node is
+  live while the score is in the future;
+* ``<p>:{room}:node:<node>``: hash ``url`` (its public ``ws://…/ws``), ``run`` (which run of
+  that node), ``draining`` (``1`` once it stopped taking new tables); expires with the lease;
+* ``<p>:{room}:tables``: sorted set, table id -> table number (the room's tables in the order
+  they opened);
+* ``<p>:{room}:version``: counter, bumped by every table write (a reader whose copy has this
+  version skips reading the tables again);
+* ``<p>:table:{<table>}``: hash ``node``, ``run``, ``url`` (the owner), ``number``, and
+  ``entry`` (its lobby entry as JSON; absent for a private table, which is never listed but
+  still found by ``moved``).
+
+The scripts that touch a table and the room's index together (:data:`PUT`, :data:`DROP`) and
+the readers of every table (:data:`SNAPSHOT`, :data:`REGISTER`, :data:`LEAVE`) name keys of
+more than one slot: like the ledger's, they run on one Redis (a sharded Redis Cluster is not
+supported yet); the hash tags keep each table's own keys (and, later, its frame stream and its
+takeover claim) on one slot for that day.
+"""
+
+from __future__ import annotations
+
+__all__ = ["DROP", "LEAVE", "LOCATE", "PUT", "REGISTER", "RENEW", "SNAPSHOT", "Keys"]
+
+
+class Keys:
+    """The key names for one prefix (see the module docstring)."""
+
+    def __init__(self, prefix: str = "dir") -> None:
+        self.prefix = prefix
+        self.nodes = f"{prefix}:{{room}}:nodes"
+        self.tables = f"{prefix}:{{room}}:tables"
+        self.version = f"{prefix}:{{room}}:version"
+        self.node_prefix = f"{prefix}:{{room}}:node:"
+        self.table_prefix = f"{prefix}:table:"
+
+    def node(self, name: str) -> str:
+        return f"{self.node_prefix}{name}"
+
+    def table(self, table_id: str) -> str:
+        return f"{self.table_prefix}{{{table_id}}}"
+
+
+_NOW = """
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+"""
+
+REGISTER = _NOW + """
+-- KEYS: nodes, node hash, tables, version; ARGV: node, run, url, lease ms, table prefix
+local nodes, nodekey, tables, version = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
+local node, run, url, lease, tprefix = ARGV[1], ARGV[2], ARGV[3], tonumber(ARGV[4]), ARGV[5]
+-- tables a previous run of this node left (tables are not restored across restarts)
+local dropped = 0
+for _, id in ipairs(redis.call('ZRANGE', tables, 0, -1)) do
+  local key = tprefix .. '{' .. id .. '}'
+  local owner = redis.call('HMGET', key, 'node', 'run')
+  if owner[1] == false or (owner[1] == node and owner[2] ~= run) then
+    redis.call('DEL', key)
+    redis.call('ZREM', tables, id)
+    dropped = dropped + 1
+  end
+end
+if dropped > 0 then redis.call('INCR', version) end
+redis.call('DEL', nodekey)
+redis.call('HSET', nodekey, 'url', url, 'run', run, 'draining', '0')
+redis.call('PEXPIRE', nodekey, lease)
+redis.call('ZADD', nodes, now + lease, node)
+return dropped
+"""
+
+RENEW = _NOW + """
+-- KEYS: nodes, node hash; ARGV: node, run, url, lease ms. 0: another run holds the name.
+local nodes, nodekey = KEYS[1], KEYS[2]
+local node, run, url, lease = ARGV[1], ARGV[2], ARGV[3], tonumber(ARGV[4])
+local holder = redis.call('HGET', nodekey, 'run')
+if holder and holder ~= run then return 0 end
+if not holder then redis.call('HSET', nodekey, 'url', url, 'run', run, 'draining', '0') end
+redis.call('PEXPIRE', nodekey, lease)
+redis.call('ZADD', nodes, now + lease, node)
+return 1
+"""
+
+DRAIN = """
+-- KEYS: node hash; ARGV: run
+if redis.call('HGET', KEYS[1], 'run') == ARGV[1] then
+  redis.call('HSET', KEYS[1], 'draining', '1')
+  return 1
+end
+return 0
+"""
+
+LEAVE = """
+-- KEYS: nodes, node hash, tables, version; ARGV: node, run, table prefix
+local nodes, nodekey, tables, version = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
+local node, run, tprefix = ARGV[1], ARGV[2], ARGV[3]
+local dropped = 0
+for _, id in ipairs(redis.call('ZRANGE', tables, 0, -1)) do
+  local key = tprefix .. '{' .. id .. '}'
+  local owner = redis.call('HMGET', key, 'node', 'run')
+  if owner[1] == node and owner[2] == run then
+    redis.call('DEL', key)
+    redis.call('ZREM', tables, id)
+    dropped = dropped + 1
+  end
+end
+if dropped > 0 then redis.call('INCR', version) end
+if redis.call('HGET', nodekey, 'run') == run then
+  redis.call('DEL', nodekey)
+  redis.call('ZREM', nodes, node)
+end
+return dropped
+"""
+
+PUT = """
+-- KEYS: table hash, tables, version; ARGV: table, node, run, url, number, entry ('' = none)
+-- 0 when another node owns the table (never overwrite another owner's entry)
+local key, tables, version = KEYS[1], KEYS[2], KEYS[3]
+local id, node, run, url, number, entry = ARGV[1], ARGV[2], ARGV[3], ARGV[4], ARGV[5], ARGV[6]
+local owner = redis.call('HGET', key, 'node')
+if owner and owner ~= node then return 0 end
+redis.call('HSET', key, 'node', node, 'run', run, 'url', url, 'number', number)
+if entry == '' then
+  redis.call('HDEL', key, 'entry')
+else
+  redis.call('HSET', key, 'entry', entry)
+end
+redis.call('ZADD', tables, tonumber(number), id)
+redis.call('INCR', version)
+return 1
+"""
+
+DROP = """
+-- KEYS: table hash, tables, version; ARGV: table, node, run
+local key, tables, version = KEYS[1], KEYS[2], KEYS[3]
+local owner = redis.call('HMGET', key, 'node', 'run')
+if owner[1] == ARGV[2] and owner[2] == ARGV[3] then
+  redis.call('DEL', key)
+  redis.call('ZREM', tables, ARGV[1])
+  redis.call('INCR', version)
+  return 1
+end
+return 0
+"""
+
+SNAPSHOT = _NOW + """
+-- KEYS: nodes, tables, version; ARGV: the version the reader has, node prefix, table prefix
+-- -> {version, {node, url, draining, ...}, tables or false}; tables: {id, node, url, entry}...
+local nodes, tables, version = KEYS[1], KEYS[2], KEYS[3]
+local have, nprefix, tprefix = ARGV[1], ARGV[2], ARGV[3]
+local live = {}
+for _, node in ipairs(redis.call('ZRANGEBYSCORE', nodes, now, '+inf')) do
+  local info = redis.call('HMGET', nprefix .. node, 'url', 'draining')
+  if info[1] then
+    table.insert(live, node)
+    table.insert(live, info[1])
+    table.insert(live, info[2] or '0')
+  end
+end
+local v = redis.call('GET', version) or '0'
+if v == have then return {v, live, false} end
+local out = {}
+for _, id in ipairs(redis.call('ZRANGE', tables, 0, -1)) do
+  local row = redis.call('HMGET', tprefix .. '{' .. id .. '}', 'node', 'url', 'entry')
+  if row[1] then
+    table.insert(out, id)
+    table.insert(out, row[1])
+    table.insert(out, row[2] or '')
+    table.insert(out, row[3] or '')
+  end
+end
+return {v, live, out}
+"""
+
+LOCATE = _NOW + """
+-- KEYS: table hash, nodes -> {node, url} of a live owner, or false
+local row = redis.call('HMGET', KEYS[1], 'node', 'url')
+if not row[1] then return false end
+local expiry = redis.call('ZSCORE', KEYS[2], row[1])
+if not expiry or tonumber(expiry) <= now then return false end
+return {row[1], row[2]}
+"""
