@@ -75,6 +75,7 @@ export function homeEvent(t, msg) {
     case "table_updated": {
       const before = t.host;
       t.host = hostFrom(msg.host);
+      roleChange(t, before, t.host);
       // the host's change reached the table: what was "next" is now the table's stakes
       if (msg.stakes) t.stakes = msg.stakes;
       if (msg.settings) t.settings = msg.settings;
@@ -98,8 +99,21 @@ export function homeEvent(t, msg) {
       if (t.you === msg.seat && t.host && !t.leaveAsked) t.homeNote = { kind: "removed", reason: null };
       if (t.you === msg.seat) t.leaveAsked = false;
       return;
+    case "hand_ended": // a new host's line stays up for the rest of the hand and one more
+      if (t.homeNote && ROLE_NOTES.has(t.homeNote.kind) && t.homeNote.hand !== t.hand) t.homeNote = null;
+      return;
     default:
   }
+}
+
+const ROLE_NOTES = new Set(["now_host", "was_host"]);
+
+/** The host role moved (`host` `transfer`): the new host is told, and so is the one before. */
+function roleChange(t, before, now) {
+  if (!before || !now) return;
+  const hand = t.ended ? null : t.hand;
+  if (!before.you && now.you) t.homeNote = { kind: "now_host", hand };
+  else if (before.you && !now.you) t.homeNote = { kind: "was_host", name: now.name ?? null, hand };
 }
 
 function findTable(next, id) {

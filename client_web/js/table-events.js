@@ -97,6 +97,10 @@ function posted(t, msg) {
   if (!s) return;
   s.state = "active";
   s.stack -= msg.amount;
+  if (msg.kind === "ante" && t.variant === "caribbean" && t.turns && t.turns[msg.seat]) {
+    delete t.turns[msg.seat]; // this seat has decided its ante: its clock stops
+    t.turn = pickTurn(t);
+  }
   if (msg.kind === "ante" && t.variant !== "caribbean") {
     t.collected += msg.amount;
   } else {

@@ -169,3 +169,37 @@ test("the create form: a private game with its settings", () => {
     private: true, settings: { approve_seats: false, rebuys: true, starting_stack: 2000, action_clock: 45 } });
   assert.equal(createRequest({ variant: "holdem", structure: "no_limit", sb: "1", bb: "2", seats: "2" }).private, undefined);
 });
+
+test("a host transfer: the new host is told, the old one names them, everyone sees the badge", async () => {
+  const { feltHTML } = await import("../js/ui/table.js");
+  const seats = [{ seat: 0, name: "Ann", stack: 5000 }, { seat: 1, name: "Bob", stack: 5000 }, null];
+  for (const you of [0, 1, null]) {
+    const mine = (seat) => (you === seat ? { you: true, code: "c", requests: [] } : {});
+    let s = opened({ you, seats, host: { ...HOST, ...mine(0) } });
+    assert.match(feltHTML(s.table, {}), /data-seat="0"[^]*host-badge/);
+    s = reduce(s, { type: "table_updated", table: "t1", seq: 2, host: { ...HOST, seat: 1, name: "Bob", ...mine(1) } });
+    const note = homeNoteText(s.table, (e) => e.code);
+    if (you === 1) assert.equal(note, "You are now the host. Your host controls are open.");
+    else if (you === 0) assert.equal(note, "Bob is now the host.");
+    else assert.equal(note, "");
+    assert.equal(homeLabel(s.table.host), you === 1 ? "Home game \u00b7 you are the host" : "Home game \u00b7 hosted by Bob");
+    const felt = feltHTML(s.table, {});
+    assert.equal((felt.match(/host-badge/g) || []).length, 1);
+    assert.match(felt, /data-seat="1"[^>]*>(?:(?!data-seat="2")[^])*host-badge/);
+    // the line stays for the hand under way and the next, then goes
+    s = reduce(s, { type: "hand_started", table: "t1", seq: 3, hand: "t1.1", button: 0, commitment: "x" });
+    s = reduce(s, { type: "hand_ended", table: "t1", seq: 4, hand: "t1.1" });
+    assert.equal(homeNoteText(s.table, (e) => e.code), "");
+  }
+});
+
+test("my seat request shows 'Requested' at that seat on my felt until the host answers", async () => {
+  const { feltHTML } = await import("../js/ui/table.js");
+  let s = opened({ you: null, host: HOST });
+  s = reduce(s, { type: "local:home_wait", table: "t1", seat: 2 });
+  const felt = feltHTML(s.table, { canSit: true });
+  assert.match(felt, /data-seat="2"[^>]*>\s*<span class="requested-label"[^>]*>Requested</);
+  assert.match(felt, /data-sit="1"/, "the other empty seat can still be asked for");
+  s = reduce(s, { type: "seat_refused", table: "t1", seq: 2, player: "me", seat: 2 });
+  assert.doesNotMatch(feltHTML(s.table, { canSit: true }), /Requested/);
+});

@@ -70,6 +70,19 @@ test("Caribbean snapshot (wave 3): every seat still to decide gets its clock fro
   }
 });
 
+test("Caribbean: a seat's ante (posted) stops its clock on every page; the others run on", () => {
+  let s = open({ variant: "caribbean", structure: null, stakes: { min: 100, max: 1000 } }, 1);
+  s = run(s, [
+    { type: "hand_started", hand: "h1", button: null, commitment: "x" },
+    ...[0, 1].map((i) => ({ type: "turn", seat: i, deadline: 1e10,
+      options: i === 1 ? { ante: { min: 100, max: 1000 }, sit_out: true } : undefined })),
+    { type: "posted", seat: 0, kind: "ante", amount: 100 },
+  ]);
+  assert.deepEqual(Object.keys(s.table.turns).map(Number), [1]);
+  assert.equal(s.table.turn.seat, 1);
+  assert.equal(s.table.seats[0].bet, 100);
+});
+
 test("last-action labels end with their street; all-in reads all-in; a fold only 'Folded'", () => {
   let s = open();
   s = run(s, [

@@ -34,6 +34,7 @@ export function homeStatusHTML(t) {
 const NOTE_TEXT = {
   removed: "The host removed you from this game. Your chips are back in your balance.",
   refused: "The host did not seat you.",
+  now_host: "You are now the host. Your host controls are open.",
 };
 
 /** The line under the table for a player of a home game: waiting, refused, removed. */
@@ -43,6 +44,7 @@ export function homeNoteText(t, plain) {
   const note = t.homeNote;
   if (!note) return "";
   if (note.kind === "refused" && note.reason) return `The host did not seat you: ${plain({ code: note.reason })}`;
+  if (note.kind === "was_host") return note.name ? `${note.name} is now the host.` : "You are no longer the host.";
   return NOTE_TEXT[note.kind] || "";
 }
 

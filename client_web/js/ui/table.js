@@ -97,6 +97,10 @@ function seatHTML(t, i, opts) {
   const betPos = { x: 50 + (pos.x - 50) * 0.58, y: 50 + (pos.y - 50) * 0.52 };
   const betStyle = `left:${betPos.x.toFixed(2)}%;top:${betPos.y.toFixed(2)}%`;
   if (!s) {
+    if (t.homeWait === i && t.you == null) { // my request to sit here waits for the host
+      return `<div class="seat empty-seat requested" data-seat="${i}" style="${style}">` +
+        `<span class="requested-label" title="waiting for the host">Requested</span></div>`;
+    }
     const inner = opts.canSit
       ? `<button type="button" class="sit-btn" data-sit="${i}">Sit here<span class="sr-only"> (seat ${i + 1})</span></button>`
       : `<span class="empty">Seat ${i + 1}</span>`;
@@ -122,10 +126,15 @@ function seatHTML(t, i, opts) {
   return `<div class="${classes.join(" ")}" data-seat="${i}" style="${style}" role="group" ` +
     `aria-label="Seat ${i + 1}: ${esc(s.name)}${isMe ? " (you)" : ""}${turn ? ", to act" : ""}">` +
     `<div class="cards${(s.shown ? s.shown.cards.length : s.cards.length + s.up.length) > 4 ? " many" : ""}">${seatCards(t, s, isMe)}</div>` +
-    `<div class="plate">${button}<div class="name">${esc(s.name)}${isMe ? " <span class=\"you\">(you)</span>" : ""}</div>${s.guest ? guestBadge(s.tag) : ""}` +
+    `<div class="plate">${button}<div class="name">${esc(s.name)}${isMe ? " <span class=\"you\">(you)</span>" : ""}</div>${s.guest ? guestBadge(s.tag) : ""}${hostBadge(t, i)}` +
     `<div class="stack" data-stack="${s.stack}">${chips(s.stack)}</div>` +
     `${stateLabel ? `<div class="state">${esc(stateLabel)}</div>` : ""}${action}${jp}${odd}</div>` +
     `${shown}${result}${clockHTML(turn, opts.now)}</div>${bet}`;
+}
+
+/** A home game's host, marked at their seat for everyone. */
+function hostBadge(t, i) {
+  return t.host && t.host.seat === i ? `<span class="badge host-badge" title="runs this home game">Host</span>` : "";
 }
 
 function resultHTML(r) {
