@@ -28,7 +28,7 @@ from typing import Any
 from server.ledger.store import NO_OVERDRAFT, Batch, Entry, HandMark, Outcome, UserRecord
 from server.redisio import Redis
 
-__all__ = ["RedisStore"]
+__all__ = ["RedisSessions", "RedisStore"]
 
 _CHECKED = " or ".join(f"string.sub(a, 1, {len(p)}) == '{p}'" for p in NO_OVERDRAFT)
 
@@ -145,6 +145,67 @@ return n
 """
 
 
+class RedisSessions:
+    """The sessions role (:class:`~server.ledger.store.SessionStore`) on the store's
+    connection: ``:sess``, ``:sess_exp``, ``:psess:<player>`` and ``:guests`` (module
+    docstring).  :meth:`RedisStore.open` binds it to the connection."""
+
+    def __init__(self, prefix: str) -> None:
+        self.prefix = prefix
+        self._redis: Redis | None = None
+        self._keys = [self._k("sess"), self._k("sess_exp")]
+
+    @property
+    def redis(self) -> Redis:
+        assert self._redis is not None, "RedisStore.open() first"
+        return self._redis
+
+    def bind(self, redis: Redis | None) -> None:
+        """Use ``redis`` (None: the store closed) and register the role's scripts there."""
+        self._redis = redis
+        if redis is not None:
+            self._session_put = redis.script(SESSION_PUT)
+            self._session_drop = redis.script(SESSION_DROP)
+
+    def _k(self, name: str) -> str:
+        return f"{self.prefix}:{name}"
+
+    async def put(self, sid: str, player_id: str, expires: float) -> None:
+        await self._session_put(keys=self._keys,
+                                args=[sid, player_id, repr(float(expires)), self._k("psess:")])
+
+    async def get(self, sid: str) -> tuple[str, float] | None:
+        value = await self.redis.call("HGET", self._k("sess"), sid)
+        if not value:
+            return None
+        player_id, _, expires = str(value).partition(" ")
+        return player_id, float(expires)
+
+    async def revoke(self, sid: str) -> None:
+        await self._session_drop(keys=self._keys,
+                                 args=[self._k("psess:"), "sid", sid])
+
+    async def revoke_all(self, player_id: str) -> int:
+        return int(await self._session_drop(keys=self._keys,
+                                            args=[self._k("psess:"), "player", player_id]))
+
+    async def purge(self, now: float, limit: int = 1000) -> int:
+        return int(await self._session_drop(keys=self._keys,
+                                            args=[self._k("psess:"), "expired",
+                                                  repr(float(now)), limit]))
+
+    async def guest_seen(self, player_id: str, when: float) -> None:
+        await self.redis.call("ZADD", self._k("guests"), "GT", repr(float(when)), player_id)
+
+    async def idle_guests(self, before: float, limit: int) -> list[str]:
+        rows = await self.redis.call("ZRANGEBYSCORE", self._k("guests"), "-inf",
+                                     f"({float(before)!r}", "LIMIT", 0, limit)
+        return [str(r) for r in rows or []]
+
+    async def guest_forget(self, player_id: str) -> None:
+        await self.redis.call("ZREM", self._k("guests"), player_id)
+
+
 class RedisStore:
     """See the module docstring. ``RedisStore(redis)`` on a connected :class:`Redis` (the
     caller closes it), or ``RedisStore("redis://...")``: ``open`` connects, ``close``
@@ -154,6 +215,7 @@ class RedisStore:
         self._url = redis if isinstance(redis, str) else None
         self._redis = None if isinstance(redis, str) else redis
         self.prefix = prefix
+        self.sessions = RedisSessions(prefix)
 
     @property
     def redis(self) -> Redis:
@@ -173,8 +235,7 @@ class RedisStore:
         self._release = self.redis.script(RELEASE)
         self._add_user = self.redis.script(ADD_USER)
         self._update_user = self.redis.script(UPDATE_USER)
-        self._session_put = self.redis.script(SESSION_PUT)
-        self._session_drop = self.redis.script(SESSION_DROP)
+        self.sessions.bind(self.redis)
         await self.redis.call("PING")
 
     async def close(self) -> None:
@@ -182,6 +243,7 @@ class RedisStore:
         if self._url is not None and self._redis is not None:
             await self._redis.close()
             self._redis = None
+            self.sessions.bind(None)
 
     async def apply(self, batch: Batch) -> Outcome:
         batch.validate()
@@ -263,45 +325,6 @@ class RedisStore:
                            "salt": user.salt.hex(), "digest": user.digest.hex(),
                            "params": user.params})
         return int(await self._update_user(keys=[self._k("users")], args=[key, data])) == 1
-
-    # ------------------------------------------------------------------ sessions, guests
-    def _session_keys(self) -> list[str]:
-        return [self._k("sess"), self._k("sess_exp")]
-
-    async def session_put(self, sid: str, player_id: str, expires: float) -> None:
-        await self._session_put(keys=self._session_keys(),
-                                args=[sid, player_id, repr(float(expires)), self._k("psess:")])
-
-    async def session_get(self, sid: str) -> tuple[str, float] | None:
-        value = await self.redis.call("HGET", self._k("sess"), sid)
-        if not value:
-            return None
-        player_id, _, expires = str(value).partition(" ")
-        return player_id, float(expires)
-
-    async def session_revoke(self, sid: str) -> None:
-        await self._session_drop(keys=self._session_keys(),
-                                 args=[self._k("psess:"), "sid", sid])
-
-    async def session_revoke_all(self, player_id: str) -> int:
-        return int(await self._session_drop(keys=self._session_keys(),
-                                            args=[self._k("psess:"), "player", player_id]))
-
-    async def sessions_purge(self, now: float, limit: int = 1000) -> int:
-        return int(await self._session_drop(keys=self._session_keys(),
-                                            args=[self._k("psess:"), "expired",
-                                                  repr(float(now)), limit]))
-
-    async def guest_seen(self, player_id: str, when: float) -> None:
-        await self.redis.call("ZADD", self._k("guests"), "GT", repr(float(when)), player_id)
-
-    async def idle_guests(self, before: float, limit: int) -> list[str]:
-        rows = await self.redis.call("ZRANGEBYSCORE", self._k("guests"), "-inf",
-                                     f"({float(before)!r}", "LIMIT", 0, limit)
-        return [str(r) for r in rows or []]
-
-    async def guest_forget(self, player_id: str) -> None:
-        await self.redis.call("ZREM", self._k("guests"), player_id)
 
     async def lease(self, name: str, holder: str, seconds: float) -> str:
         millis = max(1, int(seconds * 1000))

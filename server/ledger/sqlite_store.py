@@ -22,14 +22,14 @@ import fcntl
 import json
 import os
 import sqlite3
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from pathlib import Path
-from typing import TypeVar
+from typing import Protocol, TypeVar
 
 from server.ledger.groupcommit import GroupCommit
 from server.ledger.store import Batch, Entry, HandMark, Outcome, UserRecord, is_checked
 
-__all__ = ["SqliteStore", "StoreInUse"]
+__all__ = ["SqliteSessions", "SqliteStore", "StoreInUse"]
 
 T = TypeVar("T")
 
@@ -64,6 +64,69 @@ class StoreInUse(OSError):
     """Another process has this ledger file open (``poker-server`` then exits with 1)."""
 
 
+class _Runner(Protocol):
+    """How a role runs a job on its store's one database thread (:meth:`SqliteStore._run`)."""
+
+    def __call__(self, fn: Callable[[sqlite3.Connection], T]) -> Awaitable[T]: ...
+
+
+class SqliteSessions:
+    """The sessions role (:class:`~server.ledger.store.SessionStore`) on the store's
+    connection and thread: the ``sessions`` and ``guests`` tables."""
+
+    def __init__(self, run: _Runner) -> None:
+        self._run = run
+
+    async def put(self, sid: str, player_id: str, expires: float) -> None:
+        def put(db: sqlite3.Connection) -> None:
+            db.execute("INSERT INTO sessions VALUES (?, ?, ?) ON CONFLICT(sid) DO UPDATE "
+                       "SET expires=excluded.expires WHERE player_id=excluded.player_id",
+                       (sid, player_id, float(expires)))
+        await self._run(put)
+
+    async def get(self, sid: str) -> tuple[str, float] | None:
+        def get(db: sqlite3.Connection) -> tuple[str, float] | None:
+            row = db.execute("SELECT player_id, expires FROM sessions WHERE sid=?",
+                             (sid,)).fetchone()
+            return None if row is None else (str(row[0]), float(row[1]))
+        return await self._run(get)
+
+    async def revoke(self, sid: str) -> None:
+        def revoke(db: sqlite3.Connection) -> None:
+            db.execute("DELETE FROM sessions WHERE sid=?", (sid,))
+        await self._run(revoke)
+
+    async def revoke_all(self, player_id: str) -> int:
+        def revoke(db: sqlite3.Connection) -> int:
+            return int(db.execute("DELETE FROM sessions WHERE player_id=?",
+                                  (player_id,)).rowcount)
+        return await self._run(revoke)
+
+    async def purge(self, now: float, limit: int = 1000) -> int:
+        def purge(db: sqlite3.Connection) -> int:
+            return int(db.execute("DELETE FROM sessions WHERE sid IN (SELECT sid FROM sessions "
+                                  "WHERE expires < ? LIMIT ?)", (now, limit)).rowcount)
+        return await self._run(purge)
+
+    async def guest_seen(self, player_id: str, when: float) -> None:
+        def seen(db: sqlite3.Connection) -> None:
+            db.execute("INSERT INTO guests VALUES (?, ?) ON CONFLICT(player_id) DO UPDATE "
+                       "SET seen=max(seen, excluded.seen)", (player_id, float(when)))
+        await self._run(seen)
+
+    async def idle_guests(self, before: float, limit: int) -> list[str]:
+        def idle(db: sqlite3.Connection) -> list[str]:
+            rows = db.execute("SELECT player_id FROM guests WHERE seen < ? ORDER BY seen "
+                              "LIMIT ?", (before, limit)).fetchall()
+            return [str(r[0]) for r in rows]
+        return await self._run(idle)
+
+    async def guest_forget(self, player_id: str) -> None:
+        def forget(db: sqlite3.Connection) -> None:
+            db.execute("DELETE FROM guests WHERE player_id=?", (player_id,))
+        await self._run(forget)
+
+
 class SqliteStore:
     """See the module docstring. ``SqliteStore(path)``; ``await store.open()``."""
 
@@ -75,6 +138,7 @@ class SqliteStore:
         self._lock_fd: int | None = None
         self._group: GroupCommit[Batch, Outcome] = GroupCommit(
             self._pool, self._conn, _apply_savepoint)
+        self.sessions = SqliteSessions(self._run)
 
     def _conn(self) -> sqlite3.Connection:
         assert self._db is not None, "SqliteStore.open() first"
@@ -184,56 +248,6 @@ class SqliteStore:
                              (user.name, user.salt, user.digest, json.dumps(user.params), key))
             return cur.rowcount > 0
         return await self._run(update)
-
-    # ------------------------------------------------------------------ sessions, guests
-    async def session_put(self, sid: str, player_id: str, expires: float) -> None:
-        def put(db: sqlite3.Connection) -> None:
-            db.execute("INSERT INTO sessions VALUES (?, ?, ?) ON CONFLICT(sid) DO UPDATE "
-                       "SET expires=excluded.expires WHERE player_id=excluded.player_id",
-                       (sid, player_id, float(expires)))
-        await self._run(put)
-
-    async def session_get(self, sid: str) -> tuple[str, float] | None:
-        def get(db: sqlite3.Connection) -> tuple[str, float] | None:
-            row = db.execute("SELECT player_id, expires FROM sessions WHERE sid=?",
-                             (sid,)).fetchone()
-            return None if row is None else (str(row[0]), float(row[1]))
-        return await self._run(get)
-
-    async def session_revoke(self, sid: str) -> None:
-        def revoke(db: sqlite3.Connection) -> None:
-            db.execute("DELETE FROM sessions WHERE sid=?", (sid,))
-        await self._run(revoke)
-
-    async def session_revoke_all(self, player_id: str) -> int:
-        def revoke(db: sqlite3.Connection) -> int:
-            return int(db.execute("DELETE FROM sessions WHERE player_id=?",
-                                  (player_id,)).rowcount)
-        return await self._run(revoke)
-
-    async def sessions_purge(self, now: float, limit: int = 1000) -> int:
-        def purge(db: sqlite3.Connection) -> int:
-            return int(db.execute("DELETE FROM sessions WHERE sid IN (SELECT sid FROM sessions "
-                                  "WHERE expires < ? LIMIT ?)", (now, limit)).rowcount)
-        return await self._run(purge)
-
-    async def guest_seen(self, player_id: str, when: float) -> None:
-        def seen(db: sqlite3.Connection) -> None:
-            db.execute("INSERT INTO guests VALUES (?, ?) ON CONFLICT(player_id) DO UPDATE "
-                       "SET seen=max(seen, excluded.seen)", (player_id, float(when)))
-        await self._run(seen)
-
-    async def idle_guests(self, before: float, limit: int) -> list[str]:
-        def idle(db: sqlite3.Connection) -> list[str]:
-            rows = db.execute("SELECT player_id FROM guests WHERE seen < ? ORDER BY seen "
-                              "LIMIT ?", (before, limit)).fetchall()
-            return [str(r[0]) for r in rows]
-        return await self._run(idle)
-
-    async def guest_forget(self, player_id: str) -> None:
-        def forget(db: sqlite3.Connection) -> None:
-            db.execute("DELETE FROM guests WHERE player_id=?", (player_id,))
-        await self._run(forget)
 
     async def lease(self, name: str, holder: str, seconds: float) -> str:
         """Granted: the file lock taken by :meth:`open` already makes this process the only

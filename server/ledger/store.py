@@ -118,6 +118,43 @@ class UserRecord:
     params: dict[str, int] = field(default_factory=dict)
 
 
+class SessionStore(Protocol):
+    """The sessions role of a :class:`Store` (revocable tokens: :mod:`server.net.sessions`)
+    and the guests' activity: ``store.sessions.put(...)``."""
+
+    async def put(self, sid: str, player_id: str, expires: float) -> None:
+        """Create or extend the session ``sid`` of ``player_id`` until ``expires`` (Unix s)."""
+        ...
+
+    async def get(self, sid: str) -> tuple[str, float] | None:
+        """``(player_id, expires)`` of a session that was not revoked (nor purged)."""
+        ...
+
+    async def revoke(self, sid: str) -> None:
+        """End the session ``sid`` (nothing if there is none)."""
+        ...
+
+    async def revoke_all(self, player_id: str) -> int:
+        """End every session of ``player_id``; returns how many there were."""
+        ...
+
+    async def purge(self, now: float, limit: int = 1000) -> int:
+        """Forget at most ``limit`` sessions that expired before ``now``; returns how many."""
+        ...
+
+    async def guest_seen(self, player_id: str, when: float) -> None:
+        """Record that the guest ``player_id`` was active at ``when`` (Unix seconds)."""
+        ...
+
+    async def idle_guests(self, before: float, limit: int) -> list[str]:
+        """At most ``limit`` guests last seen before ``before``, longest idle first."""
+        ...
+
+    async def guest_forget(self, player_id: str) -> None:
+        """Forget the guest's activity record (it was expired)."""
+        ...
+
+
 class Store(Protocol):
     """The ledger's storage. Every method is a coroutine; none blocks the event loop."""
 
@@ -182,37 +219,10 @@ class Store(Protocol):
         aliases) with ``user`` (a new password); False when there is none."""
         ...
 
-    # --- sessions (revocable tokens: server.net.sessions) and guests' activity ---------
-    async def session_put(self, sid: str, player_id: str, expires: float) -> None:
-        """Create or extend the session ``sid`` of ``player_id`` until ``expires`` (Unix s)."""
-        ...
-
-    async def session_get(self, sid: str) -> tuple[str, float] | None:
-        """``(player_id, expires)`` of a session that was not revoked (nor purged)."""
-        ...
-
-    async def session_revoke(self, sid: str) -> None:
-        """End the session ``sid`` (nothing if there is none)."""
-        ...
-
-    async def session_revoke_all(self, player_id: str) -> int:
-        """End every session of ``player_id``; returns how many there were."""
-        ...
-
-    async def sessions_purge(self, now: float, limit: int = 1000) -> int:
-        """Forget at most ``limit`` sessions that expired before ``now``; returns how many."""
-        ...
-
-    async def guest_seen(self, player_id: str, when: float) -> None:
-        """Record that the guest ``player_id`` was active at ``when`` (Unix seconds)."""
-        ...
-
-    async def idle_guests(self, before: float, limit: int) -> list[str]:
-        """At most ``limit`` guests last seen before ``before``, longest idle first."""
-        ...
-
-    async def guest_forget(self, player_id: str) -> None:
-        """Forget the guest's activity record (it was expired)."""
+    @property
+    def sessions(self) -> SessionStore:
+        """The sessions and guests' activity role (:class:`SessionStore`), on this store's
+        connection."""
         ...
 
     async def lease(self, name: str, holder: str, seconds: float) -> str:

@@ -5,7 +5,7 @@ Rule of this module: a token is `<payload>.<mac>` where `payload` is the base64u
 `payload` under the server secret; nothing but a valid MAC ever turns a token back into an
 identity, tokens are compared in constant time, and a token past its expiry (Unix seconds,
 `Config.token_ttl` after it was issued) or without one is `bad_token`. A token is also only
-good while its *session* `s` lives in the store (`Store.session_get`): `logout` ends this
+good while its *session* `s` lives in the store (`Store.sessions.get`): `logout` ends this
 connection's session (`all`: every session of the account), `change_password` ends every
 session of the account and opens a fresh one for the requester, an expired guest's sessions
 end with it; a token whose session ended is `bad_token` however validly signed (so a token
@@ -160,9 +160,9 @@ class Sessions:
         if self.accounts is None:
             self._memory[sid] = (player_id, expires)
         else:
-            await self.accounts.store.session_put(sid, player_id, expires)
+            await self.accounts.store.sessions.put(sid, player_id, expires)
             if guest:
-                await self.accounts.store.guest_seen(player_id, now)
+                await self.accounts.store.sessions.guest_seen(player_id, now)
         return self.issue(player_id, name, guest=guest, session=sid), sid
 
     async def _live(self, session: str, player_id: str) -> bool:
@@ -170,7 +170,7 @@ class Sessions:
         if self.accounts is None:
             found = self._memory.get(session)
         else:
-            found = await self.accounts.store.session_get(session)
+            found = await self.accounts.store.sessions.get(session)
         return found is not None and found[0] == player_id and found[1] >= self._clock()
 
     async def revoke(self, player_id: str, session: str | None) -> int:
@@ -183,11 +183,11 @@ class Sessions:
             return len(gone)
         store = self.accounts.store
         if session is None:
-            return await store.session_revoke_all(player_id)
-        found = await store.session_get(session)
+            return await store.sessions.revoke_all(player_id)
+        found = await store.sessions.get(session)
         if found is None or found[0] != player_id:
             return 0
-        await store.session_revoke(session)
+        await store.sessions.revoke(session)
         return 1
 
     # --- requests ------------------------------------------------------------------------
@@ -328,9 +328,9 @@ class Sessions:
         now = self._clock()
         for player_id in set(active):
             if is_guest_id(player_id):
-                await store.guest_seen(player_id, now)
+                await store.sessions.guest_seen(player_id, now)
         expired: list[str] = []
-        idle = await store.idle_guests(now - self.guest_idle_expiry, limit)
+        idle = await store.sessions.idle_guests(now - self.guest_idle_expiry, limit)
         if idle:
             seated = {account.rsplit(":", 1)[1]
                       for account, amount in (await store.balances("table:")).items()
@@ -338,16 +338,16 @@ class Sessions:
             for player_id in idle:
                 if player_id in seated:
                     continue  # chips at a table: not idle (looked at again next sweep)
-                await store.session_revoke_all(player_id)
+                await store.sessions.revoke_all(player_id)
                 balance = await ledger.balance(player_account(player_id))
                 if balance > 0 and not await ledger.transfer(
                         player_account(player_id), BANK, balance, reason="guest_expired",
                         key=f"guest_expired:{player_id}"):
                     continue  # (the balance moved meanwhile: next sweep)
-                await store.guest_forget(player_id)
+                await store.sessions.guest_forget(player_id)
                 expired.append(player_id)
                 log.info("event=guest_expired player=%s returned=%d", player_id, balance)
-        purged = await store.sessions_purge(now)
+        purged = await store.sessions.purge(now)
         if purged:
             log.info("event=sessions_purged count=%d", purged)
         return expired

@@ -14,20 +14,20 @@ from server.net.sessions import Sessions
 
 
 async def test_sessions_put_get_revoke_purge(store: Store) -> None:
-    await store.session_put("s1", "u_a", 100.0)
-    await store.session_put("s2", "u_a", 200.0)
-    await store.session_put("s3", "u_b", 50.0)
-    assert await store.session_get("s1") == ("u_a", 100.0)
-    await store.session_put("s1", "u_a", 300.0)  # extended
-    assert await store.session_get("s1") == ("u_a", 300.0)
-    await store.session_put("s1", "u_x", 999.0)  # another player's id: ignored
-    assert await store.session_get("s1") == ("u_a", 300.0)
-    await store.session_revoke("s2")
-    assert await store.session_get("s2") is None
-    assert await store.sessions_purge(60.0) == 1  # s3 expired
-    assert await store.session_get("s3") is None
-    assert await store.session_revoke_all("u_a") == 1
-    assert await store.session_get("s1") is None
+    await store.sessions.put("s1", "u_a", 100.0)
+    await store.sessions.put("s2", "u_a", 200.0)
+    await store.sessions.put("s3", "u_b", 50.0)
+    assert await store.sessions.get("s1") == ("u_a", 100.0)
+    await store.sessions.put("s1", "u_a", 300.0)  # extended
+    assert await store.sessions.get("s1") == ("u_a", 300.0)
+    await store.sessions.put("s1", "u_x", 999.0)  # another player's id: ignored
+    assert await store.sessions.get("s1") == ("u_a", 300.0)
+    await store.sessions.revoke("s2")
+    assert await store.sessions.get("s2") is None
+    assert await store.sessions.purge(60.0) == 1  # s3 expired
+    assert await store.sessions.get("s3") is None
+    assert await store.sessions.revoke_all("u_a") == 1
+    assert await store.sessions.get("s1") is None
 
 
 async def test_user_aliases_are_one_atomic_name(store: Store) -> None:
@@ -43,13 +43,13 @@ async def test_user_aliases_are_one_atomic_name(store: Store) -> None:
 
 
 async def test_guest_activity(store: Store) -> None:
-    await store.guest_seen("g_1", 10.0)
-    await store.guest_seen("g_2", 20.0)
-    await store.guest_seen("g_1", 5.0)  # never goes back
-    assert await store.idle_guests(15.0, 10) == ["g_1"]
-    assert await store.idle_guests(25.0, 10) == ["g_1", "g_2"]
-    await store.guest_forget("g_1")
-    assert await store.idle_guests(25.0, 10) == ["g_2"]
+    await store.sessions.guest_seen("g_1", 10.0)
+    await store.sessions.guest_seen("g_2", 20.0)
+    await store.sessions.guest_seen("g_1", 5.0)  # never goes back
+    assert await store.sessions.idle_guests(15.0, 10) == ["g_1"]
+    assert await store.sessions.idle_guests(25.0, 10) == ["g_1", "g_2"]
+    await store.sessions.guest_forget("g_1")
+    assert await store.sessions.idle_guests(25.0, 10) == ["g_2"]
 
 
 @pytest.fixture
