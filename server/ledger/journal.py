@@ -120,26 +120,20 @@ class _Attached:
     then: list[Callable[[], None]] = field(default_factory=list)
 
 
-class Ledger:
-    """The chip ledger of one server process (``node``; see the module docstring)."""
+class NodeLease:
+    """The store's lease ``node:<node>`` for one run of a server process (what makes it the
+    one live process of that node; :meth:`Ledger.claim_node`)."""
 
-    def __init__(self, store: Store, *, node: str = "local", run: str | None = None) -> None:
-        if ":" in node:
-            raise ValueError("node must not contain ':'")
+    def __init__(self, store: Store, node: str, run: str) -> None:
         self.store = store
         self.node = node
-        self.run = run if run is not None else secrets.token_hex(4)
+        self.run = run
         self._keeper: asyncio.Task[None] | None = None
-        self._attached: dict[tuple[str, str], _Attached] = {}
-        self._followed: dict[str, tuple[list[Entry], int]] = {}  # table_entries: lines, seq
 
-    # ------------------------------------------------------------------ the node
-    async def claim_node(self, seconds: float) -> None:
-        """Become the one live process of ``node`` before :meth:`recover` (whose clean-up
-        would otherwise take the chips of a live process's tables): take the store's lease
-        ``node:<node>``, waiting up to twice ``seconds`` for a dead run's lease to run out
-        (:class:`NodeInUse` after that), then keep renewing it every third of ``seconds`` in
-        a task this ledger owns until :meth:`release_node`."""
+    async def claim(self, seconds: float) -> None:
+        """Take the store's lease ``node:<node>``, waiting up to twice ``seconds`` for a dead
+        run's lease to run out (:class:`NodeInUse` after that), then keep renewing it every
+        third of ``seconds`` in a task this object owns until :meth:`release`."""
         loop = asyncio.get_running_loop()
         deadline = loop.time() + 2 * seconds + 1.0
         name = f"node:{self.node}"
@@ -168,7 +162,7 @@ class Ledger:
             log.error("event=node_lease_keeper_died node=%s error=%r", self.node,
                       task.exception())
 
-    async def release_node(self) -> None:
+    async def release(self) -> None:
         """Stop renewing and give the node's lease up (a restart need not wait for it)."""
         if self._keeper is not None:
             self._keeper.cancel()
@@ -176,6 +170,31 @@ class Ledger:
                 await self._keeper
             self._keeper = None
             await self.store.release(f"node:{self.node}", self.run)
+
+
+class Ledger:
+    """The chip ledger of one server process (``node``; see the module docstring)."""
+
+    def __init__(self, store: Store, *, node: str = "local", run: str | None = None) -> None:
+        if ":" in node:
+            raise ValueError("node must not contain ':'")
+        self.store = store
+        self.node = node
+        self.run = run if run is not None else secrets.token_hex(4)
+        self.node_lease = NodeLease(store, self.node, self.run)
+        self._attached: dict[tuple[str, str], _Attached] = {}
+        self._followed: dict[str, tuple[list[Entry], int]] = {}  # table_entries: lines, seq
+
+    # ------------------------------------------------------------------ the node
+    async def claim_node(self, seconds: float) -> None:
+        """Become the one live process of ``node`` before :meth:`recover` (whose clean-up
+        would otherwise take the chips of a live process's tables): see
+        :meth:`NodeLease.claim` (:class:`NodeInUse` when another live run holds it)."""
+        await self.node_lease.claim(seconds)
+
+    async def release_node(self) -> None:
+        """Stop renewing and give the node's lease up (a restart need not wait for it)."""
+        await self.node_lease.release()
 
     # ------------------------------------------------------------------ accounts
     def table_account(self, table: str, player_id: str) -> str:
