@@ -10,7 +10,9 @@ then it answers every ``turn`` that offers it options with a random legal choice
 It rebuys when it has lost its stack, and on :meth:`Bot.leave` it leaves the table (at the
 end of the running hand) and waits for its own ``left`` event. :meth:`Bot.churn` drops the
 socket and comes back as a real client would: a new connection, ``hello`` with its token,
-``resume`` with the last ``seq`` it saw.
+``resume`` with the last ``seq`` it saw. In a cluster, every request for a table (and
+``create_table``) follows ``moved`` (:meth:`_Client.follow`): a new connection to its ``url``,
+``hello`` with the same token, the request again (counted in ``Stats.moves``, not as an error).
 
 What is measured goes to one shared :class:`Stats`:
 
@@ -60,6 +62,9 @@ REQUEST_TIMEOUT = 15.0
 RATE_LIMIT_RETRY = 0.1
 #: Table events remembered per table for the spectator-lag pairing.
 LAG_WINDOW = 4096
+#: `moved` answers one request may follow before it is given up on (a cluster whose
+#: processes disagree for a moment sends a client on at most once or twice).
+MAX_MOVES = 3
 
 
 class Stats:
@@ -83,6 +88,7 @@ class Stats:
         self.errors: Counter[str] = Counter()
         self.hands = self.actions = self.frames_in = self.frames_out = 0
         self.disconnects = self.reconnects = 0
+        self.moves = 0  # `moved` answers followed (a cluster sends a client to the owner)
         self.seconds: dict[int, Second] = {}
         self.second_latencies: dict[int, list[float]] = {}
 
@@ -278,6 +284,32 @@ class _Client:
         finally:
             self._pending.pop(rid, None)
 
+    async def follow(self, msg: Msg, timeout: float = REQUEST_TIMEOUT) -> Msg:
+        """:meth:`request`, following ``moved`` (docs/protocol.md, wave 2): a new
+        connection to its ``url``, :meth:`_arrived` (a bot says ``hello`` with its token),
+        then the same request again; at most :data:`MAX_MOVES` times."""
+        answer = await self.request(msg, timeout)
+        for _ in range(MAX_MOVES):
+            if answer.get("type") != "error" or answer.get("code") != "moved":
+                return answer
+            url = answer.get("url")
+            if not isinstance(url, str) or not url.startswith(("ws://", "wss://")):
+                return answer
+            await self.move(url)
+            answer = await self.request(msg, timeout)
+        return answer
+
+    async def move(self, url: str) -> None:
+        """Close this connection on purpose and open one to ``url`` (``moved``)."""
+        self.stats.moves += 1
+        await self.close()
+        self.url = url
+        await self.open()
+        await self._arrived()
+
+    async def _arrived(self) -> None:
+        """A new connection after ``moved``, before the request is sent again."""
+
     async def fire(self, msg: Msg) -> int:
         """Send ``msg`` with a fresh rid without waiting (an error answer is still counted
         and handed to ``_on_error``); returns the rid."""
@@ -315,7 +347,8 @@ class _Client:
         kind = msg.get("type")
         if kind == "ok" or kind == "error" or kind == "pong":
             if kind == "error":
-                stats.error(str(msg.get("code")), now)
+                if msg.get("code") != "moved":  # a cluster's redirection, not a failure
+                    stats.error(str(msg.get("code")), now)
                 self._on_error(msg)
             future = self._pending.get(msg.get("rid"))  # type: ignore[arg-type]
             if future is not None and not future.done():
@@ -353,7 +386,7 @@ class Spectator(_Client):
         self.track = track
 
     async def watch(self) -> None:
-        answer = await self.request({"type": "watch", "table": self.track.table_id})
+        answer = await self.follow({"type": "watch", "table": self.track.table_id})
         if answer["type"] != "ok":
             raise RuntimeError(f"watch refused: {answer}")
 
@@ -415,8 +448,8 @@ class Bot(_Client):
 
     async def sit(self) -> None:
         amount = min(self.buy_in, self.balance)
-        answer = await self.request({"type": "sit", "table": self.table,
-                                     "seat": self.want_seat, "buy_in": amount})
+        answer = await self.follow({"type": "sit", "table": self.table,
+                                    "seat": self.want_seat, "buy_in": amount})
         if answer["type"] != "ok":
             raise RuntimeError(f"sit refused: {answer}")
         self.seat = self.want_seat
@@ -457,11 +490,15 @@ class Bot(_Client):
         self.stats.disconnects += 1
         await self.open()
         await self.hello()
-        answer = await self.request({"type": "resume", "table": self.table,
-                                     "since": self.last_seq})
+        answer = await self.follow({"type": "resume", "table": self.table,
+                                    "since": self.last_seq})
         if answer["type"] != "ok":
             raise RuntimeError(f"resume refused: {answer}")
         self.stats.reconnects += 1
+
+    async def _arrived(self) -> None:
+        if self.token is not None:  # tokens are valid on every process of a cluster
+            await self.hello()
 
     # --- events ---------------------------------------------------------------------
     def _on_event(self, msg: Msg, kind: Any, now: float) -> None:

@@ -269,7 +269,7 @@ async def _setup(run: _Run) -> None:
     if cfg.variant != "caribbean":
         create["structure"] = cfg.structure
     for i in range(cfg.tables):
-        answer = await admin.request({**create, "name": f"load {i}"})
+        answer = await admin.follow({**create, "name": f"load {i}"})  # (a cluster places it)
         if answer["type"] != "ok":
             raise RuntimeError(f"create_table refused: {answer}")
         run.tracks.append(TableTrack(str(answer["table"]), run.stats))
