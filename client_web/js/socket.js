@@ -5,11 +5,16 @@
 // and when the connection drops by itself it comes back with exponential backoff: a `hello`
 // with the session token (when there was one), then a `resume` of every table it follows
 // from the last `seq` it saw, so the page goes on without a reload. `close()` is the only
-// way to stop it from reconnecting.
+// way to stop it from reconnecting. In a cluster, an answer `moved` (docs/protocol.md, wave
+// 2) moves the socket to its `url` (the same `hello` with the token and `resume`s as after a
+// drop) and sends the request again there; the caller only ever sees the final answer.
 
 import { SUBPROTOCOL_JSON } from "../protocol.js";
 
 export const BACKOFF_MS = [250, 500, 1000, 2000, 4000, 8000];
+
+/** `moved` answers one request follows at most (processes that disagree for a moment). */
+export const MAX_MOVES = 3;
 
 /** Delay before reconnection attempt `n` (0-based): exponential with +-20% jitter. */
 export function backoffDelay(n, random = Math.random) {
@@ -40,7 +45,9 @@ export class PokerSocket {
     this.status = "connecting";
     this.clockOffsetMs = 0; // server wall clock minus ours
     this.reconnects = 0;
+    this.moves = 0;
     this._opened = null;
+    this._ready = []; // resolvers waiting for the next reconnection's hello and resumes
   }
 
   /** Open the connection; resolves once it is open (rejects if the first attempt fails). */
@@ -93,7 +100,7 @@ export class PokerSocket {
     }
     this.reconnects += 1;
     if (this.token) {
-      const answer = await this.request("hello", { token: this.token });
+      const answer = await this._send("hello", { token: this.token });
       if (answer.type !== "ok") {
         this.token = null;
         // the server forgot the session (a restart): the page must not act signed in
@@ -103,8 +110,9 @@ export class PokerSocket {
     for (const table of [...this.followed]) {
       const since = this.lastSeq.get(table) || 0;
       const code = this.codes.get(table);
-      const answer = await this.request("resume", code ? { table, since, code } : { table, since });
-      if (answer.type === "error" && (answer.code === "unknown_table" || answer.code === "table_closed")) {
+      const answer = await this._send("resume", code ? { table, since, code } : { table, since });
+      const gone = ["unknown_table", "table_closed", "moved"]; // moved: on another process now
+      if (answer.type === "error" && gone.includes(answer.code)) {
         this.unfollow(table); // a table that is gone: no ghost of it stays on screen
         this.onMessage({ type: "local:gone", table });
       } else if (answer.type === "error" && answer.code === "invite_required") {
@@ -113,7 +121,27 @@ export class PokerSocket {
       }
     }
     this._setStatus("online");
+    for (const resolve of this._ready.splice(0)) resolve();
     this._syncClock();
+  }
+
+  /** Move to another process of the cluster (`moved`): a new connection to `url`, then the
+   * reconnection's `hello` and `resume`s; resolves when done, or after `timeoutMs`. */
+  _moveTo(url) {
+    this.moves += 1;
+    this.url = url;
+    const old = this.ws;
+    this.ws = null; // its close is not a drop: no retry for it
+    this._failPending();
+    if (old) old.close(1000, "moved");
+    return new Promise((resolve) => {
+      const timer = setTimeout(resolve, this.timeoutMs);
+      this._ready.push(() => {
+        clearTimeout(timer);
+        resolve();
+      });
+      this._open(true);
+    });
   }
 
   async _syncClock() {
@@ -174,7 +202,18 @@ export class PokerSocket {
    * Send a request; resolves with its answer (`ok`, `pong` or `error`; never rejects).
    * While disconnected it answers `{type: "error", code: "disconnected"}` at once.
    */
-  request(type, fields = {}) {
+  async request(type, fields = {}) {
+    let answer = await this._send(type, fields);
+    for (let n = 0; n < MAX_MOVES && answer.type === "error" && answer.code === "moved"; n++) {
+      if (typeof answer.url !== "string" || !/^wss?:\/\//.test(answer.url)) break;
+      await this._moveTo(answer.url);
+      answer = await this._send(type, fields);
+    }
+    return answer;
+  }
+
+  /** One request and its answer, as is (no `moved` following). */
+  _send(type, fields) {
     const rid = this.nextRid++;
     return new Promise((resolve) => {
       const ws = this.ws;

@@ -128,3 +128,34 @@ test("after a server restart: a forgotten session signs out, a table that is gon
   assert.equal(sock.followed.has("t1"), false, "no resume of it again");
   sock.close();
 });
+
+test("moved: the socket goes to its url, says hello with the token, sends the request again", async () => {
+  FakeWS.all = [];
+  const sock = new PokerSocket("ws://lb/ws", { WebSocketImpl: FakeWS });
+  await sock.connect();
+  FakeWS.all[0].receive({ type: "welcome", player_id: "p", name: "A", token: "tok", balance: 1 });
+  const first = FakeWS.all[0];
+  first.send = function (data) {
+    const msg = JSON.parse(data);
+    this.sent.push(msg);
+    const moved = { type: "error", rid: msg.rid, code: "moved", table: "t9", url: "ws://lb/node/b/ws" };
+    queueMicrotask(() => this.receive(msg.type === "ping" ? { type: "pong", rid: msg.rid, time: 1 } : moved));
+  };
+  const answer = await sock.request("watch", { table: "t9" });
+  assert.equal(answer.type, "ok");
+  assert.equal(FakeWS.all.length, 2);
+  assert.equal(FakeWS.all[1].url, "ws://lb/node/b/ws");
+  assert.equal(sock.url, "ws://lb/node/b/ws");
+  assert.equal(sock.moves, 1);
+  const sent = FakeWS.all[1].sent.filter((m) => m.type !== "ping");
+  assert.deepEqual(sent.map((m) => [m.type, m.token ?? m.table]), [["hello", "tok"], ["watch", "t9"]]);
+  assert.equal(first.readyState, 3, "the first connection is closed");
+  // a `moved` without a usable url is handed back as it is
+  FakeWS.all[1].send = function (data) {
+    const msg = JSON.parse(data);
+    queueMicrotask(() => this.receive({ type: "error", rid: msg.rid, code: "moved", url: "http://x" }));
+  };
+  assert.equal((await sock.request("watch", { table: "t9" })).code, "moved");
+  assert.equal(FakeWS.all.length, 2);
+  sock.close();
+});
