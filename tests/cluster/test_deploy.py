@@ -1,0 +1,94 @@
+"""deploy/ against the server itself (issue 17): every option a manifest or the compose file
+passes is one `poker-server` takes and parses into a valid Config, the ports and probes are
+the server's, nginx has a path per process matching its --public-url, Redis is append-only,
+and Kubernetes' grace period covers the drain. The YAML is read with `tests.cluster.yamlish`
+(the subset the files are written in)."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+from server.cli import build_parser, config_from_args
+from server.config import Config
+from tests.cluster.yamlish import load_all
+
+DEPLOY = Path(__file__).resolve().parents[2] / "deploy"
+
+
+def server_config(args: list[str], env: dict[str, str]) -> Config:
+    """The Config `poker-server args` builds, with `$(VAR)` / `${VAR:-default}` expanded."""
+    def expand(text: str) -> str:
+        text = re.sub(r"\$\((\w+)\)", lambda m: env[m.group(1)], text)
+        return re.sub(r"\$\{(\w+):-([^}]*)\}", lambda m: env.get(m.group(1), m.group(2)), text)
+    argv = [expand(str(a)) for a in args]
+    parsed = build_parser().parse_args(argv)  # an unknown option exits (SystemExit)
+    return config_from_args(parsed, argv)
+
+
+def test_compose_runs_three_cluster_processes_behind_nginx() -> None:
+    (compose,) = load_all((DEPLOY / "compose.yaml").read_text())
+    services: dict[str, Any] = compose["services"]
+    servers = {name: s for name, s in services.items() if name.startswith("server-")}
+    assert len(servers) == 3
+    nginx_conf = (DEPLOY / "nginx.conf").read_text()
+    nodes = set()
+    for name, service in servers.items():
+        config = server_config(service["command"], {})
+        assert config.node == name and config.redis_url == "redis://redis:6379/0"
+        assert config.public_url == f"ws://127.0.0.1:8080/node/{name}/ws"
+        nodes.add(config.node)
+        # nginx: the process in the pool, and its own path to its /ws
+        assert f"server {name}:{config.port}" in nginx_conf
+        location = re.search(rf"location = /node/{name}/ws \{{\s*proxy_pass http://(\w+)/ws;",
+                             nginx_conf)
+        assert location is not None, name
+        assert re.search(rf"upstream {location.group(1)} \{{\s*server {name}:{config.port};",
+                         nginx_conf)
+        assert "ports" not in service  # only nginx is published
+        probe = " ".join(service["healthcheck"]["test"])
+        assert f"127.0.0.1:{config.port}/readyz" in probe
+        grace = int(service["stop_grace_period"].rstrip("s"))
+        assert grace > 2 * config.shutdown_deadline + 5
+    assert len(nodes) == 3
+    published = [name for name, s in services.items() if "ports" in s]
+    assert published == ["nginx"] and services["nginx"]["ports"] == ["127.0.0.1:8080:8080"]
+    assert re.search(r"listen 8080;", nginx_conf)
+    assert "./nginx.conf:/etc/nginx/nginx.conf:ro" in services["nginx"]["volumes"]
+    redis_cmd = services["redis"]["command"]
+    assert redis_cmd[redis_cmd.index("--appendonly") + 1] == "yes"
+    assert "appendonly yes" in (DEPLOY / "redis.conf").read_text()
+    assert "Upgrade $http_upgrade" in nginx_conf and "location = /ws" in nginx_conf
+
+
+def test_kubernetes_statefulset_service_and_budget() -> None:
+    docs = {d["kind"]: d for d in load_all((DEPLOY / "k8s" / "poker.yaml").read_text())}
+    assert set(docs) == {"Service", "StatefulSet", "PodDisruptionBudget"}
+    service, sts, pdb = docs["Service"], docs["StatefulSet"], docs["PodDisruptionBudget"]
+    assert service["spec"]["clusterIP"] == "None"  # headless: a DNS name per pod
+    assert sts["spec"]["serviceName"] == service["metadata"]["name"]
+    labels = sts["spec"]["template"]["metadata"]["labels"]
+    assert service["spec"]["selector"] == labels == pdb["spec"]["selector"]["matchLabels"]
+    assert pdb["spec"]["maxUnavailable"] == 1
+    pod = sts["spec"]["template"]["spec"]
+    (container,) = pod["containers"]
+    env = {e["name"]: e.get("value", "") for e in container["env"]}
+    assert [e for e in container["env"] if e["name"] == "POD_NAME"][0]["valueFrom"] == {
+        "fieldRef": {"fieldPath": "metadata.name"}}
+    env["POD_NAME"] = f"{sts['metadata']['name']}-0"  # a StatefulSet's stable pod name
+    config = server_config(container["args"], env)
+    assert config.node == "poker-0"  # a stable node name per pod
+    assert config.public_url == "ws://poker.example.com/node/poker-0/ws"
+    (port,) = container["ports"]
+    assert port["containerPort"] == config.port
+    assert service["spec"]["ports"][0]["port"] == config.port
+    assert container["readinessProbe"]["httpGet"]["path"] == "/readyz"
+    assert container["livenessProbe"]["httpGet"]["path"] == "/healthz"
+    assert container["readinessProbe"]["httpGet"]["port"] == port["name"]
+    pre_stop = container["lifecycle"]["preStop"]["exec"]["command"]
+    assert pre_stop[0] == "sleep"
+    # preStop, then SIGTERM: the tables drain (deadline + 5 s at most), then the connections
+    # (the deadline again): all inside the grace period
+    bound = int(pre_stop[1]) + 2 * config.shutdown_deadline + 5
+    assert pod["terminationGracePeriodSeconds"] > bound
