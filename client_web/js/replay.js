@@ -55,11 +55,21 @@ function wireEvents(e, viewer) {
       winners: e.winners, odd_chip: e.odd_chip ?? null }];
     case "DealerDealt": case "DealerRevealed":
       return [{ type: "dealer", cards: e.cards, hand: e.hand ?? null, qualifies: e.qualifies ?? null }];
-    case "Settled": return [{ type: "settled", results: { [seat]: e } }];
+    case "Settled": return [{ type: "settled", results: { [seat]: settledResult(e) } }];
     case "HandEnded": case "RoundEnded":
       return [{ type: "hand_ended", hand: e.hand || e.round_id, stacks: e.stacks, voided: !!e.voided }];
     default: return [];
   }
+}
+
+/** A record's `Settled` as the live `settled` result reads (server/table/projection.py):
+ * a folded seat's play is null, a jackpot only when wagered. */
+function settledResult(e) {
+  const r = { ante: e.ante, play: e.folded ? null : e.play,
+    jackpot: e.jackpot || e.jackpot_hand ? e.jackpot : null, stack: e.stack };
+  if (e.hand != null) r.hand = e.hand;
+  if (Array.isArray(e.best) && e.best.length && !e.best.includes(null)) r.best = [...e.best];
+  return r;
 }
 
 function snapshotOf(record, id) {

@@ -233,8 +233,9 @@ function settled(state, t, msg) {
     if (typeof r.stack === "number") s.stack = r.stack;
     s.bet = 0;
     const sign = (n) => (n > 0 ? `+${chips(n)}` : n < 0 ? `\u2212${chips(-n)}` : "0");
-    const parts = [`ante ${sign(r.ante)}`];
-    if (r.play !== null && r.play !== undefined) parts.push(`play ${sign(r.play)}`);
+    const back = (n) => (n === 0 ? "returned" : sign(n)); // a push: the bet comes back
+    const parts = [`ante ${back(r.ante)}`];
+    if (r.play !== null && r.play !== undefined) parts.push(`play ${back(r.play)}`);
     else parts.push("folded");
     const jackpotHand = typeof r.hand === "string" && JACKPOT_HANDS.some((h) => r.hand.startsWith(h));
     const wagered = r.jackpot !== null && r.jackpot !== undefined;
