@@ -8,6 +8,7 @@ Bob is the test's protocol client (he plays by requests); nothing sleeps.
 from __future__ import annotations
 
 import re
+from collections.abc import Set
 from typing import Any
 
 import pytest
@@ -34,12 +35,12 @@ async def open_replay(page: Page) -> int:
     return int(match.group(1))
 
 
-def absent(html: str, cards: set[str]) -> list[str]:
+def absent(html: str, cards: Set[str]) -> list[str]:
     """The cards of `cards` that `html` shows, in any spelling."""
     return [c for c in cards for f in forms(c) if f in html]
 
 
-async def walk(page: Page, steps: int, hidden: set[str], *,
+async def walk(page: Page, steps: int, hidden: Set[str], *,
                dealer_hidden: frozenset[str] = frozenset()) -> str:
     """Step from the first frame to the last; no frame shows a card of `hidden`, nor one of
     `dealer_hidden` before the dealer's hand is named. Returns the last frame's felt HTML."""
