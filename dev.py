@@ -13,7 +13,8 @@ Standard library only, so it runs on a fresh machine with nothing but Python 3.1
 Each command first makes sure `.venv` exists in the repo root and that the project is installed
 in it (`pip install -e '.[test]'`); the install is redone only when pyproject.toml changed,
 which is tracked by a hash stored in `.venv`. `test` also installs the system packages the
-tests need (redis-server, chromium) with apt-get when they are missing, but starts no service.
+tests need (redis-server, nginx, chromium) with apt-get when they are missing, but starts no
+service.
 """
 
 from __future__ import annotations
@@ -106,6 +107,19 @@ def ensure_redis_server() -> str:
         found = find_redis_server()
         if found is None:
             raise SystemExit(fail("redis-server still missing after apt-get install"))
+    return found
+
+
+def ensure_nginx() -> str:
+    """Make sure Debian's nginx exists (the cluster test runs it in front of three servers;
+    tests/cluster/test_nginx.py); never start it (apt's own start is refused in containers)."""
+    found = shutil.which("nginx") or next(
+        (p for p in ("/usr/sbin/nginx", "/usr/bin/nginx") if os.access(p, os.X_OK)), None)
+    if found is None:
+        apt_install("nginx")
+        found = shutil.which("nginx") or "/usr/sbin/nginx"
+        if not os.access(found, os.X_OK):
+            raise SystemExit(fail("nginx still missing after apt-get install nginx"))
     return found
 
 
@@ -277,6 +291,7 @@ def cmd_test(args: list[str]) -> int:
         pytest_args = ["-m", "not slow", *pytest_args]
     ensure_venv()
     redis = ensure_redis_server()
+    ensure_nginx()
     chromium = ensure_chromium()
     ensure_node()
     ensure_client_modules()

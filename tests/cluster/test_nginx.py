@@ -1,0 +1,157 @@
+"""Debian's nginx with deploy/nginx.conf in front of three real `poker-server` processes and a
+redis-server of the test's own, all on loopback (issue 17): the lobby is the same through
+every path, and a player on each process sits at one table by following `moved`.
+
+The servers' and nginx's ports are free ports picked by binding port 0; every process is
+killed at teardown. Skipped when nginx is not installed (`python3 dev.py test` installs it).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import shutil
+import socket
+import subprocess
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from websockets.asyncio.client import connect
+from websockets.typing import Subprotocol
+
+from protocol import SUBPROTOCOL_JSON
+from tests.ledger.test_crash import Server, start_server
+from tests.net.conftest import Client
+from tests.redis_helpers import RedisProcess, free_port
+
+pytestmark = [pytest.mark.redis, pytest.mark.slow]
+
+DEPLOY = Path(__file__).resolve().parents[2] / "deploy"
+NAMES = ("server-1", "server-2", "server-3")
+HOLDEM: dict[str, Any] = {"variant": "holdem", "structure": "no_limit",
+                          "stakes": {"blinds": [5, 10]}, "seats": 6}
+
+
+def nginx_binary() -> str | None:
+    return shutil.which("nginx") or next(
+        (p for p in ("/usr/sbin/nginx", "/usr/bin/nginx") if Path(p).exists()), None)
+
+
+def wait_port(port: int, proc: subprocess.Popen[bytes], timeout: float = 10.0) -> None:
+    deadline = time.monotonic() + timeout
+    while True:
+        if proc.poll() is not None:
+            raise RuntimeError(f"nginx exited: {proc.stderr.read()!r}")  # type: ignore[union-attr]
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=0.5):
+                return
+        except OSError:
+            pass
+        if time.monotonic() > deadline:
+            raise RuntimeError("nginx did not listen in time")
+        time.sleep(0.02)  # polling a child process's port: there is no event to wait on
+
+
+def nginx_conf(tmp: Path, listen: int, ports: dict[str, int]) -> Path:
+    """deploy/nginx.conf with the loopback addresses: the processes' ports for `server-N:8080`,
+    nginx's own port, and the pid and temporary files under `tmp`."""
+    text = (DEPLOY / "nginx.conf").read_text()
+    for name, port in ports.items():
+        assert f"{name}:8080" in text
+        text = text.replace(f"{name}:8080", f"127.0.0.1:{port}")
+    assert "listen 8080;" in text and "pid /tmp/nginx.pid;" in text
+    text = text.replace("listen 8080;", f"listen 127.0.0.1:{listen};")
+    text = text.replace("pid /tmp/nginx.pid;", f"pid {tmp}/nginx.pid;")
+    temps = "".join(f"    {kind}_temp_path {tmp}/{kind};\n"
+                    for kind in ("client_body", "proxy", "fastcgi", "uwsgi", "scgi"))
+    text = text.replace("http {\n", "http {\n" + temps, 1)
+    path = tmp / "nginx.conf"
+    path.write_text(text)
+    return path
+
+
+@pytest.fixture
+def cluster(tmp_path: Path, redis_server: RedisProcess) -> Iterator[tuple[int, list[Server]]]:
+    binary = nginx_binary()
+    if binary is None:
+        pytest.skip("nginx is not installed (python3 dev.py test installs it)")
+    listen = free_port()
+    ports = {name: free_port() for name in NAMES}
+    servers: list[Server] = []
+    nginx: subprocess.Popen[bytes] | None = None
+    try:
+        for name in NAMES:
+            servers.append(start_server(
+                tmp_path / name, "--port", str(ports[name]), "--redis", redis_server.url,
+                "--node", name, "--public-url", f"ws://127.0.0.1:{listen}/node/{name}/ws",
+                "--set", "cluster_lobby_refresh_ms=50"))
+        conf = nginx_conf(tmp_path, listen, ports)
+        nginx = subprocess.Popen([binary, "-p", str(tmp_path), "-c", str(conf), "-e", "stderr",
+                                  "-g", "daemon off;"],
+                                 stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        wait_port(listen, nginx)
+        yield listen, servers
+    finally:
+        if nginx is not None:
+            nginx.kill()
+            nginx.wait(10)
+        for server in servers:
+            server.proc.kill()
+            server.proc.wait(10)
+
+
+async def open_at(url: str) -> Client:
+    ws = await asyncio.wait_for(connect(url, subprotocols=[Subprotocol(SUBPROTOCOL_JSON)],
+                                        ping_interval=None), 10)
+    return Client(ws=ws, subprotocol=SUBPROTOCOL_JSON)
+
+
+async def guest(url: str, name: str) -> Client:
+    c = await open_at(url)
+    await c.hello(name)
+    return c
+
+
+async def follow(c: Client, answer: dict[str, Any], kind: str, **fields: Any) -> Client:
+    assert answer["type"] == "error" and answer["code"] == "moved", answer
+    await c.ws.close()
+    there = await open_at(answer["url"])
+    ok = await there.request("hello", token=c.token)
+    assert ok["type"] == "ok" and ok["player_id"] == c.player_id, ok
+    done = await there.request(kind, **fields)
+    assert done["type"] == "ok", done
+    return there
+
+
+async def test_one_room_behind_nginx(cluster: tuple[int, list[Server]]) -> None:
+    listen, _ = cluster
+    path = {name: f"ws://127.0.0.1:{listen}/node/{name}/ws" for name in NAMES}
+    players = [await guest(path[name], f"P{i}") for i, name in enumerate(NAMES)]
+    made = await players[0].request("create_table", **HOLDEM)
+    assert made["type"] == "ok", made  # every process empty: it opens where it was asked
+    table = made["table"]
+    assert (await players[0].request("sit", table=table, seat=0, buy_in=500))["type"] == "ok"
+    for seat, c in ((1, players[1]), (2, players[2])):
+        moved = await c.request("sit", table=table, seat=seat, buy_in=500)
+        assert moved["url"] == path["server-1"] and moved["table"] == table, moved
+        players[seat] = await follow(c, moved, "sit", table=table, seat=seat, buy_in=500)
+    watchers = [await open_at(path[name]) for name in NAMES]
+    watchers.append(await open_at(f"ws://127.0.0.1:{listen}/ws"))  # any process
+    deadline = time.monotonic() + 10
+    while True:
+        pages = [await w.request("tables") for w in watchers]
+        lobbies = [{k: v for k, v in p.items() if k != "rid"} for p in pages]
+        if all(lobby == lobbies[0] for lobby in lobbies) and lobbies[0]["total"] == 1 \
+                and lobbies[0]["tables"][0]["players"] == 3:
+            break
+        assert time.monotonic() < deadline, lobbies
+        # every process re-reads the directory each 50 ms; no event crosses the processes
+        await asyncio.sleep(0.05)
+    (entry,) = lobbies[0]["tables"]
+    assert entry["table"] == table and entry["node"] == "server-1"
+    snapshot = await players[2].event("snapshot", table=table)
+    assert sorted(s["name"] for s in snapshot["seats"] if s) == ["P0", "P1", "P2"]
+    for c in [*players, *watchers]:
+        await c.ws.close()
