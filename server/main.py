@@ -4,7 +4,8 @@ Rule of this module: it is the only place that reads the command line and builds
 everything else receives the `Config`. One port serves plain HTTP (health, readiness, the static
 client; see `server.net.http`) and the WebSocket at `/ws` (`handle_connection`).
 
-Run it as `poker-server [--host H] [--port P] [--test-mode] [--redis URL] [--data-dir DIR]`.
+Run it as `poker-server [--host H] [--port P] [--test-mode] [--redis URL] [--data-dir DIR]`;
+`--redis URL --node NAME --public-url ws://HOST:PORT/ws` joins the cluster (`server.cluster`).
 Once listening it prints `poker-server listening on http://H:P/` as its first stdout line
 (the actually bound port, so `--port 0` is usable by tests) and `poker-server operator on
 http://H:P/` as the second (the operator listener, loopback by default: `/metrics`,

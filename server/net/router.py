@@ -19,6 +19,10 @@ then `welcome`; a connection that already has an identity gets `not_allowed`. `h
 hands, newest first) and `hand` (my copy of one hand, as data or exported text) are answered
 here from the `HistoryStore`: only hands the player played, only as that player may see them
 (`server.ledger.history.player_copy`); `unknown_hand` otherwise.
+In cluster mode (`Router.cluster`, `server.cluster`): `tables` lists the whole room from the
+directory's copy, a table request for a table another process owns answers `moved` (with
+`url` and `table`), and `create_table` answers `moved` (without `table`) when another process
+is less loaded, else once the new table is in the directory.
 Identity requests carry the connection's address (`Connection.remote_ip`, keyed by
 `server.net.loginguard.address_key`) for the lockouts and the guest limit. `logout` ends the
 connection's session (`all`: every one of the account) and `change_password` every session of
