@@ -150,6 +150,12 @@ README_SHOTS: list[tuple[str, str, str]] = [
      "every-variant-draw"),
     ("a home game: the host panel with a seat request / the host panel at 390 px",
      "home-game-host-desktop", "home-game-host-phone"),
+    ("eight players at Hold'em: a showdown / a player's turn at 390 px",
+     "walkthrough-desktop-result", "walkthrough-phone-turn"),
+    ("the same table, your turn / as a spectator sees it", "walkthrough-desktop-turn",
+     "walkthrough-spectator"),
+    ("the replayer: Caribbean Stud after the reveal / Seven Card Stud", "replayer-caribbean",
+     "replayer-stud7"),
 ]
 README = ROOT / "README.md"
 _BEGIN = "<!-- screenshots: written by tests/web/conftest.py (README_SHOTS) after a browser run -->"
