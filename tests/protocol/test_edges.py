@@ -21,7 +21,7 @@ from protocol.constants import (
     MAX_SEATS,
 )
 from protocol.errors import ERROR_CODES
-from protocol.requests import Mute, Watch
+from protocol.requests import Host, Mute, Watch
 
 
 def _nested(depth: int) -> dict[str, Any]:
@@ -137,6 +137,21 @@ def test_mute_takes_seat_or_name_not_both() -> None:
     with pytest.raises(ProtocolError) as neither:
         Mute(table="t")
     assert neither.value.code == "missing_field"
+
+
+def test_a_host_action_names_what_it_acts_on() -> None:
+    """``approve``/``refuse`` need ``player``, ``remove``/``transfer`` a ``seat``, ``change``
+    stakes or settings; the others need nothing more (docs/protocol.md, Private games)."""
+    for action, field in (("approve", "player"), ("refuse", "player"), ("remove", "seat"),
+                          ("transfer", "seat"), ("change", "settings")):
+        with pytest.raises(ProtocolError) as err:
+            parse_request({"type": "host", "table": "t", "action": action})
+        assert (err.value.code, err.value.field) == ("missing_field", field), action
+    assert Host(table="t", action="change", settings={"pause": 5}).settings == {"pause": 5}
+    assert Host(table="t", action="pause").action == "pause"
+    with pytest.raises(ProtocolError) as bad:
+        Host(table="t", action="dance")
+    assert bad.value.code == "bad_field"
 
 
 # --- server messages --------------------------------------------------------------------
