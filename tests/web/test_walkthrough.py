@@ -119,7 +119,7 @@ async def test_eight_players_and_two_spectators_play_to_showdown(
     desktop, phone = players[0], players[6]
     try:
         shot_turn = shot_phone = False
-        showdowns = 0
+        showdowns = mucks = 0
         hands = 0
         while hands < HANDS:
             e: dict[str, Any] = await creator.event_any()
@@ -127,6 +127,8 @@ async def test_eight_players_and_two_spectators_play_to_showdown(
                 continue
             if e["type"] == "showdown":
                 showdowns += 1
+            if e["type"] == "mucked":
+                mucks += 1
             if e["type"] == "turn" and e["seat"] in players:
                 player = players[e["seat"]]
                 await expect(player.page.locator("#actions [data-act]").first).to_be_enabled()
@@ -148,7 +150,9 @@ async def test_eight_players_and_two_spectators_play_to_showdown(
                     await desktop.shot("walkthrough-desktop-result")
                     await spectator.shot("walkthrough-spectator")
                     assert await layout_problems(spectator.page) == []
-        assert showdowns >= 2 * HANDS, showdowns  # checked down: everyone shows
+        # checked down to a showdown every hand: the first to show shows (SHOW-01), each
+        # other player shows or mucks (a losing hand may be given up unseen)
+        assert showdowns >= HANDS and showdowns + mucks >= 2 * HANDS, (showdowns, mucks)
         wide = await phone.page.evaluate("() => document.documentElement.scrollWidth - innerWidth")
         assert wide <= 0, wide
         assert await layout_problems(phone.page) == []
