@@ -39,9 +39,24 @@ def _hidden(cards: tuple[Any, ...]) -> tuple[None, ...]:
     return (None,) * len(cards)
 
 
+_DEALT = (ev.Dealt, csp.Dealt)  # (a tuple: a `X | Y` union is built again on every call)
+_FIELDS: dict[type, tuple[str, ...]] = {}
+
+
 def _with(event: E, **changes: Any) -> E:
-    # the viewed event holds None where its class says str: it is never given to an engine
-    return cast(E, dataclasses.replace(cast(Any, event), **changes))
+    """A copy of the (frozen, slotted) event with ``changes``; the viewed event holds None
+    where its class says str: it is never given to an engine. Field by field, without
+    ``dataclasses.replace`` (which runs ``__init__`` again): this runs for every hidden card
+    of every frame."""
+    cls = type(event)
+    names = _FIELDS.get(cls)
+    if names is None:
+        names = _FIELDS[cls] = tuple(f.name for f in dataclasses.fields(cast(Any, cls)))
+    copy = object.__new__(cls)
+    for name in names:
+        object.__setattr__(copy, name, changes[name] if name in changes
+                           else getattr(event, name))
+    return copy
 
 
 def seen(event: E, viewer: int | None) -> E:
@@ -50,7 +65,7 @@ def seen(event: E, viewer: int | None) -> E:
     e: Any = event
     if isinstance(e, ev.Burned):
         return _with(event, card=None)
-    if isinstance(e, ev.Dealt | csp.Dealt):
+    if isinstance(e, _DEALT):
         dead = isinstance(e, ev.Dealt) and e.dead
         if viewer == e.seat and not dead:
             return event

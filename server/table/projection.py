@@ -31,6 +31,7 @@ from server.rules.visibility import seen
 __all__ = ["Draft", "HandProjector", "Msg", "seat_fields"]
 
 Msg = dict[str, Any]
+_DEALT = (ev.Dealt, csp.Dealt)  # (a tuple, built once)
 Builder = Callable[[str, int], Msg]
 
 
@@ -114,7 +115,7 @@ class HandProjector:
             return []
         if isinstance(e, ev.Posted):
             return [Draft(partial(m.posted, seat=e.seat, kind=e.kind, amount=e.amount))]
-        if isinstance(e, ev.Dealt | csp.Dealt):
+        if isinstance(e, _DEALT):
             if isinstance(e, ev.Dealt) and e.dead:  # STUD-06 dead cards: no frame at all
                 return []
             return [self._seen(e, lambda v, _: partial(

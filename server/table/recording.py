@@ -33,6 +33,7 @@ log = logging.getLogger("server.table")
 __all__ = ["HandLog", "HandRecorder", "SALT_BYTES"]
 
 SALT_BYTES = 16
+_CARDS_TO_SEATS = (ev.Dealt, csp.Dealt, ev.Drew)  # (a tuple, built once)
 
 
 def _split(blob: bytes, size: int) -> list[bytes]:
@@ -62,7 +63,7 @@ class HandRecorder:
         """Where each card of ``e`` lies in the deck, and who may open it: the cards a
         spectator sees (:func:`~server.rules.visibility.seen` with no seat) become public;
         those the event's own seat sees become that seat's."""
-        if isinstance(e, ev.Dealt | csp.Dealt | ev.Drew):
+        if isinstance(e, _CARDS_TO_SEATS):
             held = self._held.setdefault(e.seat, {})
             if isinstance(e, ev.Drew):
                 for c in e.discarded:
