@@ -132,7 +132,7 @@ export const MESSAGE_FIELDS = Object.freeze({
   "balance": Object.freeze({"required": Object.freeze(["balance"]), "optional": Object.freeze([])}),
   "notice": Object.freeze({"required": Object.freeze(["text"]), "optional": Object.freeze(["table"])}),
   "snapshot": Object.freeze({"required": Object.freeze(["table", "seq", "variant", "structure", "stakes", "seats", "board", "pots", "button", "turn", "hand"]), "optional": Object.freeze(["name", "settings", "you", "host"])}),
-  "seated": Object.freeze({"required": Object.freeze(["table", "seq", "seat", "name", "stack"]), "optional": Object.freeze(["guest", "tag"])}),
+  "seated": Object.freeze({"required": Object.freeze(["table", "seq", "seat", "name", "stack"]), "optional": Object.freeze(["guest", "tag", "wait_for_bb"])}),
   "seat_request": Object.freeze({"required": Object.freeze(["table", "seq", "player", "name", "seat", "buy_in"]), "optional": Object.freeze(["guest", "tag"])}),
   "seat_refused": Object.freeze({"required": Object.freeze(["table", "seq", "player", "seat"]), "optional": Object.freeze(["reason"])}),
   "table_updated": Object.freeze({"required": Object.freeze(["table", "seq", "host"]), "optional": Object.freeze([])}),
@@ -159,7 +159,7 @@ export const MESSAGE_FIELDS = Object.freeze({
 });
 
 // A snapshot's seat entry: {required, optional} fields.
-export const SEAT_FIELDS = Object.freeze({"required": Object.freeze(["seat", "name", "stack", "bet", "state", "cards", "up", "sitting_out"]), "optional": Object.freeze(["guest", "tag", "deadline"])});
+export const SEAT_FIELDS = Object.freeze({"required": Object.freeze(["seat", "name", "stack", "bet", "state", "cards", "up", "sitting_out"]), "optional": Object.freeze(["guest", "tag", "deadline", "wait_for_bb"])});
 
 /** The human message for an error code (the code itself when unknown). */
 export function errorMessage(code) {

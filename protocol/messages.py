@@ -80,7 +80,7 @@ MESSAGE_FIELDS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "notice": (("text",), ("table",)),
     "snapshot": ((*_T, "variant", "structure", "stakes", "seats", "board", "pots", "button",
                   "turn", "hand"), ("name", "settings", "you", "host")),
-    "seated": ((*_T, "seat", "name", "stack"), ("guest", "tag")),
+    "seated": ((*_T, "seat", "name", "stack"), ("guest", "tag", "wait_for_bb")),
     "seat_request": ((*_T, "player", "name", "seat", "buy_in"), ("guest", "tag")),
     "seat_refused": ((*_T, "player", "seat"), ("reason",)),
     "table_updated": ((*_T, "host"), ()),
@@ -274,11 +274,13 @@ def table_updated(table: str, seq: int, *, host: Mapping[str, Any]) -> Msg:
 
 
 def seated(table: str, seq: int, *, seat: int, name: str, stack: int,
-           guest: str | None = None) -> Msg:
+           guest: str | None = None, wait_for_bb: bool = False) -> Msg:
     """``seated``: player ``name`` took ``seat`` with ``stack`` chips. A guest account's
     (``guest``: its tag, e.g. ``"3fa2"``) also carries ``guest: true`` and ``tag``, which tells
     two guests of one name apart (absent for a named account)."""
     msg = _ev("seated", table, seq, {"seat": seat, "name": name, "stack": stack})
+    if wait_for_bb:  # GEN-05: dealt in when the big blind reaches this seat
+        msg["wait_for_bb"] = True
     if guest:
         msg["guest"] = True
         msg["tag"] = guest
@@ -323,18 +325,21 @@ def posted(table: str, seq: int, *, seat: int, kind: str, amount: int) -> Msg:
 def seat_entry(*, seat: int, name: str, stack: int, sitting_out: bool, bet: int = 0,
                state: str = "waiting", cards: Sequence[str | None] = (),
                up: Sequence[str] = (), tag: str | None = None,
-               deadline: float | None = None) -> Msg:
+               deadline: float | None = None, wait_for_bb: bool = False) -> Msg:
     """One seat of a ``snapshot`` (fields: :data:`protocol.fields.SEAT_FIELDS`).
     ``sitting_out`` (wave 3): the player sits out (also while a hand they are in runs on);
     ``tag``: a guest account's tag (the entry then carries ``guest: true`` and ``tag``);
     ``deadline`` (wave 3, Caribbean Stud): Unix seconds, the phase's deadline, for a seat
-    that still has to decide in the current phase."""
+    that still has to decide in the current phase; ``wait_for_bb``: a newcomer (or one back
+    after the big blind passed them) who waits for the big blind to be dealt in (GEN-05)."""
     entry: Msg = {"seat": seat, "name": name, "stack": stack, "bet": bet, "state": state,
                   "cards": list(cards), "up": list(up), "sitting_out": sitting_out}
     if tag is not None:
         entry["guest"], entry["tag"] = True, tag
     if deadline is not None:
         entry["deadline"] = deadline
+    if wait_for_bb:
+        entry["wait_for_bb"] = True
     return entry
 
 

@@ -25,6 +25,7 @@ export function seatFrom(entry) {
     shown: null, action: null, jackpot: 0, result: null, mucked: false,
     sittingOut: entry.state === "sitting_out" || entry.sitting_out === true, // wave 3 flag
     guest: entry.guest === true, tag: entry.tag ?? null, // a guest account (and its tag)
+    waitsForBigBlind: entry.wait_for_bb === true, // GEN-05: dealt in when the big blind comes
   };
 }
 
@@ -96,6 +97,7 @@ function posted(t, msg) {
   const s = t.seats[msg.seat];
   if (!s) return;
   s.state = "active";
+  s.waitsForBigBlind = false; // posting: in this hand
   s.stack -= msg.amount;
   if (msg.kind === "ante" && t.variant === "caribbean" && t.turns && t.turns[msg.seat]) {
     delete t.turns[msg.seat]; // this seat has decided its ante: its clock stops
@@ -115,6 +117,7 @@ function dealt(t, msg) {
   if (!s) return;
   if (t.bettingSinceCollect) collect(t);
   if (s.state === "waiting") s.state = "active";
+  s.waitsForBigBlind = false; // dealt in
   s.cards.push(...(msg.cards || []));
   s.up.push(...(msg.up || []));
   if ((msg.up || []).length) addLog(t, `${s.name} shows ${cardsText(msg.up)}`);
@@ -283,7 +286,7 @@ function handEnded(t, msg) {
 function seated(t, msg) {
   const prev = t.seats[msg.seat];
   const seat = seatFrom({ seat: msg.seat, name: msg.name, stack: msg.stack,
-    guest: msg.guest, tag: msg.tag });
+    guest: msg.guest, tag: msg.tag, wait_for_bb: msg.wait_for_bb });
   if (prev && prev.name === msg.name && prev.tag === seat.tag) {
     t.seats[msg.seat] = { ...prev, stack: msg.stack }; // a rebuy (GEN-06): the new stack
   } else {

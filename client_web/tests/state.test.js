@@ -200,3 +200,17 @@ test("pots: the snapshot's breakdown is kept, each pots event replaces it and ga
   s = run([{ type: "hand_started", hand: "t1.5", button: 0, commitment: "x" }], s);
   assert.deepEqual(s.table.pots, []);
 });
+
+test("a newcomer waiting for the big blind is labelled until they are dealt in (GEN-05)", async () => {
+  const { feltHTML } = await import("../js/ui/table.js");
+  let s = run([{ type: "seated", seat: 2, name: "Cat", stack: 4000, wait_for_bb: true }]);
+  assert.equal(s.table.seats[2].waitsForBigBlind, true);
+  assert.match(feltHTML(s.table, {}), /Waits for the big blind/);
+  s = run([...HAND.slice(0, 3), { type: "dealt", seat: 2, cards: [null, null], up: [] }], s);
+  assert.equal(s.table.seats[2].waitsForBigBlind, false);
+  assert.doesNotMatch(feltHTML(s.table, {}), /Waits for the big blind/);
+  const again = reduce({ ...initialState(), opening: T }, snapshot({ seats: [
+    { seat: 0, name: "Alice", stack: 5000, bet: 0, state: "waiting", cards: [], up: [],
+      wait_for_bb: true }, null, null] }));
+  assert.equal(again.table.seats[0].waitsForBigBlind, true);
+});

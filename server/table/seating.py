@@ -230,7 +230,7 @@ class SeatDesk:
         t.game.seated(st)  # GEN-05: a late entrant may wait for the big blind
         t.sinks[sink.conn_id] = sink
         t.fanout.publish(draft(m.seated, seat=seat, name=name, stack=stack,
-                                     guest=guest_tag(pid)))
+                               guest=guest_tag(pid), wait_for_bb=st.wait_for_bb and not st.post_bb))
 
     def move(self, old: int, new: int) -> None:
         t = self.table

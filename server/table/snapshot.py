@@ -31,7 +31,9 @@ def snapshot_for(t: TableActor, player_id: str | None) -> Msg:
             continue
         entry = m.seat_entry(seat=i, name=st.name, stack=st.stack, sitting_out=st.sitting_out,
                              state="sitting_out" if st.sitting_out else "waiting",
-                             tag=guest_tag(st.player_id))
+                             tag=guest_tag(st.player_id),
+                             wait_for_bb=(st.wait_for_bb and not st.post_bb
+                                          and i not in t.dealer.start_stacks))
         sv = view.seats.get(i) if view is not None and i in t.dealer.start_stacks else None
         if sv is not None and view is not None:
             entry.update(seat_fields(sv))

@@ -173,6 +173,11 @@ async def test_gen_05_newcomer_waits_for_the_big_blind_or_posts_to_enter() -> No
         first = await table.play_hand()  # button 6, blinds 0 and 3
         assert first["blind_seats"] == [0, 3]
         await table.sit(2)  # between the blinds: the big blind reaches seat 2 last
+        # everyone is told the newcomer waits (or not, when they post to come in)
+        assert table.watcher.of("seated")[-1].get("wait_for_bb", False) is not post
+        late = FakeSink()
+        await table.h.send(table.t, late, "watch")
+        assert late.of("snapshot")[-1]["seats"][2].get("wait_for_bb", False) is not post
         rec = await table.play_hand()  # big blind on 6
         assert rec["blind_seats"][-1] == 6
         if post:

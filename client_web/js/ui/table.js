@@ -112,7 +112,9 @@ function seatHTML(t, i, opts) {
   if (isMe) classes.push("me");
   if (turn) classes.push("to-act");
   if (t.winners.includes(i)) classes.push("winner");
-  const stateLabel = s.sittingOut ? "Sitting out" : (STATE_LABELS[s.state] ?? s.state);
+  const waiting = !s.sittingOut && s.waitsForBigBlind && s.state === "waiting";
+  const stateLabel = s.sittingOut ? "Sitting out"
+    : (waiting ? "Waits for the big blind" : (STATE_LABELS[s.state] ?? s.state));
   if (s.sittingOut) classes.push("sitting-out");
   const action = s.action && !turn ? `<span class="last-action">${esc(s.action.replace("_", " "))}</span>` : "";
   const shown = s.shown ? `<div class="hand-name">${esc(s.shown.hand)}</div>` : "";
