@@ -104,6 +104,10 @@ class HostDesk:
         pid = env.sink.player_id
         assert pid is not None
         if pid not in self.requests and len(self.requests) >= MAX_REQUESTS:
+            present = {s.player_id for s in t.sinks.values()}
+            for gone in [p for p in self.requests if p not in present]:
+                del self.requests[gone]  # askers with no connection left make room
+        if pid not in self.requests and len(self.requests) >= MAX_REQUESTS:
             return t.fanout.answer(env, m.error(req.rid, "table_full",
                                                 "Too many requests are waiting; try later."))
         self.requests[pid] = SeatRequest(pid, env.sink.name or pid, req.seat, req.buy_in)

@@ -211,3 +211,24 @@ async def test_a_frozen_account_is_seated_neither_from_the_waiting_list_nor_by_a
     assert answer["code"] == "account_frozen" and home.seats[1] is None
     assert bob.of("seat_refused")[-1]["reason"] == "account_frozen"
     assert _total(h, t, home) == 500_000
+
+
+async def test_seat_requests_are_bounded_and_gone_askers_make_room() -> None:
+    """At most MAX_REQUESTS seat requests wait; when the list is full, the requests of askers
+    with no connection left go first (a crowd that asked and left cannot block the door)."""
+    from server.table.host import MAX_REQUESTS
+
+    h = Harness()
+    t, host, code = await _home(h)
+    askers = [h.player(f"a{i}") for i in range(MAX_REQUESTS)]
+    for a in askers:
+        assert (await h.send(t, a, "sit", seat=1, buy_in=400, code=code))["pending"] is True
+    late = h.player("late")
+    assert (await h.send(t, late, "sit", seat=1, buy_in=400, code=code))["code"] == \
+        "table_full"
+    for a in askers[:3]:
+        t.detach(a)
+    await t.idle()
+    assert (await h.send(t, late, "sit", seat=1, buy_in=400, code=code))["pending"] is True
+    assert len(t.host.requests) == MAX_REQUESTS - 2
+    assert "a0" not in t.host.requests and "late" in t.host.requests
