@@ -95,8 +95,12 @@ def cluster(tmp_path: Path, redis_server: RedisProcess) -> Iterator[tuple[int, l
         yield listen, servers
     finally:
         if nginx is not None:
-            nginx.kill()
-            nginx.wait(10)
+            nginx.terminate()  # SIGTERM: the master stops its workers (SIGKILL orphans them)
+            try:
+                nginx.wait(10)
+            except subprocess.TimeoutExpired:
+                nginx.kill()
+                nginx.wait(10)
         for server in servers:
             server.proc.kill()
             server.proc.wait(10)
