@@ -64,7 +64,8 @@ export function hostFrom(host) {
 
 /** The home-game fields of a table built from a snapshot (`keep`: the same table before). */
 export function homeFrom(msg, keep) {
-  const waiting = keep && msg.you == null ? keep.homeWait ?? null : null;
+  const mine = msg.host && msg.host.request ? msg.host.request.seat ?? null : null;
+  const waiting = msg.you == null ? (mine ?? (keep ? keep.homeWait ?? null : null)) : null;
   return { host: hostFrom(msg.host), homeWait: waiting, homeNote: keep ? keep.homeNote ?? null : null,
     ledger: keep ? keep.ledger ?? null : null, leaveAsked: false };
 }

@@ -4,7 +4,8 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 
 import {
-  changeRequest, codeStore, csvFilename, homeCreateFields, homeLabel, inviteLink, ledgerView, nextText,
+  changeRequest, codeStore, csvFilename, homeCreateFields, homeFrom, homeLabel, inviteLink, ledgerView,
+  nextText,
   parseRoute, signed,
 } from "../js/home.js";
 import { initialState, reduce } from "../js/state.js";
@@ -202,4 +203,11 @@ test("my seat request shows 'Requested' at that seat on my felt until the host a
   assert.match(felt, /data-sit="1"/, "the other empty seat can still be asked for");
   s = reduce(s, { type: "seat_refused", table: "t1", seq: 2, player: "me", seat: 2 });
   assert.doesNotMatch(feltHTML(s.table, { canSit: true }), /Requested/);
+});
+
+test("a reload keeps my waiting seat request from the snapshot's host.request", () => {
+  const t = homeFrom({ you: null, host: { private: true, request: { seat: 3, buy_in: 400 } } }, null);
+  assert.equal(t.homeWait, 3);
+  const seated = homeFrom({ you: 3, host: { private: true } }, { homeWait: 3 });
+  assert.equal(seated.homeWait, null);
 });

@@ -284,6 +284,8 @@ class HostDesk:
             state["you"] = True
             state["code"] = self.code
             state["requests"] = [r.to_wire() for r in self.requests.values()]
+        elif player_id is not None and player_id in self.requests:
+            state["request"] = self.requests[player_id].to_wire()  # mine, still waiting
         return state
 
     def announce(self) -> None:

@@ -63,6 +63,9 @@ async def test_seat_requests_wait_for_the_host() -> None:
     assert t.seats[2] is None and h.wallet.balance("bob") == 100_000  # nothing taken yet
     request = host.of("seat_request")[-1]
     assert (request["player"], request["seat"], request["buy_in"]) == ("bob", 2, 400)
+    again = h.player("bob")  # bob reloads: his snapshot still shows his request
+    await h.send(t, again, "watch", code=code)
+    assert again.of("snapshot")[-1]["host"]["request"]["seat"] == 2
     assert not bob.of("seat_request")  # the host's alone
     assert (await h.send(t, bob, "host", action="approve", player="bob"))["code"] == "not_host"
     assert (await h.send(t, host, "host", action="approve", player="nobody"))["code"] == \
