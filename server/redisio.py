@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlparse
@@ -132,8 +132,12 @@ class Redis:
         """Publish ``message`` on ``channel``; returns how many subscribers got it."""
         return int(await self.call("PUBLISH", channel, message))
 
-    async def subscribe(self, *channels: str) -> AsyncIterator[tuple[str, str]]:
-        """Yield ``(channel, message)`` for every message on ``channels`` (reconnecting)."""
+    async def subscribe(self, *channels: str,
+                        ready: Callable[[], None] | None = None
+                        ) -> AsyncIterator[tuple[str, str]]:
+        """Yield ``(channel, message)`` for every message on ``channels`` (reconnecting).
+        ``ready()`` is called each time the subscription is in place (first, and after each
+        reconnection: messages published while it was not are lost)."""
         while True:
             try:
                 conn = await asyncio_redis.Connection.create(
@@ -146,6 +150,8 @@ class Redis:
             try:
                 sub = await conn.start_subscribe()
                 await sub.subscribe(list(channels))
+                if ready is not None:
+                    ready()
                 while True:
                     msg = await sub.next_published()
                     yield msg.channel, msg.value

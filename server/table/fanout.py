@@ -9,6 +9,12 @@ spectators get public frames (and their snapshot) ``spectator_delay`` seconds la
 delayed view stays consistent; those timers run their work through the actor's inbox
 (``run_in_actor``) and are cancelled by :meth:`Fanout.close`.
 
+In a cluster, a :class:`Relay` (``Fanout.relay``, set by the registry) carries the public
+stream to other processes' spectators: while ``relay.wanted(table)`` each public frame is
+handed to ``relay.send`` once (``spectator_delay`` seconds late at a delayed table: the
+relayed stream is the already-delayed public one), and :meth:`Fanout.relay_snapshot` hands it
+the public snapshot (delayed alike), so the receiver's view starts consistent.
+
 :class:`Fanout` owns its state (``seq``, the event log, the sinks, the pending delayed
 snapshots and timers); the actor is its only caller.
 """
@@ -19,12 +25,12 @@ import logging
 from collections import deque
 from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 from server.table.api import Clock, Envelope, Sink, Timer
 from server.table.projection import Draft, Msg
 
-__all__ = ["EVENT_LOG_SIZE", "Fanout", "LogEntry", "builder", "draft"]
+__all__ = ["EVENT_LOG_SIZE", "Fanout", "LogEntry", "Relay", "builder", "draft"]
 
 log = logging.getLogger("server.table")
 
@@ -43,6 +49,21 @@ def builder(fn: Callable[..., Msg], **fields: Any) -> Callable[[str, int], Msg]:
 def draft(fn: Callable[..., Msg], **fields: Any) -> Draft:
     """A table event every viewer sees alike."""
     return Draft(builder(fn, **fields))
+
+
+class Relay(Protocol):
+    """Where a table's public stream goes beyond this process (``server.cluster``).
+
+    ``wanted(table)``: is some other process watching it now (asked at each event, so it must
+    be cheap); ``send(table, msg)``: one public frame or snapshot, in the table's order (never
+    blocks: the relay queues it); ``asked(table)``: a snapshot was handed over (from now on
+    the table's frames are wanted)."""
+
+    def wanted(self, table_id: str) -> bool: ...
+
+    def send(self, table_id: str, msg: Msg) -> None: ...
+
+    def asked(self, table_id: str) -> None: ...
 
 
 @dataclass(slots=True)
@@ -79,6 +100,7 @@ class Fanout:
         self.sinks: dict[int, Sink] = {}
         self.snapshot_pending: set[int] = set()  # delayed spectators whose snapshot is due
         self._timers: set[Timer] = set()  # spectator-delay timers not fired yet
+        self.relay: Relay | None = None  # other processes' spectators (cluster mode only)
 
     # ---------------------------------------------------------------- sending
     def answer(self, env: Envelope, msg: Msg) -> None:
@@ -140,6 +162,26 @@ class Fanout:
                 self._sink_failed(sink, exc)
         if delayed and public is not None:
             self._later(lambda: self._send_delayed(public, skip))
+        relay = self.relay
+        if relay is not None and public is not None and relay.wanted(self.table_id):
+            if delay > 0:
+                self._later(lambda: relay.send(self.table_id, public))
+            else:
+                relay.send(self.table_id, public)
+
+    def relay_snapshot(self) -> None:
+        """Another process asked for this table's public stream: hand the relay the public
+        snapshot of now (``spectator_delay`` seconds late at a delayed table, like the
+        frames), after which it gets every public frame with a higher ``seq``."""
+        relay = self.relay
+        if relay is None:
+            return
+        snap = self.snapshot_for(None)
+        relay.asked(self.table_id)
+        if self.delay > 0:
+            self._later(lambda: relay.send(self.table_id, snap))
+        else:
+            relay.send(self.table_id, snap)
 
     def _send_delayed(self, msg: Msg, skip: frozenset[str] | None = None) -> None:
         seated = self.seated()

@@ -40,6 +40,7 @@ from server.table import admin
 from server.table.actor import TableActor
 from server.table.api import Clock, Sink
 from server.table.clock import AsyncioClock
+from server.table.fanout import Relay
 from server.table.house import jackpot_terms
 from server.table.jackpot import EmbeddedJackpot, JackpotService
 from server.table.lobby import Lobby, Mutes
@@ -102,6 +103,9 @@ class TableRegistry:
         self.listing_listener: Callable[[str], None] | None = None
         """Called with a table's id when its lobby entry may have changed or it closed (the
         cluster's directory, `server.cluster`, copies it to Redis); non-blocking."""
+        self.relay: Relay | None = None
+        """Cluster mode: carries each table's public stream to other processes' spectators
+        (`server.cluster.spectate`); set before any table opens."""
         self.accepting = True
         self.actors: dict[str, TableActor] = {}
         self.admin = admin.TableAdmin(self)  # the operator's calls (server.table.admin)
@@ -165,6 +169,7 @@ class TableRegistry:
         actor.mutes = self.mutes
         actor.frozen = lambda player_id: self.frozen(player_id)
         actor.on_change = self._on_table_change
+        actor.fanout.relay = self.relay
         self.actors[table_id] = actor
         self._creator[table_id] = (owner, ip)
         if owner is not None:
