@@ -49,7 +49,7 @@ from server.ledger.sqlite_store import SqliteStore
 from server.ledger.store import Store
 from server.ledger.wallet import LedgerWallet, Wallet
 from server.net.admission import accept_error_handler, apply_fd_limit
-from server.net.edge import Edge, ws_max_size
+from server.net.edge import Connection, Edge, ws_max_size
 from server.net.http import WS_PATH, HttpEndpoints
 from server.net.loginguard import LoginGuard
 from server.net.metrics import Metrics
@@ -151,7 +151,9 @@ def build_app(config: Config) -> App:
     registry.use_ids(ledger.store)  # durable counters (server.ledger.ids)
     registry.history = history = build_history(config)
     metrics = Metrics(tables=lambda: len(registry.tables()))
-    edge = Edge(config, metrics, on_close=registry.detach)
+    directory = build_directory(config, ledger, registry)
+    edge = Edge(config, metrics, on_close=registry.detach if directory is None
+                else _detach_everywhere(registry, directory))
     metrics.connections_gauge = lambda: len(edge.connections)
     sessions = Sessions(wallet, starting_balance=config.starting_balance,
                         accounts=Accounts(ledger, starting_balance=config.starting_balance,
@@ -180,7 +182,6 @@ def build_app(config: Config) -> App:
     operator.jackpot_history = http.jackpot_history
     router.gate = operator.flags.gate  # frozen: no sit or chat; muted: no chat
     registry.frozen = lambda player_id: player_id in operator.flags.frozen  # nor a waiting list
-    directory = build_directory(config, ledger, registry)
     router.cluster = directory
     return App(config=config, wallet=wallet, registry=registry, metrics=metrics,
                sessions=sessions, edge=edge, router=router, http=http, jackpot=jackpot,
@@ -198,7 +199,17 @@ def build_directory(config: Config, ledger: Ledger, registry: TableRegistry
                           url=config.public_url, lease=config.node_lease,
                           refresh=config.cluster_lobby_refresh_ms / 1000, registry=registry)
     registry.listing_listener = directory.table_changed
+    registry.relay = directory.spectate  # public frames to other processes' spectators
     return directory
+
+
+def _detach_everywhere(registry: TableRegistry, directory: Directory
+                       ) -> Callable[[Connection], None]:
+    """A closed connection leaves this process's tables and the remote tables it watched."""
+    def detach(conn: Connection) -> None:
+        registry.detach(conn)
+        directory.spectate.detach(conn)
+    return detach
 
 
 def build_operator(config: Config, registry: TableRegistry, wallet: LedgerWallet,

@@ -3,7 +3,9 @@
 A process started with ``--redis URL --node NAME --public-url ws://HOST:PORT/ws`` joins the
 room's directory (:class:`~server.cluster.directory.Directory`): its lease, its tables with
 their lobby entries; the lobby, ``moved`` and the placement of new tables read this
-process's cached copy of it. Without ``--public-url`` nothing of this package runs.
+process's cached copy of it; a spectator may watch any listed table from any process
+(:mod:`server.cluster.spectate`: the owner's public stream over Redis pub/sub). Without
+``--public-url`` nothing of this package runs.
 Keys: :mod:`server.cluster.keys` (and docs/architecture.md).
 """
 

@@ -28,6 +28,7 @@ from typing import Any
 
 from server.cluster import keys as lua
 from server.cluster.keys import Keys
+from server.cluster.spectate import Spectate
 from server.redisio import Redis, RedisScriptError, RedisUnavailable
 from server.table.lobby import page_of, row_of, table_number
 from server.table.registry import TableRegistry
@@ -59,6 +60,7 @@ class RoomCopy:
     filtered: dict[tuple[Any, ...], Any] = field(default_factory=dict)
     load: dict[str, tuple[int, int]] = field(default_factory=dict)  # node -> tables, players
     listed_rows: list[Any] | None = None  # listed(), once per read
+    unlisted: set[str] = field(default_factory=set)  # private tables (no lobby entry)
 
     @classmethod
     def parse(cls, version: str, live: list[str], tables: list[str]) -> RoomCopy:
@@ -69,7 +71,9 @@ class RoomCopy:
             table_id, node, entry = tables[i], tables[i + 1], tables[i + 3]
             copy.owner[table_id] = node
             players = 0
-            if entry:
+            if not entry:
+                copy.unlisted.add(table_id)
+            else:
                 data = json.loads(entry)
                 data["node"] = node
                 players = int(data.get("players", 0))
@@ -111,6 +115,9 @@ class Directory:
         self._written: list[tuple[int, asyncio.Future[None]]] = []  # (pass, waiter)
         self._reads: list[asyncio.Future[None]] = []
         self.draining = False
+        self.spectate = Spectate(lambda: self.redis, registry=registry, prefix=prefix)
+        """Spectators across processes (:mod:`server.cluster.spectate`): the registry's
+        relay, and the remote tables watched here."""
 
     # ------------------------------------------------------------------ life
     async def start(self) -> None:
@@ -130,6 +137,7 @@ class Directory:
                  self.node, self.url, len(self.copy.nodes), len(self.copy.owner), dropped)
         self._task = asyncio.get_running_loop().create_task(self._keep(),
                                                             name=f"directory:{self.node}")
+        await self.spectate.start()
 
     async def drain(self) -> None:
         """Shutdown began: no new tables are placed here (the node stays listed, and its
@@ -142,6 +150,7 @@ class Directory:
 
     async def close(self) -> None:
         """Stop the task, take this node and its tables out of the directory, disconnect."""
+        await self.spectate.close()
         if self._task is not None:
             self._task.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
@@ -205,6 +214,14 @@ class Directory:
             return None
         info = self.copy.nodes.get(node)
         return None if info is None else info.url
+
+    def watchable(self, table_id: str) -> bool:
+        """Can this process serve a watcher of ``table_id`` (``Spectate``): a listed table
+        of another live process, as the copy knows it (a private table, or one the copy does
+        not know yet, answers ``moved``)."""
+        node = self.copy.owner.get(table_id)
+        return (node is not None and node != self.node and node in self.copy.nodes
+                and table_id not in self.copy.unlisted)
 
     async def locate(self, table_id: str) -> str | None:
         """One look-up in Redis: the URL of the live process owning ``table_id`` (not this

@@ -21,8 +21,9 @@ here from the `HistoryStore`: only hands the player played, only as that player 
 (`server.ledger.history.player_copy`); `unknown_hand` otherwise.
 In cluster mode (`Router.cluster`, `server.cluster`): `tables` lists the whole room from the
 directory's copy, a table request for a table another process owns answers `moved` (with
-`url` and `table`), and `create_table` answers `moved` (without `table`) when another process
-is less loaded, else once the new table is in the directory.
+`url` and `table`) but `watch`/`resume` of a listed one, served here from the owner's public
+stream (`server.cluster.spectate`; `unwatch` leaves it), and `create_table` answers `moved`
+(without `table`) when another process is less loaded, else once the new table is in the directory.
 Identity requests carry the connection's address (`Connection.remote_ip`, keyed by
 `server.net.loginguard.address_key`) for the lockouts and the guest limit. `logout` ends the
 connection's session (`all`: every one of the account) and `change_password` every session of
@@ -247,7 +248,10 @@ class Router:
             table_id: str = request.table  # type: ignore[attr-defined]
             actor = self.registry.get(table_id)
             if actor is None:
-                if self.cluster is not None:  # owned by another process? (`moved`)
+                if self.cluster is not None:  # owned by another process?
+                    if isinstance(request, Watch | Resume | Unwatch) \
+                            and self._watch_remote(conn, request, table_id):
+                        return None  # served here, from the owner's public stream
                     return self._finish(conn, rid, self._elsewhere(table_id, rid))
                 raise ProtocolError("unknown_table", f"no table {table_id[:64]!r}", rid=rid)
             if isinstance(request, Act):
@@ -300,6 +304,26 @@ class Router:
         assert self.cluster is not None
         await self.cluster.written(table_id)
         conn.reply(messages.ok(rid, **self.registry.created(table_id)))
+
+    def _watch_remote(self, conn: Connection, request: Watch | Resume | Unwatch,
+                      table_id: str) -> bool:
+        """In a cluster, `watch` (and `resume`, which starts again from a snapshot) of a
+        listed table another process owns is served here (`server.cluster.spectate`): `ok`,
+        then the table's public snapshot and frames; `unwatch` leaves it. False: answer as
+        for any table request elsewhere (`moved`)."""
+        assert self.cluster is not None
+        spectate = self.cluster.spectate
+        if isinstance(request, Unwatch):
+            if not spectate.unwatch(table_id, conn.conn_id):
+                return False
+            conn.reply(messages.ok(request.rid))
+            return True
+        if not self.cluster.watchable(table_id):
+            return False
+        conn.settle()  # a live table watched: the hello deadline is met
+        conn.reply(messages.ok(request.rid))
+        spectate.watch(table_id, conn)
+        return True
 
     async def _elsewhere(self, table_id: str, rid: Any) -> None:
         """A table request for a table this process does not have, in a cluster: `moved` to
