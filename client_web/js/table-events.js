@@ -381,5 +381,21 @@ const EVENTS = {
 /** Apply table event `msg` to table `t` (of `state`). */
 export function tableEvent(state, t, msg) {
   const handler = EVENTS[msg.type];
+  t.fresh = freshOf(t, msg); // what this event changed: the next drawing animates only that
   if (handler) handler(state, t, msg);
+}
+
+/** The part of the felt event `msg` brings in (dealt or drawn cards, board cards, chips put
+ * in, chips won), for the short deal and chip animations (js/ui/table.js); null otherwise. */
+export function freshOf(t, msg) {
+  switch (msg.type) {
+    case "dealt": return { seat: msg.seat, cards: (msg.cards || []).length + (msg.up || []).length };
+    case "drew": return msg.count ? { seat: msg.seat, cards: msg.count } : null;
+    case "board": return { board: Math.max(0, (msg.cards || []).length - t.board.length) };
+    case "posted": return { bet: msg.seat };
+    case "acted": return ["bet", "raise", "call", "complete", "bring_in"].includes(msg.action)
+      ? { bet: msg.seat } : null;
+    case "pot_awarded": return { won: Object.keys(msg.winners || {}).map(Number) };
+    default: return null;
+  }
 }

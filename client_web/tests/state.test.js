@@ -214,3 +214,11 @@ test("a newcomer waiting for the big blind is labelled until they are dealt in (
       wait_for_bb: true }, null, null] }));
   assert.equal(again.table.seats[0].waitsForBigBlind, true);
 });
+
+test("a redraw does not replay a deal: only the latest event's cards carry deal-in", async () => {
+  const { feltHTML } = await import("../js/ui/table.js");
+  let s = run(HAND.slice(0, 4));
+  assert.equal((feltHTML(s.table, {}).match(/deal-in/g) || []).length, 2); // seat 0's two cards
+  s = run([{ type: "chat", seat: 1, text: "gl" }], s);
+  assert.doesNotMatch(feltHTML(s.table, {}), /deal-in/);
+});

@@ -99,3 +99,14 @@ test("GEN-10/CSP-13: the lobby shows each table's rake and the Caribbean jackpot
     stakes: { blinds: [5, 10] }, seats: 6, players: 0, spectators: 0, rake: { bp: 250, cap: 0 } }], null);
   assert.match(row, /rake 2\.5%/);
 });
+
+test("only what the latest event brought in is animated (dealt cards, the board's new cards, chips in, chips won)", async () => {
+  const { freshOf } = await import("../js/table-events.js");
+  const t = { board: ["As", "Kd", "7h"] };
+  assert.deepEqual(freshOf(t, { type: "dealt", seat: 2, cards: [null, null], up: ["Qs"] }), { seat: 2, cards: 3 });
+  assert.deepEqual(freshOf(t, { type: "board", cards: ["As", "Kd", "7h", "2c"] }), { board: 1 });
+  assert.deepEqual(freshOf(t, { type: "acted", seat: 1, action: "raise" }), { bet: 1 });
+  assert.equal(freshOf(t, { type: "acted", seat: 1, action: "fold" }), null);
+  assert.deepEqual(freshOf(t, { type: "pot_awarded", winners: { 3: 200 } }), { won: [3] });
+  assert.equal(freshOf(t, { type: "chat", text: "hi" }), null);
+});

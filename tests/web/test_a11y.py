@@ -24,6 +24,10 @@ async def axe_violations(page: Page) -> list[dict[str, Any]]:
     if not await page.evaluate("() => !!window.axe"):
         await page.evaluate(AXE.read_text(encoding="utf-8"))
     result: dict[str, Any] = await page.evaluate("""async () => {
+        // the page as it rests: a card still sliding in is half transparent for 0.2 s
+        await Promise.all(document.getAnimations()
+            .filter((a) => a.effect && a.effect.getComputedTiming().endTime !== Infinity)
+            .map((a) => a.finished.catch(() => null)));
         const r = await window.axe.run(document, {
             runOnly: { type: "tag", values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"] },
             resultTypes: ["violations"],

@@ -73,8 +73,13 @@ const marked = (cards, kind, best) =>
 
 function seatCards(t, s, isMe) {
   if (s.shown) return marked(s.shown.cards, "shown", winningCards(t));
-  const down = s.cards.map((c) => cardHTML(c, isMe ? "hole" : "up", s.state === "folded" ? "dim" : ""));
-  const up = s.up.map((c) => cardHTML(c, "up", "upcard"));
+  // the cards the latest event brought this seat slide in (the last `fresh.cards` of them)
+  const f = t.fresh && t.fresh.seat === s.seat ? t.fresh.cards : 0;
+  const all = s.cards.length + s.up.length;
+  const deal = (k) => (k >= all - f ? " deal-in" : "");
+  const down = s.cards.map((c, k) => cardHTML(c, isMe ? "hole" : "up",
+    (s.state === "folded" ? "dim" : "") + deal(k)));
+  const up = s.up.map((c, k) => cardHTML(c, "up", "upcard" + deal(s.cards.length + k)));
   return down.join("") + up.join("");
 }
 
@@ -123,13 +128,15 @@ function seatHTML(t, i, opts) {
   const jp = s.jackpot ? `<span class="jp-chip" title="jackpot wager">JP ${chips(s.jackpot)}</span>` : "";
   const button = t.button === i && !["caribbean", "stud5", "stud7"].includes(t.variant)
     ? `<span class="dealer-button" title="dealer button" aria-label="dealer button">D</span>` : "";
-  const bet = s.bet ? `<div class="bet" data-bet-seat="${i}" style="${betStyle}">` +
+  const moved = t.fresh && t.fresh.bet === i ? " chip-in" : ""; // chips just put in
+  const won = t.fresh && t.fresh.won && t.fresh.won.includes(i) ? " won" : ""; // chips just won
+  const bet = s.bet ? `<div class="bet${moved}" data-bet-seat="${i}" style="${betStyle}">` +
     `<span class="chip-stack" aria-hidden="true"></span><span class="amount">${chips(s.bet)}</span></div>` : "";
   return `<div class="${classes.join(" ")}" data-seat="${i}" style="${style}" role="group" ` +
     `aria-label="Seat ${i + 1}: ${esc(s.name)}${isMe ? " (you)" : ""}${turn ? ", to act" : ""}">` +
     `<div class="cards${(s.shown ? s.shown.cards.length : s.cards.length + s.up.length) > 4 ? " many" : ""}">${seatCards(t, s, isMe)}</div>` +
     `<div class="plate">${button}<div class="name">${esc(s.name)}${isMe ? " <span class=\"you\">(you)</span>" : ""}</div>${s.guest ? guestBadge(s.tag) : ""}${hostBadge(t, i)}` +
-    `<div class="stack" data-stack="${s.stack}">${chips(s.stack)}</div>` +
+    `<div class="stack${won}" data-stack="${s.stack}">${chips(s.stack)}</div>` +
     `${stateLabel ? `<div class="state">${esc(stateLabel)}</div>` : ""}${action}${jp}${odd}</div>` +
     `${shown}${result}${clockHTML(turn, opts.now)}</div>${bet}`;
 }
@@ -156,7 +163,11 @@ function centerHTML(t, opts = {}) {
     parts.push(`<div class="dealer-hand" role="group" aria-label="dealer's cards"><div class="label">${esc(label)}</div>` +
       `<div class="cards">${d ? cards : ""}</div></div>`);
   } else if (t.board.length || ["holdem", "manila", "manila3"].includes(t.variant)) {
-    parts.push(`<div class="board" role="group" aria-label="board">${marked(t.board, "board", winningCards(t))}</div>`);
+    const fresh = t.fresh && t.fresh.board ? t.fresh.board : 0; // the new board cards slide in
+    const best = winningCards(t);
+    const board = t.board.map((c, k) => cardHTML(c, "board",
+      `${c && best.has(c) ? "best" : ""}${k >= t.board.length - fresh ? " deal-in" : ""}`)).join("");
+    parts.push(`<div class="board" role="group" aria-label="board">${board}</div>`);
   }
   const pot = potTotal(t);
   if (t.variant !== "caribbean" && (pot > 0 || (!t.ended && !t.winners.length))) { // no "Pot 0" once paid
