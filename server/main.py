@@ -198,6 +198,7 @@ def build_directory(config: Config, ledger: Ledger, registry: TableRegistry
     directory = Directory(config.redis_url, node=config.node, run=ledger.run,
                           url=config.public_url, lease=config.node_lease,
                           refresh=config.cluster_lobby_refresh_ms / 1000, registry=registry)
+    directory.ledger = ledger  # live moves and failover move tables' chips
     registry.listing_listener = directory.table_changed
     registry.relay = directory.spectate  # public frames to other processes' spectators
     return directory
@@ -430,8 +431,12 @@ def _announce(app: App, config: Config, server: Server, operator_port: int) -> s
 async def _drain_tables_and_connections(app: App, config: Config, server: Server) -> None:
     """Shutdown: the tables finish their hands (bounded), the jackpot closes, every outbox is
     flushed and every connection closed (1001)."""
-    if app.directory is not None:  # no new tables placed here while it drains
-        await app.directory.drain()
+    if app.directory is not None:  # no new tables placed here while it drains; each table
+        await app.directory.drain()  # moves to another process at the end of its hand
+        try:
+            await app.directory.moves.drain(config.shutdown_deadline)
+        except Exception:
+            log.exception("event=drain_moves_failed")
     try:
         await asyncio.wait_for(app.registry.shutdown(config.shutdown_deadline),
                                config.shutdown_deadline + 5.0)

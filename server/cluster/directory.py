@@ -27,9 +27,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from server.cluster import keys as lua
+from server.cluster.failover import Failover
 from server.cluster.keys import Keys
+from server.cluster.moves import Moves
 from server.cluster.spectate import Spectate
+from server.ledger.journal import Ledger
 from server.redisio import Redis, RedisScriptError, RedisUnavailable
+from server.table.handoff import export_state
 from server.table.lobby import page_of, row_of, table_number
 from server.table.registry import TableRegistry
 
@@ -61,6 +65,7 @@ class RoomCopy:
     load: dict[str, tuple[int, int]] = field(default_factory=dict)  # node -> tables, players
     listed_rows: list[Any] | None = None  # listed(), once per read
     unlisted: set[str] = field(default_factory=set)  # private tables (no lobby entry)
+    lapsed: list[str] = field(default_factory=list)  # nodes whose lease ran out (failover)
 
     @classmethod
     def parse(cls, version: str, live: list[str], tables: list[str]) -> RoomCopy:
@@ -118,6 +123,13 @@ class Directory:
         self.spectate = Spectate(lambda: self.redis, registry=registry, prefix=prefix)
         """Spectators across processes (:mod:`server.cluster.spectate`): the registry's
         relay, and the remote tables watched here."""
+        self.moves = Moves(self)
+        """Live table moves (:mod:`server.cluster.moves`): a drain hands tables over, and
+        this process takes tables others hand over."""
+        self.failover = Failover(self)
+        """Failover (:mod:`server.cluster.failover`): the tables of a process whose lease
+        lapsed, reopened here when this process is the one that takes it over."""
+        self.ledger: Ledger | None = None  # the process's ledger (moves and failover need it)
 
     # ------------------------------------------------------------------ life
     async def start(self) -> None:
@@ -138,6 +150,7 @@ class Directory:
         self._task = asyncio.get_running_loop().create_task(self._keep(),
                                                             name=f"directory:{self.node}")
         await self.spectate.start()
+        await self.moves.start()
 
     async def drain(self) -> None:
         """Shutdown began: no new tables are placed here (the node stays listed, and its
@@ -150,6 +163,8 @@ class Directory:
 
     async def close(self) -> None:
         """Stop the task, take this node and its tables out of the directory, disconnect."""
+        await self.moves.close()
+        await self.failover.close()
         await self.spectate.close()
         if self._task is not None:
             self._task.cancel()
@@ -243,22 +258,26 @@ class Directory:
         of the least-loaded live process (fewest tables, then fewest seated players; this one
         on a tie, so a request sent there stays there). Each table sent elsewhere counts
         there until the next read, so a burst of creations spreads."""
-        if self.draining:
-            here: tuple[int, int] = (1 << 30, 0)
-        else:
-            here = self._own_load()
+        here: tuple[int, int] = (1 << 30, 0) if self.draining else self._own_load()
+        best = self.least_loaded(here)
+        return None if best is None else best.url
+
+    def least_loaded(self, below: tuple[int, int] = (1 << 31, 0)) -> NodeInfo | None:
+        """The live, not draining process other than this one with the fewest tables (then
+        seated players), if its load is below ``below``; it counts one more table there
+        until the next read (:meth:`place`, and a drain's live moves)."""
         best: tuple[tuple[int, int], str] | None = None
         for name, info in self.copy.nodes.items():
             if name == self.node or info.draining:
                 continue
             tables, players = self.copy.load.get(name, (0, 0))
             load = (tables + self._placed.get(name, 0), players)
-            if load < here and (best is None or (load, name) < best):
+            if load < below and (best is None or (load, name) < best):
                 best = (load, name)
         if best is None:
             return None
         self._placed[best[1]] = self._placed.get(best[1], 0) + 1
-        return self.copy.nodes[best[1]].url
+        return self.copy.nodes[best[1]]
 
     def _own_load(self) -> tuple[int, int]:
         actors = self.registry.actors
@@ -320,10 +339,13 @@ class Directory:
                         args=[table_id, self.node, self.run])
                     continue
                 entry = self.registry.lobby.entry(table_id)
+                owner = self.registry.creators.get(table_id, (None, None))[0]
+                state = export_state(actor, owner=owner)
                 written = await self.redis.script(lua.PUT)(
                     keys=[k.table(table_id), k.tables, k.version],
                     args=[table_id, self.node, self.run, self.url, table_number(table_id),
-                          "" if entry is None else json.dumps(entry, separators=(",", ":"))])
+                          "" if entry is None else json.dumps(entry, separators=(",", ":")),
+                          state.to_json()])
             except BaseException:
                 self._dirty.add(table_id)  # written on the next turn
                 raise
@@ -338,7 +360,7 @@ class Directory:
     async def _read(self) -> None:
         assert self.redis is not None
         k = self.keys
-        version, live, tables = await self.redis.script(lua.SNAPSHOT)(
+        version, live, tables, lapsed = await self.redis.script(lua.SNAPSHOT)(
             keys=[k.nodes, k.tables, k.version],
             args=[self.copy.version, k.node_prefix, k.table_prefix])
         self.reads += 1
@@ -346,6 +368,9 @@ class Directory:
         reads, self._reads = self._reads, []
         try:
             self._store_copy(version, live, tables)
+            self.copy.lapsed = [str(n) for n in lapsed or () if str(n) != self.node]
+            if self.copy.lapsed:
+                self.failover.lapsed(self.copy.lapsed)
         finally:
             for waiter in reads:
                 if not waiter.done():

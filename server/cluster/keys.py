@@ -1,4 +1,4 @@
-"""The directory's Redis keys and Lua scripts (docs/architecture.md, "The cluster: keys").
+r"""The directory's Redis keys and Lua scripts (docs/architecture.md, "The cluster: keys").
 
 Rule of this module: every directory key is named here and every change to the directory is
 one of these scripts, run through :mod:`server.redisio`; times are Redis's own (``TIME``), so
@@ -15,9 +15,21 @@ each table's keys share the table's own tag ``{<table id>}``:
   they opened);
 * ``<p>:{room}:version``: counter, bumped by every table write (a reader whose copy has this
   version skips reading the tables again);
-* ``<p>:table:{<table>}``: hash ``node``, ``run``, ``url`` (the owner), ``number``, and
+* ``<p>:table:{<table>}``: hash ``node``, ``run``, ``url`` (the owner), ``number``,
   ``entry`` (its lobby entry as JSON; absent for a private table, which is never listed but
-  still found by ``moved``).
+  still found by ``moved``), ``state`` (its seats and settings as JSON,
+  :class:`server.table.handoff.TableState`: what a failover reopens it from), and while a live
+  move is offered ``move`` (the state at the end of its last hand) and ``move_to`` (the node
+  asked to take it);
+* ``<p>:{room}:inbox:<node>``: pub/sub channel of one node for live moves (``offer <table>
+  <from>`` to the taker, ``taken <table>`` back to the owner).
+
+Failover (:data:`TAKE`): the survivor that holds a lapsed node's ledger lease
+(``node:<node>`` in the ledger's store: exactly one process at a time) moves every table of
+that node to itself in one step and takes the node out of ``nodes``. Live moves: the owner
+:data:`OFFER`\ s a table, the taker's :data:`ACCEPT` is the one atomic change of owner, and an
+owner that got no answer in time :data:`CANCEL`\ s, which fails once the table was taken: one
+of the two wins, never both.
 
 The scripts that touch a table and the room's index together (:data:`PUT`, :data:`DROP`) and
 the readers of every table (:data:`SNAPSHOT`, :data:`REGISTER`, :data:`LEAVE`) name keys of
@@ -28,7 +40,8 @@ takeover claim) on one slot for that day.
 
 from __future__ import annotations
 
-__all__ = ["DROP", "LEAVE", "LOCATE", "PUT", "REGISTER", "RENEW", "SNAPSHOT", "Keys"]
+__all__ = ["ACCEPT", "CANCEL", "DROP", "LEAVE", "LOCATE", "OFFER", "PUT", "REGISTER", "RENEW",
+           "SNAPSHOT", "TAKE", "Keys"]
 
 
 class Keys:
@@ -47,6 +60,10 @@ class Keys:
 
     def table(self, table_id: str) -> str:
         return f"{self.table_prefix}{{{table_id}}}"
+
+    def inbox(self, node: str) -> str:
+        """A node's channel for live moves (``offer``/``taken``, server.cluster.moves)."""
+        return f"{self.prefix}:{{room}}:inbox:{node}"
 
 
 _NOW = """
@@ -121,13 +138,15 @@ return dropped
 """
 
 PUT = """
--- KEYS: table hash, tables, version; ARGV: table, node, run, url, number, entry ('' = none)
--- 0 when another node owns the table (never overwrite another owner's entry)
+-- KEYS: table hash, tables, version; ARGV: table, node, run, url, number, entry ('' = none),
+-- state (the table's state for a failover, server.table.handoff)
+-- 0 when another node (or another run of this one) owns the table: never overwrite it
 local key, tables, version = KEYS[1], KEYS[2], KEYS[3]
 local id, node, run, url, number, entry = ARGV[1], ARGV[2], ARGV[3], ARGV[4], ARGV[5], ARGV[6]
-local owner = redis.call('HGET', key, 'node')
-if owner and owner ~= node then return 0 end
-redis.call('HSET', key, 'node', node, 'run', run, 'url', url, 'number', number)
+local owner = redis.call('HMGET', key, 'node', 'run')
+if owner[1] and (owner[1] ~= node or owner[2] ~= run) then return 0 end
+redis.call('HSET', key, 'node', node, 'run', run, 'url', url, 'number', number,
+           'state', ARGV[7])
 if entry == '' then
   redis.call('HDEL', key, 'entry')
 else
@@ -165,8 +184,9 @@ for _, node in ipairs(redis.call('ZRANGEBYSCORE', nodes, now, '+inf')) do
     table.insert(live, info[2] or '0')
   end
 end
+local lapsed = redis.call('ZRANGEBYSCORE', nodes, '-inf', '(' .. now)
 local v = redis.call('GET', version) or '0'
-if v == have then return {v, live, false} end
+if v == have then return {v, live, false, lapsed} end
 local out = {}
 for _, id in ipairs(redis.call('ZRANGE', tables, 0, -1)) do
   local row = redis.call('HMGET', tprefix .. '{' .. id .. '}', 'node', 'url', 'entry')
@@ -177,7 +197,63 @@ for _, id in ipairs(redis.call('ZRANGE', tables, 0, -1)) do
     table.insert(out, row[3] or '')
   end
 end
-return {v, live, out}
+return {v, live, out, lapsed}
+"""
+
+TAKE = _NOW + """
+-- A failover (server.cluster.failover), by the survivor holding the lost node's ledger lease.
+-- KEYS: nodes, tables, version; ARGV: lost node, node, run, url, table prefix
+-- -> false if the lost node is live again, else {id, its run, its state, ...}: every table
+-- it owned, now owned by the caller; the lost node is out of the room.
+local nodes, tables, version = KEYS[1], KEYS[2], KEYS[3]
+local lost, node, run, url, tprefix = ARGV[1], ARGV[2], ARGV[3], ARGV[4], ARGV[5]
+local expiry = redis.call('ZSCORE', nodes, lost)
+if expiry and tonumber(expiry) > now then return false end
+local out = {}
+for _, id in ipairs(redis.call('ZRANGE', tables, 0, -1)) do
+  local key = tprefix .. '{' .. id .. '}'
+  local row = redis.call('HMGET', key, 'node', 'run', 'state')
+  if row[1] == lost then
+    redis.call('HSET', key, 'node', node, 'run', run, 'url', url)
+    redis.call('HDEL', key, 'move', 'move_to')
+    table.insert(out, id)
+    table.insert(out, row[2] or '')
+    table.insert(out, row[3] or '')
+  end
+end
+redis.call('ZREM', nodes, lost)
+if #out > 0 then redis.call('INCR', version) end
+return out
+"""
+
+OFFER = """
+-- A live move, the owner's offer (server.cluster.moves). KEYS: table hash;
+-- ARGV: node, run, the taker's node, the table's state -> 1, or 0 if not the owner
+local owner = redis.call('HMGET', KEYS[1], 'node', 'run')
+if owner[1] ~= ARGV[1] or owner[2] ~= ARGV[2] then return 0 end
+redis.call('HSET', KEYS[1], 'move', ARGV[4], 'move_to', ARGV[3])
+return 1
+"""
+
+ACCEPT = """
+-- A live move, taken (the one atomic change of owner). KEYS: table hash, version;
+-- ARGV: the owner's node, node, run, url -> {the owner's run, the state}, or false when the
+-- offer is not (or no longer) for this node
+local row = redis.call('HMGET', KEYS[1], 'node', 'run', 'move', 'move_to')
+if row[1] ~= ARGV[1] or row[4] ~= ARGV[2] or not row[3] then return false end
+redis.call('HSET', KEYS[1], 'node', ARGV[2], 'run', ARGV[3], 'url', ARGV[4])
+redis.call('HDEL', KEYS[1], 'move', 'move_to')
+redis.call('INCR', KEYS[2])
+return {row[2], row[3]}
+"""
+
+CANCEL = """
+-- A live move given up by its owner (no answer in time). KEYS: table hash; ARGV: node, run
+-- -> 1: still the owner, the offer withdrawn; 0: the table was taken meanwhile
+local owner = redis.call('HMGET', KEYS[1], 'node', 'run')
+if owner[1] ~= ARGV[1] or owner[2] ~= ARGV[2] then return 0 end
+redis.call('HDEL', KEYS[1], 'move', 'move_to')
+return 1
 """
 
 LOCATE = _NOW + """

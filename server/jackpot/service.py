@@ -176,6 +176,7 @@ class JackpotService:
         self.leases = OpenHands()
         self.open = self.leases.hands  # registered, not yet reported
         self.waiting: set[str] = set()  # claim keys reported, not yet paid
+        self.adopted: set[str] = set()  # lost processes whose payouts this one credits
         self.payouts: list[Payout] = []  # credited by this process (newest last)
         self._ops: deque[_Op] = deque()
         self._wake = asyncio.Event()
@@ -405,9 +406,9 @@ class JackpotService:
         assert self.coord is not None
         if self.open:
             await self.coord.renew(self.leases.renewable())
-        if self.waiting or self.open:
+        if self.waiting or self.open or self.adopted:
             await self._settle(await self.coord.advance())
-        if self.waiting:
+        if self.waiting or self.adopted:
             await self._sweep()
 
     def _tick_later(self) -> None:
@@ -447,7 +448,7 @@ class JackpotService:
             if paid:  # the reseeds and shortfalls of these rounds before their payouts
                 await self.books.book_pool_events(self.ledger, self.coord)
             for p in paid:
-                if p.owner == self.owner:
+                if p.owner == self.owner or p.owner in self.adopted:
                     await self._credit_one(p)
         finally:
             if done and not self._ops:
@@ -461,8 +462,13 @@ class JackpotService:
 
     async def _sweep(self) -> None:
         assert self.coord is not None
-        for p in await self.coord.due(self.owner):
-            await self._credit_one(p)
+        if not self.adopted:
+            for p in await self.coord.due(self.owner):
+                await self._credit_one(p)
+            return
+        for p in await self.coord.due():  # a failover's (server.jackpot.takeover)
+            if p.owner == self.owner or p.owner in self.adopted:
+                await self._credit_one(p)
 
     async def _credit_one(self, p: Payout) -> None:
         if p.key in self._crediting:

@@ -129,6 +129,8 @@ class TableActor:
         self.viewers = ViewerDesk(self)
         self.host = HostDesk(self, host)  # a private table's host (inert at a public one)
         self.closing = False
+        self.hold = False  # a live move waits for the hand's end: no new hand starts
+        self.hand_waiters: list[asyncio.Future[None]] = []  # resolved after each hand
         self.closing_reason: str | None = None  # closed for good after the hand (a host's)
         self.stopped = False
         self.fault: BaseException | None = None  # tests: raised by the next handled item
@@ -278,7 +280,7 @@ class TableActor:
     # ================================================================ between hands
     def _kick(self) -> None:
         """Schedule the next hand after the pause when one could start."""
-        if (self.in_hand or self.closing or self.host.paused
+        if (self.in_hand or self.closing or self.hold or self.host.paused
                 or self.turns.next_hand is not None):
             return
         if len(self.seats.eligible()) < self.game.min_players:
@@ -301,6 +303,10 @@ class TableActor:
             await self.close_for_good(self.closing_reason)
         elif self.closing:
             await self._close()
+        waiters, self.hand_waiters = self.hand_waiters, []
+        for waiter in waiters:
+            if not waiter.done():
+                waiter.set_result(None)
 
     def use_spec(self, spec: TableSpec) -> None:
         """The table's stakes and settings from now on (a host's change, between hands)."""

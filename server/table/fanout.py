@@ -216,11 +216,12 @@ class Fanout:
     # ---------------------------------------------------------------- resume
     def replay(self, sink: Sink, since: int) -> None:
         """``resume``: the events after ``since`` as this viewer got them (or, when the log no
-        longer reaches back that far, a fresh snapshot)."""
-        if since >= self.seq:
+        longer reaches back that far, or ``since`` is ahead of this table's, a fresh
+        snapshot)."""
+        if since == self.seq:
             return
         oldest = self.events[0].seq if self.events else self.seq + 1
-        if since + 1 < oldest:
+        if since + 1 < oldest or since > self.seq:  # (ahead: another history, a failover's)
             self.send_snapshot(sink)
             return
         pid = sink.player_id

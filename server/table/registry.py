@@ -41,10 +41,11 @@ from server.table.actor import TableActor
 from server.table.api import Clock, Sink
 from server.table.clock import AsyncioClock
 from server.table.fanout import Relay
+from server.table.handoff import TableState, restore_state, spec_of
 from server.table.house import jackpot_terms
 from server.table.jackpot import EmbeddedJackpot, JackpotService
 from server.table.lobby import Lobby, Mutes
-from server.table.settings import build_spec
+from server.table.settings import TableSpec, build_spec
 
 __all__ = ["TableRegistry"]
 
@@ -114,7 +115,7 @@ class TableRegistry:
         # the idle-close timers, the lobby listing built once per change, the mutes
         self._by_owner: dict[str, set[str]] = {}
         self._by_ip: dict[str, set[str]] = {}
-        self._creator: dict[str, tuple[str | None, str | None]] = {}
+        self.creators: dict[str, tuple[str | None, str | None]] = {}
         self._idle: dict[str, Any] = {}  # table id -> its idle-close Timer
         self.lobby = Lobby(self)
         self.mutes = Mutes(config.mute_limit)
@@ -160,27 +161,53 @@ class TableRegistry:
             raise ProtocolError("server_busy", "no table id at hand yet; try again") from None
         table_id = f"t{n}"
         tspec = build_spec(spec, self.config, name=f"Table {n}")
+        self._open(table_id, tspec, owner, ip)
+        log.info("event=table_created table=%s variant=%s owner=%s", table_id,
+                 tspec.variant_name, owner)
+        return table_id
+
+    def adopt(self, state: TableState, stacks: dict[str, int]) -> TableActor:
+        """Open a table another process had, with its id, settings and seats
+        (:mod:`server.table.handoff`; the cluster's live moves and failover), its players
+        seated with ``stacks`` (already in this process's accounts), disconnected until they
+        come back. Past the caps: it is the room's table already."""
+        if state.table in self.actors:
+            raise ValueError(f"table {state.table} is open here already")
+        grace = self.config.reconnect_grace
+        actor = self._open(state.table, spec_of(state.create, self.config), state.owner, None,
+                           lambda a: restore_state(a, state, stacks, grace))
+        if self.relay is not None:  # other processes' spectators of it: the stream goes on
+            self.relay.asked(state.table)
+            actor.call(actor.fanout.relay_snapshot)
+        log.info("event=table_adopted table=%s seats=%d seq=%d", state.table,
+                 len(actor.seats.occupied()), state.seq)
+        return actor
+
+    def _open(self, table_id: str, tspec: TableSpec, owner: str | None, ip: str | None,
+              restore: Callable[[TableActor], None] | None = None) -> TableActor:
+        """Build, register and start one table (``restore``: an adopted table's state, put
+        in before its task starts)."""
         actor = TableActor(table_id, tspec, config=self.config, wallet=self.wallet,
                            clock=self.clock, rng=self.rng, shuffle=self.shuffle,
                            jackpot=self.jackpot,
                            on_jackpot=self._on_jackpot, on_hand_end=self._on_hand_end,
                            history=self.history, host=owner)
         actor.recording.hand_numbers = self.hand_ids
+        if restore is not None:
+            restore(actor)
         actor.mutes = self.mutes
         actor.frozen = lambda player_id: self.frozen(player_id)
         actor.on_change = self._on_table_change
         actor.fanout.relay = self.relay
         self.actors[table_id] = actor
-        self._creator[table_id] = (owner, ip)
+        self.creators[table_id] = (owner, ip)
         if owner is not None:
             self._by_owner.setdefault(owner, set()).add(table_id)
         if ip is not None:
             self._by_ip.setdefault(ip, set()).add(table_id)
         self._spawn(actor)
         self._on_table_change(actor)  # in the lobby; empty: the idle count starts
-        log.info("event=table_created table=%s variant=%s owner=%s", table_id,
-                 tspec.variant_name, owner)
-        return table_id
+        return actor
 
     def get(self, table_id: str) -> TableActor | None:
         return self.actors.get(table_id)
@@ -240,7 +267,7 @@ class TableRegistry:
         timer = self._idle.pop(table_id, None)
         if timer is not None:
             timer.cancel()
-        owner, ip = self._creator.pop(table_id, (None, None))
+        owner, ip = self.creators.pop(table_id, (None, None))
         for index, key in ((self._by_owner, owner), (self._by_ip, ip)):
             if key is not None and key in index:
                 index[key].discard(table_id)

@@ -158,8 +158,8 @@ class Client:
 
     async def _pump(self) -> None:
         message = await self.receive()
-        if message["type"] in ("ok", "error", "pong"):
-            self.answers[message["rid"]] = message
+        if message["type"] in ("ok", "error", "pong") and "rid" in message:
+            self.answers[message["rid"]] = message  # (a pushed `moved` has none: an event)
         else:
             self.events.append(message)
 

@@ -1,0 +1,148 @@
+"""Issue 17: live table moves. A process that stops (the shutdown a `SIGTERM` starts) hands
+each of its tables, at the end of its hand, to another process with its seats, stacks, button,
+time banks and waiting list; its players are pushed `moved`, follow it with their token,
+`resume` there and play on. Chips stay in the ledger: every balance exact, nothing created.
+
+In-process servers (`server.main.run`) on one redis-server of the test's own; every wait is on
+an event with a timeout (an answer, an event, a directory read), never a sleep.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import pytest
+
+import server.cluster.moves as moves_module
+from websockets.asyncio.client import connect
+from websockets.typing import Subprotocol
+
+from protocol import SUBPROTOCOL_JSON
+from server.cluster.keys import ACCEPT
+from server.ledger.journal import Ledger, player_account
+from tests.cluster.test_directory import HOLDEM, Node, directory, guest, node, settled
+from tests.net.conftest import Client, Live
+
+pytestmark = pytest.mark.redis
+__all__ = ["node"]  # the fixture, shared with test_directory
+
+TIMEOUT = 20.0
+
+
+def ledger(live: Live) -> Ledger:
+    return live.app.wallet.ledger
+
+
+async def follow_push(c: Client, table: str) -> tuple[Client, dict[str, Any]]:
+    """A pushed `moved` for `table`: connect to its URL, `hello` with the token, `resume`;
+    the new connection and the snapshot it got."""
+    moved = await asyncio.wait_for(c.event("error", code="moved", table=table), TIMEOUT)
+    assert "rid" not in moved and moved["url"].startswith("ws://"), moved
+    ws = await asyncio.wait_for(connect(moved["url"], subprotocols=[Subprotocol(
+        SUBPROTOCOL_JSON)], ping_interval=None), TIMEOUT)
+    there = Client(ws=ws, subprotocol=SUBPROTOCOL_JSON)
+    ok = await there.request("hello", token=c.token)
+    assert ok["type"] == "ok" and ok["player_id"] == c.player_id, ok
+    welcome = await there.event("welcome")
+    there.player_id, there.token = welcome["player_id"], welcome["token"]
+    resumed = await there.request("resume", table=table, since=0)
+    assert resumed["type"] == "ok", resumed
+    snap = await there.event("snapshot", table=table)
+    return there, snap
+
+
+async def play_out(table: str, players: dict[int, Client]) -> dict[str, Any]:
+    """Whoever is to act folds (or checks) until the hand ends; its `hand_ended`."""
+    watcher = next(iter(players.values()))
+    while True:
+        msg = await asyncio.wait_for(watcher.event_any(), TIMEOUT)
+        if msg.get("table") != table:
+            continue
+        if msg["type"] == "hand_ended":
+            return msg
+        if msg["type"] == "turn":
+            actor = players[msg["seat"]]
+            done = await actor.request("act", table=table, action="fold")
+            assert done["type"] == "ok", done
+
+
+async def balances(live: Live, *players: Client) -> dict[str, int]:
+    return {c.player_id or "": await ledger(live).balance(player_account(c.player_id or ""))
+            for c in players}
+
+
+async def test_a_stopping_process_hands_its_table_over_and_the_players_play_on(
+        node: Node) -> None:
+    a, b = await node("a"), await node("b")
+    await settled(a, b)
+    alice, bob, carol = (await guest(a, "Alice"), await guest(a, "Bob"),
+                         await guest(a, "Carol"))
+    made = await alice.request("create_table", **HOLDEM)
+    assert made["type"] == "ok", made
+    table = made["table"]
+    assert table in a.app.registry.actors
+    for c, seat in ((alice, 0), (bob, 3)):
+        sat = await c.request("sit", table=table, seat=seat, buy_in=500)
+        assert sat["type"] == "ok", sat
+    watch = await carol.request("watch", table=table)
+    assert watch["type"] == "ok", watch
+    await play_out(table, {0: alice, 3: bob})
+    actor = a.app.registry.actors[table]
+    stacks = {st.player_id: st.stack for _, st in actor.seats.occupied()}
+    assert sum(stacks.values()) == 1000
+    button = actor.game.blinds.positions  # type: ignore[attr-defined]
+    total = await ledger(a).total()
+    off_table = await balances(a, alice, bob)
+
+    closing = asyncio.create_task(a.close())  # SIGTERM's path: drain, move, stop
+    alice2, snap = await follow_push(alice, table)
+    bob2, _ = await follow_push(bob, table)
+    carol2, _ = await follow_push(carol, table)
+    await asyncio.wait_for(closing, TIMEOUT)
+
+    assert table in b.app.registry.actors and table not in a.app.registry.actors
+    seats = {s["seat"]: s for s in snap["seats"] if s is not None}
+    assert set(seats) == {0, 3}
+    assert {seats[0]["name"], seats[3]["name"]} == {"Alice", "Bob"}
+    moved = b.app.registry.actors[table]
+    assert {st.player_id: st.stack for _, st in moved.seats.occupied()} == stacks
+    assert moved.game.blinds.positions == button  # type: ignore[attr-defined]
+    assert await balances(b, alice, bob) == off_table  # nobody was cashed out
+    assert await ledger(b).total() == total == 0
+    for pid, stack in stacks.items():  # the chips are in b's accounts now, exactly
+        assert await ledger(b).balance(ledger(b).table_account(table, pid)) == stack
+
+    ended = await play_out(table, {0: alice2, 3: bob2})  # the next hand, on b
+    assert ended["table"] == table
+    assert (await carol2.event("hand_ended", table=table))["hand"] == ended["hand"]
+    assert await ledger(b).total() == 0
+
+
+async def test_an_offer_nobody_answers_is_withdrawn_and_the_table_stays(node: Node) -> None:
+    """The taker never answers (its inbox is not listened to): after the timeout the owner
+    withdraws, the table plays on where it was, and a late accept changes nothing."""
+    a, b = await node("a"), await node("b")
+    await settled(a, b)
+    alice = await guest(a, "Alice")
+    table = (await alice.request("create_table", **HOLDEM))["table"]
+    sat = await alice.request("sit", table=table, seat=0, buy_in=500)
+    assert sat["type"] == "ok", sat
+    moves_b = directory(b).moves
+    await moves_b.close()  # b hears no offer
+    moves_a = directory(a).moves
+    old = moves_module.OFFER_TIMEOUT
+    moves_module.OFFER_TIMEOUT = 0.2
+    try:
+        moved = await moves_a.move(a.app.registry.actors[table], 5.0)
+    finally:
+        moves_module.OFFER_TIMEOUT = old
+    assert moved is False
+    assert table in a.app.registry.actors and not a.app.registry.actors[table].hold
+    d = directory(b)
+    assert d.redis is not None
+    late = await d.redis.script(ACCEPT)(keys=[d.keys.table(table), d.keys.version],
+                                        args=["a", "b", d.run, d.url])
+    assert late is None  # the offer is gone: b cannot take it
+    again = await alice.request("sit_out", table=table)
+    assert again["type"] == "ok", again  # the table still answers on a
