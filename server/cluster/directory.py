@@ -66,15 +66,18 @@ class RoomCopy:
     listed_rows: list[Any] | None = None  # listed(), once per read
     unlisted: set[str] = field(default_factory=set)  # private tables (no lobby entry)
     lapsed: list[str] = field(default_factory=list)  # nodes whose lease ran out (failover)
+    seated: dict[str, frozenset[str]] = field(default_factory=dict)  # table -> player ids
 
     @classmethod
     def parse(cls, version: str, live: list[str], tables: list[str]) -> RoomCopy:
         nodes = {live[i]: NodeInfo(live[i], live[i + 1], live[i + 2] == "1")
                  for i in range(0, len(live) - 2, 3)}
         copy = cls(version=version, nodes=nodes)
-        for i in range(0, len(tables) - 3, 4):
+        for i in range(0, len(tables) - 4, 5):
             table_id, node, entry = tables[i], tables[i + 1], tables[i + 3]
             copy.owner[table_id] = node
+            if tables[i + 4]:
+                copy.seated[table_id] = frozenset(tables[i + 4].split())
             players = 0
             if not entry:
                 copy.unlisted.add(table_id)
@@ -230,10 +233,13 @@ class Directory:
         info = self.copy.nodes.get(node)
         return None if info is None else info.url
 
-    def watchable(self, table_id: str) -> bool:
+    def watchable(self, table_id: str, player_id: str | None = None) -> bool:
         """Can this process serve a watcher of ``table_id`` (``Spectate``): a listed table
-        of another live process, as the copy knows it (a private table, or one the copy does
-        not know yet, answers ``moved``)."""
+        of another live process, as the copy knows it, and ``player_id`` not seated there (a
+        private table, one the copy does not know yet, or a player's ``resume`` answers
+        ``moved``)."""
+        if player_id is not None and player_id in self.copy.seated.get(table_id, ()):
+            return False
         node = self.copy.owner.get(table_id)
         return (node is not None and node != self.node and node in self.copy.nodes
                 and table_id not in self.copy.unlisted)
@@ -345,7 +351,7 @@ class Directory:
                     keys=[k.table(table_id), k.tables, k.version],
                     args=[table_id, self.node, self.run, self.url, table_number(table_id),
                           "" if entry is None else json.dumps(entry, separators=(",", ":")),
-                          state.to_json()])
+                          state.to_json(), " ".join(sorted(state.stacks()))])
             except BaseException:
                 self._dirty.add(table_id)  # written on the next turn
                 raise

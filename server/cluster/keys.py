@@ -17,8 +17,10 @@ each table's keys share the table's own tag ``{<table id>}``:
   version skips reading the tables again);
 * ``<p>:table:{<table>}``: hash ``node``, ``run``, ``url`` (the owner), ``number``,
   ``entry`` (its lobby entry as JSON; absent for a private table, which is never listed but
-  still found by ``moved``), ``state`` (its seats and settings as JSON,
-  :class:`server.table.handoff.TableState`: what a failover reopens it from), and while a live
+  still found by ``moved``), ``players`` (the seated players' ids, space-separated: their
+  ``resume`` is sent to the owner, a spectator's is served anywhere), ``state`` (its seats
+  and settings as JSON, :class:`server.table.handoff.TableState`: what a failover reopens it
+  from), and while a live
   move is offered ``move`` (the state at the end of its last hand) and ``move_to`` (the node
   asked to take it);
 * ``<p>:{room}:inbox:<node>``: pub/sub channel of one node for live moves (``offer <table>
@@ -139,14 +141,14 @@ return dropped
 
 PUT = """
 -- KEYS: table hash, tables, version; ARGV: table, node, run, url, number, entry ('' = none),
--- state (the table's state for a failover, server.table.handoff)
+-- state (the table's state for a failover, server.table.handoff), players (seated ids)
 -- 0 when another node (or another run of this one) owns the table: never overwrite it
 local key, tables, version = KEYS[1], KEYS[2], KEYS[3]
 local id, node, run, url, number, entry = ARGV[1], ARGV[2], ARGV[3], ARGV[4], ARGV[5], ARGV[6]
 local owner = redis.call('HMGET', key, 'node', 'run')
 if owner[1] and (owner[1] ~= node or owner[2] ~= run) then return 0 end
 redis.call('HSET', key, 'node', node, 'run', run, 'url', url, 'number', number,
-           'state', ARGV[7])
+           'state', ARGV[7], 'players', ARGV[8])
 if entry == '' then
   redis.call('HDEL', key, 'entry')
 else
@@ -172,7 +174,8 @@ return 0
 
 SNAPSHOT = _NOW + """
 -- KEYS: nodes, tables, version; ARGV: the version the reader has, node prefix, table prefix
--- -> {version, {node, url, draining, ...}, tables or false}; tables: {id, node, url, entry}...
+-- -> {version, {node, url, draining, ...}, tables or false, lapsed nodes};
+-- tables: {id, node, url, entry, players}...
 local nodes, tables, version = KEYS[1], KEYS[2], KEYS[3]
 local have, nprefix, tprefix = ARGV[1], ARGV[2], ARGV[3]
 local live = {}
@@ -189,12 +192,14 @@ local v = redis.call('GET', version) or '0'
 if v == have then return {v, live, false, lapsed} end
 local out = {}
 for _, id in ipairs(redis.call('ZRANGE', tables, 0, -1)) do
-  local row = redis.call('HMGET', tprefix .. '{' .. id .. '}', 'node', 'url', 'entry')
+  local row = redis.call('HMGET', tprefix .. '{' .. id .. '}', 'node', 'url', 'entry',
+                        'players')
   if row[1] then
     table.insert(out, id)
     table.insert(out, row[1])
     table.insert(out, row[2] or '')
     table.insert(out, row[3] or '')
+    table.insert(out, row[4] or '')
   end
 end
 return {v, live, out, lapsed}

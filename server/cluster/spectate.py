@@ -105,11 +105,15 @@ class RemoteTable:
 
     def deliver(self, msg: dict[str, Any]) -> None:
         """One message of the table's stream to this process's watchers: a snapshot to
-        those waiting for one, a frame newer than what the live watchers have to them."""
+        those waiting for one (and to the live watchers too when it is newer than what they
+        have), a frame newer than what the live watchers have to them."""
         self.frames += 1
         seq = int(msg.get("seq", 0))
         if msg.get("type") == "snapshot":
+            if seq > self.seq and self.sinks:  # the live view fell behind (the table moved,
+                self._fan(msg, list(self.sinks.values()))  # or a failover reopened it)
             if not self.pending:
+                self.seq = max(self.seq, seq)
                 return
             if self.sinks and seq < self.seq:
                 return  # older than the live view: wait for the next one

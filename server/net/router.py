@@ -318,7 +318,7 @@ class Router:
                 return False
             conn.reply(messages.ok(request.rid))
             return True
-        if not self.cluster.watchable(table_id):
+        if not self.cluster.watchable(table_id, conn.player_id):
             return False
         conn.settle()  # a live table watched: the hello deadline is met
         conn.reply(messages.ok(request.rid))

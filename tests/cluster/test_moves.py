@@ -13,11 +13,10 @@ import asyncio
 from typing import Any
 
 import pytest
-
-import server.cluster.moves as moves_module
 from websockets.asyncio.client import connect
 from websockets.typing import Subprotocol
 
+import server.cluster.moves as moves_module
 from protocol import SUBPROTOCOL_JSON
 from server.cluster.keys import ACCEPT
 from server.ledger.journal import Ledger, player_account
