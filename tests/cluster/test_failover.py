@@ -118,7 +118,7 @@ async def test_kill_9_of_a_tables_process_reopens_it_on_a_survivor(
         await ok(sam, "watch", table=holdem)
         await sam.event("snapshot", table=holdem)
         pool = await coord.state()
-        players = {x.player_id: x for x in (alice, bob, carol)}
+        players = {x.player_id or "": x for x in (alice, bob, carol)}
         before = {p: await ledger.balance(player_account(p)) for p in players}
         assert await ledger.total() == 0
 

@@ -20,6 +20,8 @@ import server.cluster.moves as moves_module
 from protocol import SUBPROTOCOL_JSON
 from server.cluster.keys import ACCEPT
 from server.ledger.journal import Ledger, player_account
+from server.table.actor import TableActor
+from server.table.registry import TableRegistry
 from tests.cluster.test_directory import HOLDEM, Node, directory, guest, node, settled
 from tests.net.conftest import Client, Live
 
@@ -27,6 +29,12 @@ pytestmark = pytest.mark.redis
 __all__ = ["node"]  # the fixture, shared with test_directory
 
 TIMEOUT = 20.0
+
+
+def actors(live: Live) -> dict[str, TableActor]:
+    registry = live.app.registry
+    assert isinstance(registry, TableRegistry)
+    return registry.actors
 
 
 def ledger(live: Live) -> Ledger:
@@ -80,14 +88,14 @@ async def test_a_stopping_process_hands_its_table_over_and_the_players_play_on(
     made = await alice.request("create_table", **HOLDEM)
     assert made["type"] == "ok", made
     table = made["table"]
-    assert table in a.app.registry.actors
+    assert table in actors(a)
     for c, seat in ((alice, 0), (bob, 3)):
         sat = await c.request("sit", table=table, seat=seat, buy_in=500)
         assert sat["type"] == "ok", sat
     watch = await carol.request("watch", table=table)
     assert watch["type"] == "ok", watch
     await play_out(table, {0: alice, 3: bob})
-    actor = a.app.registry.actors[table]
+    actor = actors(a)[table]
     stacks = {st.player_id: st.stack for _, st in actor.seats.occupied()}
     assert sum(stacks.values()) == 1000
     button = actor.game.blinds.positions  # type: ignore[attr-defined]
@@ -100,11 +108,11 @@ async def test_a_stopping_process_hands_its_table_over_and_the_players_play_on(
     carol2, _ = await follow_push(carol, table)
     await asyncio.wait_for(closing, TIMEOUT)
 
-    assert table in b.app.registry.actors and table not in a.app.registry.actors
+    assert table in actors(b) and table not in actors(a)
     seats = {s["seat"]: s for s in snap["seats"] if s is not None}
     assert set(seats) == {0, 3}
     assert {seats[0]["name"], seats[3]["name"]} == {"Alice", "Bob"}
-    moved = b.app.registry.actors[table]
+    moved = actors(b)[table]
     assert {st.player_id: st.stack for _, st in moved.seats.occupied()} == stacks
     assert moved.game.blinds.positions == button  # type: ignore[attr-defined]
     assert await balances(b, alice, bob) == off_table  # nobody was cashed out
@@ -133,11 +141,11 @@ async def test_an_offer_nobody_answers_is_withdrawn_and_the_table_stays(node: No
     old = moves_module.OFFER_TIMEOUT
     moves_module.OFFER_TIMEOUT = 0.2
     try:
-        moved = await moves_a.move(a.app.registry.actors[table], 5.0)
+        moved = await moves_a.move(actors(a)[table], 5.0)
     finally:
         moves_module.OFFER_TIMEOUT = old
     assert moved is False
-    assert table in a.app.registry.actors and not a.app.registry.actors[table].hold
+    assert table in actors(a) and not actors(a)[table].hold
     d = directory(b)
     assert d.redis is not None
     late = await d.redis.script(ACCEPT)(keys=[d.keys.table(table), d.keys.version],
