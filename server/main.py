@@ -24,6 +24,7 @@ import gc
 import logging
 import signal
 import sys
+import time
 import tomllib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -38,6 +39,7 @@ from server.cli import OPERATOR_TOKEN_ENV as OPERATOR_TOKEN_ENV
 from server.cli import _coerce as _coerce  # (tests read the field coercion from here)
 from server.cli import config_from_args as config_from_args
 from server.cluster import Directory
+from server.cluster.moves import OFFER_TIMEOUT
 from server.config import Config
 from server.jackpot.durable import PoolFile
 from server.jackpot.service import JackpotService, build_jackpot, history_page
@@ -428,18 +430,28 @@ def _announce(app: App, config: Config, server: Server, operator_port: int) -> s
     return url
 
 
+def drain_budget(config: Config) -> float:
+    """The longest a graceful shutdown takes (deploy/k8s: under the grace period): the
+    tables' hands and live moves within the deadline (and a last move's offer), five seconds
+    of closing, then the connections within the deadline again."""
+    return 2 * config.shutdown_deadline + OFFER_TIMEOUT + 5.0
+
+
 async def _drain_tables_and_connections(app: App, config: Config, server: Server) -> None:
-    """Shutdown: the tables finish their hands (bounded), the jackpot closes, every outbox is
-    flushed and every connection closed (1001)."""
+    """Shutdown: the tables finish their hands (bounded) and, in a cluster, move to other
+    processes (`server.cluster.moves`); the rest close (everyone cashed out); the jackpot
+    closes, every outbox is flushed and every connection closed (1001)."""
+    deadline = config.shutdown_deadline
     if app.directory is not None:  # no new tables placed here while it drains; each table
         await app.directory.drain()  # moves to another process at the end of its hand
+        began = time.monotonic()
         try:
-            await app.directory.moves.drain(config.shutdown_deadline)
+            await app.directory.moves.drain(deadline)
         except Exception:
             log.exception("event=drain_moves_failed")
+        deadline = max(1.0, deadline - (time.monotonic() - began))  # the same deadline
     try:
-        await asyncio.wait_for(app.registry.shutdown(config.shutdown_deadline),
-                               config.shutdown_deadline + 5.0)
+        await asyncio.wait_for(app.registry.shutdown(deadline), deadline + 5.0)
     except TimeoutError:
         log.error("event=registry_shutdown_timeout deadline=%s", config.shutdown_deadline)
     except Exception:

@@ -12,6 +12,7 @@ from typing import Any
 
 from server.cli import build_parser, config_from_args
 from server.config import Config
+from server.main import drain_budget
 from tests.cluster.yamlish import load_all
 
 DEPLOY = Path(__file__).resolve().parents[2] / "deploy"
@@ -88,7 +89,7 @@ def test_kubernetes_statefulset_service_and_budget() -> None:
     assert container["readinessProbe"]["httpGet"]["port"] == port["name"]
     pre_stop = container["lifecycle"]["preStop"]["exec"]["command"]
     assert pre_stop[0] == "sleep"
-    # preStop, then SIGTERM: the tables drain (deadline + 5 s at most), then the connections
-    # (the deadline again): all inside the grace period
-    bound = int(pre_stop[1]) + 2 * config.shutdown_deadline + 5
+    # preStop, then SIGTERM: the tables finish their hands and move (the deadline, and a last
+    # move's offer), then the connections (the deadline again): all inside the grace period
+    bound = int(pre_stop[1]) + drain_budget(config)
     assert pod["terminationGracePeriodSeconds"] > bound
