@@ -8,13 +8,27 @@
 // way to stop it from reconnecting. In a cluster, an answer `moved` (docs/protocol.md, wave
 // 2) moves the socket to its `url` (the same `hello` with the token and `resume`s as after a
 // drop) and sends the request again there; the caller only ever sees the final answer.
+// Tables that change process (docs/protocol.md, "Tables that change process"): a pushed
+// `moved` (an error without rid, for a table it follows) moves the socket to its `url`, one
+// move at a time (a push during one is followed after it), and everything followed is
+// resumed there; a `resume` answered `moved` is followed likewise (at most MAX_MOVES hops);
+// when reconnecting to the current URL fails FALLBACK_AFTER times in a row (its process
+// died), the backoff goes on at the home URL (the first one given: the cluster's address).
 
 import { SUBPROTOCOL_JSON } from "../protocol.js";
 
 export const BACKOFF_MS = [250, 500, 1000, 2000, 4000, 8000];
 
-/** `moved` answers one request follows at most (processes that disagree for a moment). */
+/** `moved` answers one request (or one move) follows at most (processes that disagree). */
 export const MAX_MOVES = 3;
+
+/** Failed reconnection attempts in a row to the current URL before the home URL is tried. */
+export const FALLBACK_AFTER = 2;
+
+/** A `moved` url that can be followed. */
+function isWsUrl(url) {
+  return typeof url === "string" && /^wss?:\/\//.test(url);
+}
 
 /** Delay before reconnection attempt `n` (0-based): exponential with +-20% jitter. */
 export function backoffDelay(n, random = Math.random) {
@@ -25,10 +39,13 @@ export function backoffDelay(n, random = Math.random) {
 export class PokerSocket {
   /**
    * @param {string} url ws://host/ws
-   * @param {{onMessage?: Function, onStatus?: Function, WebSocketImpl?: any, timeoutMs?: number}} opts
+   * @param {{onMessage?: Function, onStatus?: Function, WebSocketImpl?: any, timeoutMs?: number,
+   *   backoff?: (attempt: number) => number}} opts
    */
   constructor(url, opts = {}) {
     this.url = url;
+    this.home = url; // where reconnection falls back when the current process is gone
+    this.backoff = opts.backoff || backoffDelay;
     this.onMessage = opts.onMessage || (() => {});
     this.onStatus = opts.onStatus || (() => {});
     this.WebSocketImpl = opts.WebSocketImpl || globalThis.WebSocket;
@@ -48,6 +65,8 @@ export class PokerSocket {
     this.moves = 0;
     this._opened = null;
     this._ready = []; // resolvers waiting for the next reconnection's hello and resumes
+    this._moving = null; // the move under way (a promise), if any
+    this._nextUrl = null; // a pushed `moved` received during it: followed after it
   }
 
   /** Open the connection; resolves once it is open (rejects if the first attempt fails). */
@@ -76,9 +95,9 @@ export class PokerSocket {
       ws.onopen = () => {
         this.attempt = 0;
         resolve();
-        this._afterOpen(isRetry);
+        this._afterOpen(isRetry, ws);
       };
-      ws.onmessage = (ev) => this._receive(ev.data);
+      ws.onmessage = (ev) => this._receive(ev.data, ws);
       ws.onclose = () => {
         if (this.ws !== ws) return;
         this.ws = null;
@@ -92,42 +111,78 @@ export class PokerSocket {
     this._opened.catch(() => {});
   }
 
-  async _afterOpen(isRetry) {
+  async _afterOpen(isRetry, ws) {
     if (!isRetry) {
       this._setStatus("online");
       this._syncClock();
       return;
     }
     this.reconnects += 1;
-    if (this.token) {
-      const answer = await this._send("hello", { token: this.token });
-      if (answer.type !== "ok") {
-        this.token = null;
-        // the server forgot the session (a restart): the page must not act signed in
-        if (answer.code === "bad_token") this.onMessage({ type: "local:signed_out" });
-      }
+    await this._hello();
+    const movedTo = await this._resumeAll();
+    if (this.ws !== ws) return; // replaced meanwhile (a drop, a move): that one finishes
+    this._setStatus("online");
+    const waiting = this._ready.splice(0);
+    for (const resolve of waiting) resolve(movedTo);
+    if (movedTo && !waiting.length) this._moveTo(movedTo); // a reconnection answered moved
+    this._syncClock();
+  }
+
+  async _hello() {
+    if (!this.token) return;
+    const answer = await this._send("hello", { token: this.token });
+    if (answer.type !== "ok" && answer.code !== "disconnected" && answer.code !== "timeout") {
+      this.token = null;
+      // the server forgot the session (a restart): the page must not act signed in
+      if (answer.code === "bad_token") this.onMessage({ type: "local:signed_out" });
     }
+  }
+
+  /** `resume` every table followed; the url of the first answered `moved` (else null),
+   * followed once the others are resumed. */
+  async _resumeAll() {
+    let movedTo = null;
     for (const table of [...this.followed]) {
       const since = this.lastSeq.get(table) || 0;
       const code = this.codes.get(table);
       const answer = await this._send("resume", code ? { table, since, code } : { table, since });
-      const gone = ["unknown_table", "table_closed", "moved"]; // moved: on another process now
-      if (answer.type === "error" && gone.includes(answer.code)) {
+      if (answer.type !== "error") continue;
+      if (answer.code === "moved" && isWsUrl(answer.url)) {
+        movedTo = movedTo || answer.url; // on another process now: followed there
+      } else if (answer.code === "unknown_table" || answer.code === "table_closed") {
         this.unfollow(table); // a table that is gone: no ghost of it stays on screen
         this.onMessage({ type: "local:gone", table });
-      } else if (answer.type === "error" && answer.code === "invite_required") {
+      } else if (answer.code === "invite_required") {
         this.unfollow(table); // a private game whose code is no longer good
         this.onMessage({ type: "local:home_private", table });
       }
     }
-    this._setStatus("online");
-    for (const resolve of this._ready.splice(0)) resolve();
-    this._syncClock();
+    return movedTo;
   }
 
-  /** Move to another process of the cluster (`moved`): a new connection to `url`, then the
-   * reconnection's `hello` and `resume`s; resolves when done, or after `timeoutMs`. */
+  /** Move to another process of the cluster (`moved`); resolves when done (or after
+   * `timeoutMs` a hop). One move at a time: during one, the same promise. */
   _moveTo(url) {
+    if (!this._moving) this._moving = this._follow(url);
+    return this._moving;
+  }
+
+  async _follow(url) {
+    try {
+      for (let hops = 0; url && hops < MAX_MOVES; hops++) {
+        const movedTo = await this._hop(url);
+        url = movedTo || this._nextUrl;
+        this._nextUrl = null;
+      }
+    } finally {
+      this._moving = null;
+      this._nextUrl = null;
+    }
+  }
+
+  /** One hop: a new connection to `url`, then the reconnection's `hello` and `resume`s;
+   * resolves with the url of a `resume` answered `moved` there (else null). */
+  _hop(url) {
     this.moves += 1;
     this.url = url;
     const old = this.ws;
@@ -135,13 +190,23 @@ export class PokerSocket {
     this._failPending();
     if (old) old.close(1000, "moved");
     return new Promise((resolve) => {
-      const timer = setTimeout(resolve, this.timeoutMs);
-      this._ready.push(() => {
+      const done = (movedTo) => {
         clearTimeout(timer);
-        resolve();
-      });
+        this._ready = this._ready.filter((r) => r !== done);
+        resolve(movedTo || null);
+      };
+      const timer = setTimeout(() => done(null), this.timeoutMs);
+      this._ready.push(done);
       this._open(true);
     });
+  }
+
+  /** A pushed `moved` (no rid): the process is handing `msg.table` over to `msg.url`. */
+  _pushed(msg, ws) {
+    if (ws !== this.ws || this.stopped) return; // from a connection already replaced
+    if (!this.followed.has(msg.table) || !isWsUrl(msg.url)) return;
+    if (this._moving) this._nextUrl = msg.url;
+    else this._moveTo(msg.url);
   }
 
   async _syncClock() {
@@ -156,7 +221,9 @@ export class PokerSocket {
   _scheduleRetry() {
     if (this.stopped) return;
     this._setStatus("reconnecting");
-    const delay = backoffDelay(this.attempt);
+    // its process is gone (a failover): the cluster's address, where `resume` says `moved`
+    if (this.attempt >= FALLBACK_AFTER) this.url = this.home;
+    const delay = this.backoff(this.attempt);
     this.attempt += 1;
     setTimeout(() => {
       if (!this.stopped) this._open(true);
@@ -171,7 +238,7 @@ export class PokerSocket {
     this.pending.clear();
   }
 
-  _receive(data) {
+  _receive(data, ws) {
     if (typeof data !== "string") return; // JSON subprotocol: text frames only
     let msg;
     try {
@@ -189,6 +256,7 @@ export class PokerSocket {
         return;
       }
       if (msg.type !== "error") return;
+      if (msg.code === "moved" && msg.rid == null) return this._pushed(msg, ws);
     }
     if (msg.type === "welcome" && typeof msg.token === "string") this.token = msg.token;
     if (typeof msg.table === "string" && typeof msg.seq === "number") {
@@ -205,7 +273,7 @@ export class PokerSocket {
   async request(type, fields = {}) {
     let answer = await this._send(type, fields);
     for (let n = 0; n < MAX_MOVES && answer.type === "error" && answer.code === "moved"; n++) {
-      if (typeof answer.url !== "string" || !/^wss?:\/\//.test(answer.url)) break;
+      if (!isWsUrl(answer.url)) break;
       await this._moveTo(answer.url);
       answer = await this._send(type, fields);
     }

@@ -10,9 +10,13 @@ then it answers every ``turn`` that offers it options with a random legal choice
 It rebuys when it has lost its stack, and on :meth:`Bot.leave` it leaves the table (at the
 end of the running hand) and waits for its own ``left`` event. :meth:`Bot.churn` drops the
 socket and comes back as a real client would: a new connection, ``hello`` with its token,
-``resume`` with the last ``seq`` it saw. In a cluster, every request for a table (and
-``create_table``) follows ``moved`` (:meth:`_Client.follow`): a new connection to its ``url``,
-``hello`` with the same token, the request again (counted in ``Stats.moves``, not as an error).
+``resume`` with the last ``seq`` it saw; a connection that drops by itself comes back the
+same way (to the home URL when the current one fails twice in a row). In a cluster, every
+request for a table (and ``create_table``) follows ``moved`` (:meth:`Client.follow`): a new
+connection to its ``url``, ``hello`` with the same token, the request again; a pushed
+``moved`` (its table changes process) and a ``resume`` answered ``moved`` are followed too,
+and a seated bot plays on at the new process. :mod:`server.loadtest.follow` has the
+connection and these rules; moves are counted in ``Stats.moves``, not as errors.
 
 What is measured goes to one shared :class:`Stats`:
 
@@ -34,32 +38,21 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import itertools
 import random
-from collections.abc import Callable
 from typing import Any
 
-from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
-from websockets.frames import Frame, Opcode
-from websockets.protocol import Event
-from websockets.typing import Subprotocol
 
-from protocol import ProtocolError, codec_for
-
+from .follow import MAX_MOVES, REQUEST_TIMEOUT, Client, open_connection
 from .tracking import Stats, TableTrack
 
-__all__ = ["Bot", "Spectator", "Stats", "TableTrack", "choose_action", "open_connection"]
+__all__ = ["MAX_MOVES", "REQUEST_TIMEOUT", "Bot", "Spectator", "Stats", "TableTrack",
+           "choose_action", "open_connection"]
 
 Msg = dict[str, Any]
 
-#: Seconds any single request may wait for its answer before the run gives up on it.
-REQUEST_TIMEOUT = 15.0
 #: Seconds a bot waits before trying a rate-limited act again.
 RATE_LIMIT_RETRY = 0.1
-#: `moved` answers one request may follow before it is given up on (a cluster whose
-#: processes disagree for a moment sends a client on at most once or twice).
-MAX_MOVES = 3
 
 
 # ------------------------------------------------------------------------------ policy
@@ -115,192 +108,38 @@ def choose_action(rng: random.Random, options: Msg, cards: list[str]) -> Msg | N
 
 
 # ------------------------------------------------------------------------------ clients
-class FrameConnection(ClientConnection):
-    """A client connection that hands each data frame to ``on_frame`` as soon as websockets
-    has parsed it (text as ``str``, binary as ``bytes``), instead of queueing it for
-    ``recv()``: no message assembler and no reader task wake-up per frame (the load
-    tester's receive path; about 40% of a bot's CPU went there). The server never fragments
-    a message; a fragment, or a frame before ``on_frame`` is set, takes websockets' own path."""
-
-    on_frame: Callable[[str | bytes], None] | None = None
-
-    def process_event(self, event: Event) -> None:
-        on_frame = self.on_frame
-        if (on_frame is not None and isinstance(event, Frame) and event.fin
-                and (event.opcode is Opcode.TEXT or event.opcode is Opcode.BINARY)):
-            data = event.data
-            on_frame(bytes(data).decode() if event.opcode is Opcode.TEXT else bytes(data))
-            return
-        super().process_event(event)
-
-
-async def open_connection(url: str, encoding: str) -> FrameConnection:
-    """A WebSocket to ``url`` speaking ``poker.v1.<encoding>``, no compression."""
-    sub = Subprotocol(f"poker.v1.{encoding}")
-    ws = await connect(url, subprotocols=[sub], compression=None, ping_interval=None,
-                       max_size=2**22, open_timeout=REQUEST_TIMEOUT,
-                       create_connection=FrameConnection)
-    assert isinstance(ws, FrameConnection)
-    return ws
-
-
-class _Client:
-    """One connection: a reader task, requests answered by rid, events to ``_on_event``."""
-
-    def __init__(self, url: str, *, encoding: str, stats: Stats) -> None:
-        self.url = url
-        self.encoding = encoding
-        self.stats = stats
-        self.ws: FrameConnection | None = None
-        self.codec = codec_for(f"poker.v1.{encoding}")
-        self._rids = itertools.count(1)
-        self._pending: dict[int, asyncio.Future[Msg]] = {}
-        self._reader: asyncio.Task[None] | None = None
-        self._tasks: set[asyncio.Task[Any]] = set()
-        self.dropping = False  # an intended drop (churn or the end): not a disconnect
-        self.closed = asyncio.Event()
-
-    async def open(self) -> None:
-        self.ws = await open_connection(self.url, self.encoding)
-        self.codec = codec_for(self.ws.subprotocol)
-        self.closed = asyncio.Event()
-        self.dropping = False
-        self._reader = asyncio.get_running_loop().create_task(self._read(self.ws))
-
-    def spawn(self, coro: Any) -> None:
-        task = asyncio.get_running_loop().create_task(coro)
-        self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
-
-    async def send(self, msg: Msg) -> None:
-        assert self.ws is not None
-        self.stats.frames_in += 1
-        await self.ws.send(self.codec.encode(msg, check=False))
-
-    async def request(self, msg: Msg, timeout: float = REQUEST_TIMEOUT) -> Msg:
-        """Send ``msg`` with a fresh rid and return its answer (``ok``/``error``/``pong``)."""
-        rid = next(self._rids)
-        future: asyncio.Future[Msg] = asyncio.get_running_loop().create_future()
-        self._pending[rid] = future
-        try:
-            await self.send({**msg, "rid": rid})
-            return await asyncio.wait_for(future, timeout)
-        finally:
-            self._pending.pop(rid, None)
-
-    async def follow(self, msg: Msg, timeout: float = REQUEST_TIMEOUT) -> Msg:
-        """:meth:`request`, following ``moved`` (docs/protocol.md, wave 2): a new
-        connection to its ``url``, :meth:`_arrived` (a bot says ``hello`` with its token),
-        then the same request again; at most :data:`MAX_MOVES` times."""
-        answer = await self.request(msg, timeout)
-        for _ in range(MAX_MOVES):
-            if answer.get("type") != "error" or answer.get("code") != "moved":
-                return answer
-            url = answer.get("url")
-            if not isinstance(url, str) or not url.startswith(("ws://", "wss://")):
-                return answer
-            await self.move(url)
-            answer = await self.request(msg, timeout)
-        return answer
-
-    async def move(self, url: str) -> None:
-        """Close this connection on purpose and open one to ``url`` (``moved``)."""
-        self.stats.moves += 1
-        await self.close()
-        self.url = url
-        await self.open()
-        await self._arrived()
-
-    async def _arrived(self) -> None:
-        """A new connection after ``moved``, before the request is sent again."""
-
-    async def fire(self, msg: Msg) -> int:
-        """Send ``msg`` with a fresh rid without waiting (an error answer is still counted
-        and handed to ``_on_error``); returns the rid."""
-        rid = next(self._rids)
-        await self.send({**msg, "rid": rid})
-        return rid
-
-    async def _read(self, ws: FrameConnection) -> None:
-        """Take the connection's frames (``_on_frame``, called as each is parsed) until it
-        closes; then fail the requests still waiting."""
-        ws.on_frame = self._on_frame
-        try:
-            async for frame in ws:  # only what arrived before on_frame was set (nothing)
-                self._on_frame(frame)
-        except ConnectionClosed:
-            pass
-        finally:
-            ws.on_frame = None
-            if not self.dropping:
-                self.stats.disconnects += 1
-            for future in self._pending.values():
-                if not future.done():
-                    future.set_exception(ConnectionError("connection closed"))
-            self.closed.set()
-
-    def _on_frame(self, frame: str | bytes) -> None:
-        stats = self.stats
-        now = stats.clock()
-        stats.frames_out += 1
-        try:
-            msg = self.codec.decode(frame, max_bytes=1 << 22, trusted=True)  # server frames
-        except ProtocolError:
-            stats.error("undecodable_frame", now)
-            return
-        kind = msg.get("type")
-        if kind == "ok" or kind == "error" or kind == "pong":
-            if kind == "error":
-                if msg.get("code") != "moved":  # a cluster's redirection, not a failure
-                    stats.error(str(msg.get("code")), now)
-                self._on_error(msg)
-            future = self._pending.get(msg.get("rid"))  # type: ignore[arg-type]
-            if future is not None and not future.done():
-                future.set_result(msg)
-            return
-        try:
-            self._on_event(msg, kind, now)
-        except Exception:  # a bug of the bot: counted, never into websockets' reader
-            stats.error("bot_failed", now)
-
-    def _on_event(self, msg: Msg, kind: Any, now: float) -> None:
-        raise NotImplementedError
-
-    def _on_error(self, msg: Msg) -> None:
-        """An ``error`` answer arrived (already counted)."""
-
-    async def close(self) -> None:
-        """Close the connection on purpose and wait for the reader to end."""
-        self.dropping = True
-        if self.ws is not None:
-            with contextlib.suppress(Exception):
-                await asyncio.wait_for(self.ws.close(), 5.0)
-        if self._reader is not None:
-            with contextlib.suppress(Exception):
-                await asyncio.wait_for(self._reader, 5.0)
-        for task in list(self._tasks):
-            task.cancel()
-
-
-class Spectator(_Client):
-    """Watches one table; its receipts of table events give the spectator lag."""
+class Spectator(Client):
+    """Watches one table; its receipts of table events give the spectator lag. It follows
+    its table (``resume`` from the last seq seen) when the table changes process."""
 
     def __init__(self, url: str, track: TableTrack, *, encoding: str, stats: Stats) -> None:
         super().__init__(url, encoding=encoding, stats=stats)
         self.track = track
+        self.watching = False
+        self.last_seq = 0
 
     async def watch(self) -> None:
         answer = await self.follow({"type": "watch", "table": self.track.table_id})
         if answer["type"] != "ok":
             raise RuntimeError(f"watch refused: {answer}")
+        self.watching = True
+
+    def _resumes(self) -> list[Msg]:
+        if not self.watching:
+            return []
+        return [{"type": "resume", "table": self.track.table_id, "since": self.last_seq}]
 
     def _on_event(self, msg: Msg, kind: Any, now: float) -> None:
         seq = msg.get("seq")
-        if kind != "snapshot" and isinstance(seq, int) and msg.get("table") == self.track.table_id:
+        if not isinstance(seq, int) or msg.get("table") != self.track.table_id:
+            return
+        if kind == "snapshot" or seq > self.last_seq:
+            self.last_seq = seq
+        if kind != "snapshot":
             self.track.spectator_saw(seq, now)
 
 
-class Bot(_Client):
+class Bot(Client):
     """One seated player (see the module docstring)."""
 
     def __init__(self, url: str, name: str, track: TableTrack, *, seat: int, buy_in: int,
@@ -375,34 +214,32 @@ class Bot(_Client):
 
     async def churn(self) -> None:
         """Drop the socket (abort, as a lost network would) and come back: new connection,
-        ``hello`` with the token, ``resume`` with the last seq seen."""
-        if self.ws is None or self.leaving or self.churning:
+        ``hello`` with the token, ``resume`` with the last seq seen (following ``moved``)."""
+        if self.ws is None or self.leaving or self.churning or self.recovering:
             return
         self.churning = True
         try:
-            await self._drop_and_resume()
+            self.dropping = True
+            self._lost()
+            self.ws.transport.abort()
+            await self.closed.wait()
+            self.stats.disconnects += 1
+            await self.recover(None, dropped=True)
         finally:
             self.churning = False
 
-    async def _drop_and_resume(self) -> None:
-        assert self.ws is not None
-        self.dropping = True
-        self._sent_at = None  # no latency sample across a drop
-        self._turn_no += 1
-        self.ws.transport.abort()
-        await self.closed.wait()
-        self.stats.disconnects += 1
-        await self.open()
-        await self.hello()
-        answer = await self.follow({"type": "resume", "table": self.table,
-                                    "since": self.last_seq})
-        if answer["type"] != "ok":
-            raise RuntimeError(f"resume refused: {answer}")
-        self.stats.reconnects += 1
+    def _resumes(self) -> list[Msg]:
+        if self.seat is None:
+            return []
+        return [{"type": "resume", "table": self.table, "since": self.last_seq}]
 
     async def _arrived(self) -> None:
         if self.token is not None:  # tokens are valid on every process of a cluster
             await self.hello()
+
+    def _lost(self) -> None:
+        self._sent_at = None  # no latency sample across a drop
+        self._turn_no += 1  # a turn seen on the old connection is not acted on
 
     # --- events ---------------------------------------------------------------------
     def _on_event(self, msg: Msg, kind: Any, now: float) -> None:

@@ -3,7 +3,8 @@ the hands counted and the pairing of players' and spectators' receipt times of e
 (:class:`TableTrack`, the spectator lag).
 
 Rule of this module: one event loop owns these (no locks); the bots and spectators of
-:mod:`server.loadtest.bots` write them, :mod:`server.loadtest.report` reads them.
+:mod:`server.loadtest.bots` (their connections: :mod:`server.loadtest.follow`) write them,
+:mod:`server.loadtest.report` reads them.
 """
 
 from __future__ import annotations
@@ -44,7 +45,9 @@ class Stats:
         self.errors: Counter[str] = Counter()
         self.hands = self.actions = self.frames_in = self.frames_out = 0
         self.disconnects = self.reconnects = 0
-        self.moves = 0  # `moved` answers followed (a cluster sends a client to the owner)
+        # `moved` followed: an answer (a cluster sends a client to the owner) or pushed (a
+        # table changed process); a reconnection after a drop is a disconnect + reconnect
+        self.moves = 0
         self.seconds: dict[int, Second] = {}
         self.second_latencies: dict[int, list[float]] = {}
 
