@@ -123,6 +123,7 @@ class Directory:
         self._written: list[tuple[int, asyncio.Future[None]]] = []  # (pass, waiter)
         self._reads: list[asyncio.Future[None]] = []
         self.draining = False
+        self._healthy_since: float | None = None  # Redis answering since (monotonic)
         self.spectate = Spectate(lambda: self.redis, registry=registry, prefix=prefix)
         """Spectators across processes (:mod:`server.cluster.spectate`): the registry's
         relay, and the remote tables watched here."""
@@ -145,6 +146,7 @@ class Directory:
         dropped = await self.redis.script(lua.REGISTER)(
             keys=[k.nodes, k.node(self.node), k.tables, k.version],
             args=[self.node, self.run, self.url, self._lease_ms(), k.table_prefix])
+        self._healthy_since = self._clock()
         self._dirty.update(self.registry.actors)
         await self._flush()
         await self._read()
@@ -317,6 +319,8 @@ class Directory:
                     next_read = clock() + self.refresh
                     await self._read()
             except (RedisUnavailable, RedisScriptError) as exc:
+                self._healthy_since = None
+                next_renew = clock()  # renew first thing once Redis answers again
                 log.error("event=cluster_redis_failed node=%s error=%r", self.node, exc)
                 await asyncio.sleep(min(self.refresh, 0.5))  # Redis is down: back off
 
@@ -328,6 +332,15 @@ class Directory:
             args=[self.node, self.run, self.url, self._lease_ms()])
         if not held:
             log.critical("event=cluster_lease_lost node=%s", self.node)
+        if self._healthy_since is None:
+            self._healthy_since = self._clock()
+
+    def steady(self) -> bool:
+        """Whether this process has renewed its lease without a Redis failure for a whole
+        lease: only then may it take a lapsed process over (after Redis itself restarted,
+        every lease looks lapsed until the live processes renew, within a third of one)."""
+        since = self._healthy_since
+        return since is not None and self._clock() - since >= self.lease
 
     async def _flush(self) -> None:
         """Write every table marked since the last write (its entry, or its removal)."""

@@ -20,7 +20,10 @@ before anything else) waits until the takeover is done. Under the lease, in this
 5. any chips left in the lost process's table accounts go back to their players.
 
 The directory's read notices a lapsed lease (``RoomCopy.lapsed``) and calls :meth:`lapsed`;
-one task at a time works through them.
+one task at a time works through them, and only while this process is steady
+(:meth:`~server.cluster.directory.Directory.steady`: Redis answered it for a whole lease),
+so a restart of Redis, which makes every lease look lapsed until the live processes renew,
+never takes a live process's tables.
 """
 
 from __future__ import annotations
@@ -61,7 +64,7 @@ class Failover:
         at a time; the next read tries again what is still lapsed)."""
         if self._task is not None and not self._task.done():
             return
-        if self.d.ledger is None or self.d.draining:
+        if self.d.ledger is None or self.d.draining or not self.d.steady():
             return
         self._task = asyncio.get_running_loop().create_task(
             self._run(list(nodes)), name=f"failover:{self.d.node}")
