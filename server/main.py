@@ -26,7 +26,7 @@ import signal
 import sys
 import time
 import tomllib
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Coroutine, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -457,15 +457,24 @@ async def _drain_tables_and_connections(app: App, config: Config, server: Server
     except Exception:
         log.exception("event=registry_shutdown_failed")
     if app.jackpot is not None:
-        with contextlib.suppress(Exception):
-            await app.jackpot.close()
+        await _bounded("jackpot_close", app.jackpot.close())
     if app.directory is not None:  # out of the directory: this node and its tables
-        await app.directory.close()
+        await _bounded("directory_close", app.directory.close())
     await app.edge.close_all()
     try:
         await asyncio.wait_for(server.wait_closed(), config.shutdown_deadline)
     except TimeoutError:
         log.warning("event=shutdown_deadline_exceeded deadline=%s", config.shutdown_deadline)
+
+
+async def _bounded(step: str, coro: Coroutine[Any, Any, None], seconds: float = 5.0) -> None:
+    """One step of the shutdown, logged if it fails or takes longer than ``seconds``."""
+    try:
+        await asyncio.wait_for(coro, seconds)
+    except TimeoutError:
+        log.error("event=shutdown_step_timeout step=%s seconds=%s", step, seconds)
+    except Exception:
+        log.exception("event=shutdown_step_failed step=%s", step)
 
 
 async def _close_ledger(app: App) -> None:

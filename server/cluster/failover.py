@@ -34,6 +34,7 @@ import logging
 from typing import TYPE_CHECKING, Any
 
 from server.cluster import keys as lua
+from server.cluster.tasks import cancel_all
 from server.jackpot.takeover import take_over
 from server.ledger.takeover import cash_out_rest, take_table, void_hands_of
 from server.table.handoff import TableState, spec_of
@@ -70,11 +71,8 @@ class Failover:
             self._run(list(nodes)), name=f"failover:{self.d.node}")
 
     async def close(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await self._task
-            self._task = None
+        await cancel_all([self._task])
+        self._task = None
 
     async def _run(self, nodes: list[str]) -> None:
         for node in nodes:

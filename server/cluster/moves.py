@@ -16,9 +16,11 @@ The steps, for one table (``docs/architecture.md``, "Live table moves"):
    sends everyone there), moves the chips in one keyed ledger batch
    (:func:`server.ledger.takeover.take_table`: the balances, not the owner's word), opens the
    table with the same id and state, its players disconnected until they come back, and
-   publishes ``taken <table>`` back.
+   publishes ``taken <table>`` back (a taker that is draining itself answers ``refused
+   <table>`` and takes nothing).
 4. The owner pushes ``moved`` to every connection following the table and forgets it (the
-   seats emptied without a chip moving). No ``taken`` within :data:`OFFER_TIMEOUT`: it
+   seats emptied without a chip moving). ``refused``, or no answer within
+   :data:`OFFER_TIMEOUT`: it
    :data:`~server.cluster.keys.CANCEL` withdraws the offer; that fails only when the table was taken
    meanwhile (then it is gone all the same), else the table stays here and the ordinary
    shutdown closes it (everyone cashed out).
@@ -34,6 +36,7 @@ from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from server.cluster import keys as lua
+from server.cluster.tasks import cancel_all
 from server.ledger.takeover import take_table
 from server.redisio import RedisScriptError, RedisUnavailable
 from server.table.handoff import TableState, hand_over
@@ -75,7 +78,7 @@ class Moves:
 
     def __init__(self, directory: Directory) -> None:
         self.d = directory
-        self._taken: dict[str, asyncio.Future[None]] = {}  # table -> its ``taken`` (owner)
+        self._taken: dict[str, asyncio.Future[bool]] = {}  # table -> taken or refused
         self._task: asyncio.Task[None] | None = None
         self._jobs: set[asyncio.Task[None]] = set()
         self.moved: dict[str, str] = {}  # tables handed over by this process -> their URL
@@ -89,11 +92,7 @@ class Moves:
         await asyncio.wait_for(ready.wait(), 10.0)
 
     async def close(self) -> None:
-        for task in [self._task, *self._jobs]:
-            if task is not None:
-                task.cancel()
-                with contextlib.suppress(asyncio.CancelledError, Exception):
-                    await task
+        await cancel_all([self._task, *self._jobs])
         self._task = None
         self._jobs.clear()
 
@@ -107,10 +106,10 @@ class Moves:
                 job = asyncio.get_running_loop().create_task(self._take(parts[1], parts[2]))
                 self._jobs.add(job)
                 job.add_done_callback(self._jobs.discard)
-            elif len(parts) == 2 and parts[0] == "taken":
+            elif len(parts) == 2 and parts[0] in ("taken", "refused"):
                 fut = self._taken.get(parts[1])
                 if fut is not None and not fut.done():
-                    fut.set_result(None)
+                    fut.set_result(parts[0] == "taken")
 
     # ------------------------------------------------------------------ the owner's side
     async def drain(self, deadline: float) -> int:
@@ -171,13 +170,13 @@ class Moves:
         if not await redis.script(lua.OFFER)(keys=[key],
                                              args=[d.node, d.run, target, state.to_json()]):
             return None
-        fut: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        fut: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
         self._taken[state.table] = fut
         try:
             await redis.publish(k.inbox(target), f"offer {state.table} {d.node}")
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(fut, OFFER_TIMEOUT)
-                return url
+                if await asyncio.wait_for(fut, OFFER_TIMEOUT):
+                    return url
         finally:
             self._taken.pop(state.table, None)
         if await redis.script(lua.CANCEL)(keys=[key], args=[d.node, d.run]):
@@ -191,6 +190,9 @@ class Moves:
         d = self.d
         redis = d.redis
         assert redis is not None and d.ledger is not None
+        if d.draining:  # stopping too: the owner withdraws at once and closes it itself
+            await redis.publish(d.keys.inbox(owner), f"refused {table_id}")
+            return
         try:
             got: Any = await redis.script(lua.ACCEPT)(
                 keys=[d.keys.table(table_id), d.keys.version],

@@ -34,6 +34,7 @@ from typing import Any
 
 import orjson
 
+from server.cluster.tasks import cancel_all
 from server.redisio import Redis, RedisScriptError, RedisUnavailable
 from server.table.api import Sink
 from server.table.registry import TableRegistry
@@ -68,11 +69,7 @@ class RemoteTable:
                        loop.create_task(self._ask(), name=f"remote-ask:{self.table_id}")]
 
     async def close(self) -> None:
-        for task in self._tasks:
-            task.cancel()
-        for task in self._tasks:
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await task
+        await cancel_all(self._tasks)
         self._tasks = []
 
     def add(self, sink: Sink) -> None:
@@ -201,11 +198,7 @@ class Spectate:
         for remote in list(self.remote.values()):
             await remote.close()
         self.remote.clear()
-        for task in [*self._tasks, *self._closing]:
-            task.cancel()
-        for task in [*self._tasks, *self._closing]:
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await task
+        await cancel_all([*self._tasks, *self._closing])
         self._tasks = []
 
     # ------------------------------------------------------------------ the owner (Relay)

@@ -176,6 +176,8 @@ class TableRegistry:
         grace = self.config.reconnect_grace
         actor = self._open(state.table, spec_of(state.create, self.config), state.owner, None,
                            lambda a: restore_state(a, state, stacks, grace))
+        if not self.accepting:  # this process began stopping meanwhile: it closes at once
+            actor.shut_down()  # (everyone cashed out; the chips are in this ledger already)
         if self.relay is not None:  # other processes' spectators of it: the stream goes on
             self.relay.asked(state.table)
             actor.call(actor.fanout.relay_snapshot)
