@@ -103,6 +103,13 @@ class _Op:
     outbox: str | None = None  # the ledger outbox record to delete once booked
 
 
+def round_node(key: str) -> str:
+    """The node of a round's id or outbox key: ``<hand>@<node>.<run scope>``
+    (:func:`server.table.games.jackpot_round`; the scope has no dot) or ``<hand>@<node>``."""
+    rest = key.rpartition("@")[2]
+    return rest.rsplit(".", 1)[0] if "." in rest else rest
+
+
 def encode_report(args: dict[str, Any]) -> str:
     """A report's arguments as the text of its outbox record."""
     return json.dumps({
@@ -382,7 +389,9 @@ class JackpotService:
         mem = self.memory
         if mem is not None and not mem.durable:
             return
-        for key, text in await self.ledger.outbox(OUTBOX):
+        for key, text in await self.ledger.outbox(OUTBOX):  # (other live nodes' are theirs)
+            if mem is None and round_node(key) != self.owner:
+                continue
             if mem is not None:
                 hand = key[len(OUTBOX):]
                 args = decode_report(text)

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import logging
 
-from server.jackpot.service import OUTBOX, JackpotService, _Op, decode_report
+from server.jackpot.service import OUTBOX, JackpotService, _Op, decode_report, round_node
 
 __all__ = ["take_over"]
 
@@ -29,9 +29,8 @@ async def take_over(service: JackpotService, node: str) -> int:
     replayed = 0
     ledger = service.ledger
     if ledger is not None and hasattr(ledger, "outbox") and service.memory is None:
-        marker = f"@{node}."  # a round's id: <hand>@<node>.<run scope> (server.table.games)
         for key, text in await ledger.outbox(OUTBOX):
-            if marker not in key:
+            if round_node(key) != node:
                 continue
             args = decode_report(text)
             args["owner"] = service.owner

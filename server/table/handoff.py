@@ -28,6 +28,7 @@ from dataclasses import asdict, dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from protocol import messages as m
+from protocol.codec import JSON_CODEC
 from protocol.requests import CreateTable
 from server.config import Config
 from server.rules.button import Positions
@@ -49,9 +50,12 @@ _detached_ids = itertools.count(-1, -1)  # never a real connection's id (those c
 
 class DetachedSink:
     """A waiting player whose connection stayed on the process the table left: frames for
-    them are dropped until they ``resume`` here (their new connection then takes over)."""
+    them are dropped until they ``resume`` here (their new connection then takes over, in
+    :meth:`~server.table.seating.SeatDesk.bind`); seated from the list meanwhile, they are
+    seated disconnected (their reconnection grace runs)."""
 
-    codec: Any = None
+    codec: Any = JSON_CODEC
+    detached = True
 
     def __init__(self, player_id: str, name: str) -> None:
         self.conn_id = next(_detached_ids)
@@ -71,6 +75,7 @@ class SeatRecord:
     bank: float
     sitting_out: bool = False
     wait_for_bb: bool = False
+    post_bb: bool = False
 
 
 @dataclass(slots=True)
@@ -123,7 +128,7 @@ def export_state(t: TableActor, owner: str | None = None) -> TableState:
                        owner=owner)
     for seat, st in t.seats.occupied():
         state.seats.append(SeatRecord(seat, st.player_id, st.name, st.stack + st.topup,
-                                      st.bank, st.sitting_out, st.wait_for_bb))
+                                      st.bank, st.sitting_out, st.wait_for_bb, st.post_bb))
     state.waiting = [{"player": w.player_id, "name": w.name, "buy_in": w.buy_in}
                      for w in t.seats.waiting]
     positions = getattr(getattr(t.game, "blinds", None), "positions", None)
@@ -151,7 +156,7 @@ def restore_state(t: TableActor, state: TableState, stacks: dict[str, int],
         if stack <= 0 or not 0 <= rec.seat < len(t.seats) or t.seats[rec.seat] is not None:
             continue
         st = SeatState(rec.player, rec.name, stack, rec.bank, sitting_out=rec.sitting_out,
-                       wait_for_bb=rec.wait_for_bb)
+                       wait_for_bb=rec.wait_for_bb, post_bb=rec.post_bb)
         t.seats.place(rec.seat, st)
         t.turns.schedule(WakeKind.GRACE, grace, rec.seat, token=st.grace_token)
     for w in state.waiting:
@@ -160,6 +165,7 @@ def restore_state(t: TableActor, state: TableState, stacks: dict[str, int],
     blinds = getattr(t.game, "blinds", None)
     if blinds is not None and state.button is not None:
         blinds.positions = Positions(state.button, tuple(state.blinds or ()))
+    t.dealer.button = state.button  # (the snapshot's button until the next hand)
     t.fanout.seq = state.seq
     if state.host is not None and t.host.private:
         h, d = t.host, state.host

@@ -37,6 +37,9 @@ class SeatDesk:
     def bind(self, sink: Sink) -> None:
         """A request from a seated player's (new) connection makes it their connection."""
         t = self.table
+        for w in t.seats.waiting:  # a waiter who came back from a moved table's old process
+            if w.player_id == sink.player_id and getattr(w.sink, "detached", False):
+                w.sink = sink
         seat = t.seats.seat_of(sink.player_id)
         if seat is None:
             return
@@ -228,7 +231,12 @@ class SeatDesk:
         st = SeatState(pid, name, stack, t.config.time_bank, sink=sink)
         t.seats.place(seat, st)
         t.game.seated(st)  # GEN-05: a late entrant may wait for the big blind
-        t.sinks[sink.conn_id] = sink
+        if getattr(sink, "detached", False):  # a waiter not back yet (a moved table's):
+            st.sink = None  # seated disconnected, their reconnection grace running
+            t.turns.schedule(WakeKind.GRACE, t.config.reconnect_grace, seat,
+                             token=st.grace_token)
+        else:
+            t.sinks[sink.conn_id] = sink
         t.fanout.publish(draft(m.seated, seat=seat, name=name, stack=stack,
                                guest=guest_tag(pid), wait_for_bb=st.wait_for_bb and not st.post_bb))
 

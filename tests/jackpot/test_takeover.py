@@ -202,11 +202,7 @@ async def test_a_lost_nodes_outbox_is_replayed_once(redis_server: RedisProcess,
     await coord.close()
 
 
-@pytest.mark.xfail(strict=True, reason="BUG: JackpotService._replay (start) replays every "
-                   "outbox record of the shared ledger store, not only its own node's: a "
-                   "process that starts books a live process's reports as its own (owner), "
-                   "takes its payouts and deletes its records")
-async def test_BUG_a_starting_service_replays_a_live_nodes_outbox(
+async def test_a_starting_service_replays_only_its_own_nodes_outbox(
         redis_server: RedisProcess, store: SqliteStore) -> None:
     coord = await RedisCoordinator.connect(redis_server.url, seed=SEED)
     # y is alive: its hand batch (with the round's report) is durable, its worker is about to

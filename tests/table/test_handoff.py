@@ -5,10 +5,8 @@ clock and wallet, as another process would have). The copy has the same seats (n
 gaps, seat 0), names, stacks, time banks, sitting-out and wait-for-the-big-blind marks, the
 same button and blinds (GEN-05: the next hand played on both with the same deck is the same
 hand), the waiting list, a private table's host state, the same ``seq``; the ledger's stacks
-win over the state's; a seat with no chips is left out.
-
-Tests named ``test_BUG_...`` show a fault of the server found while writing these (each is
-``xfail(strict=True)``: it fails today; the marker goes once the fault is fixed)."""
+win over the state's; a seat with no chips is left out; a restored waiter is seated
+disconnected when a seat frees (and their connection takes over when they come back)."""
 
 from __future__ import annotations
 
@@ -290,10 +288,7 @@ async def test_the_waiting_list_travels() -> None:
         [("c", "C", 4000), ("d", "D", 3000)]
 
 
-@pytest.mark.xfail(strict=True, reason="BUG: a waiter restored by restore_state has a "
-                   "DetachedSink (codec None); seating it from the waiting list publishes to "
-                   "it and the actor crashes (AttributeError) on every event from then on")
-async def test_BUG_restored_waiter_seated_when_a_seat_frees_crashes_the_table() -> None:
+async def test_a_restored_waiter_is_seated_disconnected_when_a_seat_frees() -> None:
     h1 = Harness(config=CFG)
     t = h1.create(**{**HOLDEM, "seats": 2})
     a, b, c = (h1.player(p) for p in ("a", "b", "c"))
@@ -326,10 +321,7 @@ async def _answers(t: TableActor, sink: FakeSink, kind: str) -> list[dict[str, A
     return [m for m in sink.answers() if m["rid"] == rid]
 
 
-@pytest.mark.xfail(strict=True, reason="BUG: restore_state does not set dealer.button: the "
-                   "copy's snapshot (what every resuming client gets after a move or a "
-                   "failover) shows no button until the next hand")
-async def test_BUG_adopted_snapshot_shows_no_button() -> None:
+async def test_the_adopted_snapshot_shows_the_button() -> None:
     h1, t, _, _ = await _busy_table()
     h2, copy = await adopt(export_state(t))
     w1, w2 = FakeSink(), FakeSink()
@@ -339,10 +331,7 @@ async def test_BUG_adopted_snapshot_shows_no_button() -> None:
     assert w2.of("snapshot")[-1]["button"] == w1.of("snapshot")[-1]["button"]
 
 
-@pytest.mark.xfail(strict=True, reason="BUG: SeatRecord does not carry SeatState.post_bb "
-                   "(GEN-05 post_to_enter): a late player who would post a big blind to come "
-                   "in at once on the original waits for the big blind on the copy")
-async def test_BUG_post_to_enter_is_lost_on_adopt() -> None:
+async def test_post_to_enter_travels_with_the_table() -> None:
     h1 = Harness(config=CFG)
     t = h1.create(**{**HOLDEM, "seats": 6, "settings": {"post_to_enter": True}})
     sinks = {p: h1.player(p) for p in ("a", "b", "c", "d")}
