@@ -323,6 +323,8 @@ async def run(
         config.data_dir.mkdir(parents=True, exist_ok=True)
 
     app = app if app is not None else build_app(config)
+    if app.operator is not None:  # the operator's `POST /admin/drain` stops it like SIGTERM
+        app.operator.shutdown = stop.set
     # the total connection cap below the file-descriptor limit; accept() failures counted and
     # logged once per interval, not once per attempt
     app.edge.admission.total = apply_fd_limit(config)

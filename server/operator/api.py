@@ -46,6 +46,7 @@ class AdminApi:
              self._flag),
             ("POST", re.compile(rf"/admin/accounts/{_ID}/adjust"),
              lambda w, a, q, b: s.adjust(w, a[0], b.get("amount"), b.get("reason"))),
+            ("POST", re.compile(r"/admin/drain"), lambda w, a, q, b: s.drain(w, b.get("reason"))),
             ("POST", re.compile(r"/admin/notice"),
              lambda w, a, q, b: s.notice(w, b.get("text"), b.get("table"), b.get("reason"))),
             ("GET", re.compile(rf"/admin/hands/{_ID}"), lambda w, a, q, b: s.hand(a[0])),

@@ -11,6 +11,7 @@ leaves through the table's leave path; a frozen player keeps every chip (at a ta
 
 from __future__ import annotations
 
+import asyncio
 import secrets
 from collections.abc import Awaitable, Callable
 from typing import Any
@@ -62,6 +63,7 @@ class OperatorService:
         self.names: Callable[[], dict[str, str]] = dict
         self.metrics: Callable[[], str] = str
         self.jackpot_history: Callable[[int, int], Awaitable[dict[str, Any]]] | None = None
+        self.shutdown: Callable[[], None] | None = None  # the process's stop (server.main)
 
     async def start(self) -> None:
         """Rebuild the account flags from the audit log (the store is open)."""
@@ -101,6 +103,18 @@ class OperatorService:
                                         details={"players": players,
                                                  "in_hand": before.get("in_hand", False)})
         return {"closed": table, "cashed_out": players, "audit": entry["seq"]}
+
+    async def drain(self, who: str, reason: Any) -> dict[str, Any]:
+        """Stop this process gracefully, as ``SIGTERM`` does: in a cluster each table moves
+        to another process at the end of its hand (players follow), the rest close."""
+        why = self.reason(reason)
+        if self.shutdown is None:
+            raise AdminError("unavailable", "this process cannot be drained from here")
+        entry = await self.audit.record(who, "drain", target=self.config.node, reason=why,
+                                        details={"tables": len(self.registry.actors)})
+        asyncio.get_running_loop().call_soon(self.shutdown)  # after this answer is sent
+        return {"draining": self.config.node, "tables": len(self.registry.actors),
+                "audit": entry["seq"]}
 
     async def remove_player(self, who: str, table: str, player: Any,
                             reason: Any) -> dict[str, Any]:

@@ -10,6 +10,7 @@ an event with a timeout (an answer, an event, a directory read), never a sleep.
 from __future__ import annotations
 
 import asyncio
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -23,7 +24,9 @@ from server.ledger.journal import Ledger, player_account
 from server.table.actor import TableActor
 from server.table.registry import TableRegistry
 from tests.cluster.test_directory import HOLDEM, Node, directory, guest, node, settled
-from tests.net.conftest import Client, Live
+from tests.net.conftest import Client, Live, start_live, test_config
+from tests.operator.conftest import TOKEN, admin
+from tests.redis_helpers import RedisProcess, free_port
 
 pytestmark = pytest.mark.redis
 __all__ = ["node"]  # the fixture, shared with test_directory
@@ -153,3 +156,29 @@ async def test_an_offer_nobody_answers_is_withdrawn_and_the_table_stays(node: No
     assert late is None  # the offer is gone: b cannot take it
     again = await alice.request("sit_out", table=table)
     assert again["type"] == "ok", again  # the table still answers on a
+
+
+async def test_the_operator_drains_a_process_and_its_table_moves(
+        node: Node, tmp_path: Path, redis_server: RedisProcess) -> None:
+    """`POST /admin/drain` stops a process as SIGTERM does: its table moves, its seated
+    player follows; the drain is in the audit log; a reason is required."""
+    b = await node("b")
+    port = free_port()
+    a = await start_live(test_config(tmp_path / "a", port=port, redis_url=redis_server.url,
+                                     node="a", public_url=f"ws://127.0.0.1:{port}/ws",
+                                     cluster_lobby_refresh_ms=50, operator_token=TOKEN))
+    await settled(a, b)
+    alice = await guest(a, "Alice")
+    table = (await alice.request("create_table", **HOLDEM))["table"]
+    assert (await alice.request("sit", table=table, seat=4, buy_in=700))["type"] == "ok"
+    refused = await admin(a, "POST", "/admin/drain", {})
+    assert refused[0] == 400 and refused[1]["error"]["code"] == "bad_reason"
+    status, body = await admin(a, "POST", "/admin/drain", {"reason": "kernel upgrade"})
+    assert status == 200 and body["draining"] == "a" and body["tables"] == 1, body
+    _, snap = await follow_push(alice, table)
+    await asyncio.wait_for(a.task, TIMEOUT)  # the process stopped by itself
+    seats = [s for s in snap["seats"] if s is not None]
+    assert [(s["seat"], s["name"], s["stack"]) for s in seats] == [(4, "Alice", 700)]
+    assert table in actors(b)
+    audit = await b.app.wallet.ledger.store.audit_list(0, 10)  # the shared store's log
+    assert any('"drain"' in text and "kernel upgrade" in text for _, text in audit), audit
