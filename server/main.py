@@ -318,12 +318,11 @@ async def run(
     stop = stop if stop is not None else asyncio.Event()
     loop = asyncio.get_running_loop()
     installed = _install_signal_handlers(loop, stop)
-
     if config.redis_url is None:
         config.data_dir.mkdir(parents=True, exist_ok=True)
 
     app = app if app is not None else build_app(config)
-    if app.operator is not None:  # the operator's `POST /admin/drain` stops it like SIGTERM
+    if app.operator is not None:  # `POST /admin/drain` stops it like SIGTERM
         app.operator.shutdown = stop.set
     # the total connection cap below the file-descriptor limit; accept() failures counted and
     # logged once per interval, not once per attempt

@@ -33,7 +33,7 @@ from server.cluster.moves import Moves
 from server.cluster.spectate import Spectate
 from server.ledger.journal import Ledger
 from server.redisio import Redis, RedisScriptError, RedisUnavailable
-from server.table.handoff import export_state
+from server.table.handoff import export_state, fence
 from server.table.lobby import page_of, row_of, table_number
 from server.table.registry import TableRegistry
 
@@ -390,10 +390,32 @@ class Directory:
             self.copy.lapsed = [str(n) for n in lapsed or () if str(n) != self.node]
             if self.copy.lapsed:
                 self.failover.lapsed(self.copy.lapsed)
+            await self._fence_lost()
         finally:
             for waiter in reads:
                 if not waiter.done():
                     waiter.set_result(None)
+
+    async def _fence_lost(self) -> None:
+        """Tables open here that another process owns now (this one was cut off long enough
+        for a failover to take it over): checked in Redis one by one (the copy may predate
+        an adoption here), then stopped at once, their players sent to the owner."""
+        assert self.redis is not None
+        for table_id, actor in list(self.registry.actors.items()):
+            owner = self.copy.owner.get(table_id)
+            if owner is None or owner == self.node or actor.stopped:
+                continue
+            node, run, url = await self.redis.call("HMGET", self.keys.table(table_id),
+                                                   "node", "run", "url")
+            if node is None or (node == self.node and run == self.run) or not url:
+                continue
+            actor.call(self._fencer(actor, str(url)))
+
+    def _fencer(self, actor: Any, url: str) -> Callable[[], None]:
+        def stop() -> None:
+            if fence(actor, url):
+                self.registry.forget(actor, reason="taken over")
+        return stop
 
     def _store_copy(self, version: Any, live: list[Any], tables: list[Any] | None) -> None:
         if tables is None:  # no table changed: the nodes may have

@@ -40,8 +40,8 @@ from server.table.wake import WakeKind
 if TYPE_CHECKING:
     from server.table.actor import TableActor
 
-__all__ = ["DetachedSink", "SeatRecord", "TableState", "export_state", "hand_over",
-           "restore_state", "spec_of"]
+__all__ = ["DetachedSink", "SeatRecord", "TableState", "export_state", "fence", "gone",
+           "hand_over", "restore_state", "spec_of"]
 
 log = logging.getLogger("server.table")
 
@@ -192,6 +192,29 @@ async def hand_over(t: TableActor, send: Send) -> str | None:
     url = await send(state)
     if url is None:
         return None
+    gone(t, url)
+    log.info("event=table_handed_over table=%s url=%s seats=%d", t.table_id, url,
+             len(state.seats))
+    return url
+
+
+def fence(t: TableActor, url: str) -> bool:
+    """This process lost the table (another process took it over while this one was cut
+    off: its lease had lapsed): stop at once, even mid-hand, without a chip moving here (the
+    one that took it voided the hand and holds the chips), and send everyone to ``url``.
+    False when it had stopped already. In the actor's task."""
+    if t.stopped:
+        return False
+    log.critical("event=table_fenced table=%s hand=%s url=%s", t.table_id, t.dealer.hand_id,
+                 url)
+    t.dealer.clear()
+    gone(t, url)
+    return True
+
+
+def gone(t: TableActor, url: str) -> None:
+    """The table now lives at ``url``: push ``moved`` to every connection following it,
+    answer what queued ``moved``, empty the seats without a chip moving, stop."""
     frame = {"type": "error", "code": "moved", "table": t.table_id, "url": url,
              "message": "This table moved to another server; follow it there."}
     for sink in list(t.sinks.values()):
@@ -211,6 +234,3 @@ async def hand_over(t: TableActor, send: Send) -> str | None:
             t.fanout.answer(item, {**m.error(item.request.rid, "moved"), "table": t.table_id,
                                    "url": url})
         t.inbox.task_done()
-    log.info("event=table_handed_over table=%s url=%s seats=%d", t.table_id, url,
-             len(state.seats))
-    return url

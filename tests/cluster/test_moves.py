@@ -182,3 +182,48 @@ async def test_the_operator_drains_a_process_and_its_table_moves(
     assert table in actors(b)
     audit = await b.app.wallet.ledger.store.audit_list(0, 10)  # the shared store's log
     assert any('"drain"' in text and "kernel upgrade" in text for _, text in audit), audit
+
+
+async def test_a_process_cut_off_past_its_lease_stops_the_tables_taken_from_it(
+        tmp_path: Path, redis_server: RedisProcess) -> None:
+    """A process that stops renewing (paused, cut off) while it still runs its table: once
+    its lease lapsed a survivor takes it over; when the process comes back it finds the table
+    owned elsewhere and stops it at once (fenced), sending its player there: never two
+    processes dealing one table."""
+    lives: list[Live] = []
+    try:
+        for name in ("a", "b"):
+            port = free_port()
+            lives.append(await start_live(test_config(
+                tmp_path / name, port=port, redis_url=redis_server.url, node=name,
+                public_url=f"ws://127.0.0.1:{port}/ws", cluster_lobby_refresh_ms=50,
+                node_lease=1.0)))
+        a, b = lives
+        await settled(a, b)
+        alice = await guest(a, "Alice")
+        table = (await alice.request("create_table", **HOLDEM))["table"]
+        assert (await alice.request("sit", table=table, seat=1, buy_in=600))["type"] == "ok"
+        await settled(a, b)
+        da, db = directory(a), directory(b)
+        keep, keeper = da._task, ledger(a).node_lease._keeper
+        assert keep is not None and keeper is not None
+        keep.cancel()  # a is cut off: no renewal of either lease, no reads
+        keeper.cancel()
+        for _ in range(400):  # b's reads, until it took a over (each read is an event)
+            if db.failover.taken:
+                break
+            await db.next_read()
+        assert db.failover.taken == [("a", [table])]
+        assert table in actors(a) and table in actors(b)  # a does not know yet
+        da._task = asyncio.get_running_loop().create_task(da._keep())  # a comes back
+        _, snap = await follow_push(alice, table)
+        assert [(s["seat"], s["stack"]) for s in snap["seats"] if s is not None] == [(1, 600)]
+        for _ in range(3):
+            await da.next_read()
+        assert table not in actors(a) and table in actors(b)
+        assert await ledger(b).total() == 0
+        assert await ledger(b).balance(ledger(b).table_account(table, alice.player_id or "")) \
+            == 600
+    finally:
+        for live in reversed(lives):
+            await live.close()
