@@ -31,9 +31,10 @@ from server.cluster.failover import Failover
 from server.cluster.keys import Keys
 from server.cluster.moves import Moves
 from server.cluster.spectate import Spectate
+from server.cluster.tasks import cancel_all
 from server.ledger.journal import Ledger
 from server.redisio import Redis, RedisScriptError, RedisUnavailable
-from server.table.handoff import export_state, fence
+from server.table.handoff import export_state
 from server.table.lobby import page_of, row_of, table_number
 from server.table.registry import TableRegistry
 
@@ -124,6 +125,7 @@ class Directory:
         self._reads: list[asyncio.Future[None]] = []
         self.draining = False
         self._healthy_since: float | None = None  # Redis answering since (monotonic)
+        self._want_read = False  # another process announced a change: read soon
         self.spectate = Spectate(lambda: self.redis, registry=registry, prefix=prefix)
         """Spectators across processes (:mod:`server.cluster.spectate`): the registry's
         relay, and the remote tables watched here."""
@@ -149,6 +151,7 @@ class Directory:
         self._healthy_since = self._clock()
         self._dirty.update(self.registry.actors)
         await self._flush()
+        await self.announce()  # the others see this node at once
         await self._read()
         log.info("event=cluster_joined node=%s url=%s nodes=%d tables=%d dropped=%s",
                  self.node, self.url, len(self.copy.nodes), len(self.copy.owner), dropped)
@@ -165,17 +168,15 @@ class Directory:
             with contextlib.suppress(RedisUnavailable, RedisScriptError):
                 await self.redis.script(lua.DRAIN)(keys=[self.keys.node(self.node)],
                                                    args=[self.run])
+                await self.announce()
 
     async def close(self) -> None:
         """Stop the task, take this node and its tables out of the directory, disconnect."""
         await self.moves.close()
         await self.failover.close()
         await self.spectate.close()
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await self._task
-            self._task = None
+        await cancel_all([self._task])
+        self._task = None
         if self.redis is None:
             return
         k = self.keys
@@ -183,6 +184,7 @@ class Directory:
             await self.redis.script(lua.LEAVE)(
                 keys=[k.nodes, k.node(self.node), k.tables, k.version],
                 args=[self.node, self.run, k.table_prefix])
+            await self.announce()
         except (RedisUnavailable, RedisScriptError) as exc:
             log.error("event=cluster_leave_failed node=%s error=%r", self.node, exc)
         if isinstance(self._redis_arg, str):
@@ -214,6 +216,7 @@ class Directory:
         """Wait until the next read of the directory into the copy has ended (tests)."""
         waiter: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         self._reads.append(waiter)
+        self.want_read()
         await asyncio.wait_for(waiter, timeout)
 
     # ------------------------------------------------------------------ answers (no Redis)
@@ -301,28 +304,54 @@ class Directory:
         return max(1, int(self.lease * 1000))
 
     async def _keep(self) -> None:
-        """Renew, write what changed, read: until cancelled (errors are logged, retried)."""
+        """Renew, write what changed, read: until cancelled (errors are logged, retried).
+
+        Writes are at most one pass per ``refresh`` (a burst of changes costs one write;
+        ``create_table``'s :meth:`written` goes at once) and each pass is announced on the
+        room's ``changed`` channel; reads follow such an announcement (at most one per
+        ``refresh``) and otherwise come every :meth:`_idle_read` seconds (the nodes' leases)."""
         clock = self._clock
         next_renew = clock() + self.lease / 3
-        next_read = clock() + self.refresh
+        next_read = clock() + self._idle_read()
+        last_flush = last_read = -1e9
         while True:
-            timeout = max(0.0, min(next_renew, next_read) - clock())
+            due = [next_renew, next_read]
+            if self._dirty:
+                due.append(clock() if self._written else last_flush + self.refresh)
+            if self._want_read:
+                due.append(last_read + self.refresh)
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._wake.wait(), timeout)
+                await asyncio.wait_for(self._wake.wait(), max(0.0, min(due) - clock()))
             self._wake.clear()
             try:
-                await self._flush()
+                now = clock()
+                if self._dirty and (self._written or now >= last_flush + self.refresh):
+                    last_flush = now
+                    await self._flush()
                 if clock() >= next_renew:
                     next_renew = clock() + self.lease / 3
                     await self._renew()
-                if clock() >= next_read:
-                    next_read = clock() + self.refresh
+                now = clock()
+                if now >= next_read or (self._want_read and now >= last_read + self.refresh):
+                    self._want_read = False
+                    last_read, next_read = now, now + self._idle_read()
                     await self._read()
             except (RedisUnavailable, RedisScriptError) as exc:
                 self._healthy_since = None
                 next_renew = clock()  # renew first thing once Redis answers again
                 log.error("event=cluster_redis_failed node=%s error=%r", self.node, exc)
                 await asyncio.sleep(min(self.refresh, 0.5))  # Redis is down: back off
+
+    def _idle_read(self) -> float:
+        """Seconds between two reads when nothing was announced: a lapsed lease is seen
+        within a quarter of a lease (at most a second), never faster than ``refresh``."""
+        return max(self.refresh, min(self.lease / 4, 1.0))
+
+    def want_read(self) -> None:
+        """Another process changed the directory (its ``changed`` announcement): read it
+        again soon (at most one read per ``refresh``)."""
+        self._want_read = True
+        self._wake.set()
 
     async def _renew(self) -> None:
         assert self.redis is not None
@@ -348,6 +377,7 @@ class Directory:
         k = self.keys
         self._passes += 1
         done = self._passes
+        wrote = bool(self._dirty)
         while self._dirty:
             table_id = self._dirty.pop()
             actor = self.registry.actors.get(table_id)
@@ -370,6 +400,8 @@ class Directory:
                 raise
             if not written:
                 log.error("event=cluster_table_taken table=%s node=%s", table_id, self.node)
+        if wrote:
+            await self.announce()
         waiting = self._written
         self._written = [(n, w) for n, w in waiting if n > done]
         for n, waiter in waiting:
@@ -390,32 +422,16 @@ class Directory:
             self.copy.lapsed = [str(n) for n in lapsed or () if str(n) != self.node]
             if self.copy.lapsed:
                 self.failover.lapsed(self.copy.lapsed)
-            await self._fence_lost()
+            await self.failover.fence_lost()
         finally:
             for waiter in reads:
                 if not waiter.done():
                     waiter.set_result(None)
 
-    async def _fence_lost(self) -> None:
-        """Tables open here that another process owns now (this one was cut off long enough
-        for a failover to take it over): checked in Redis one by one (the copy may predate
-        an adoption here), then stopped at once, their players sent to the owner."""
+    async def announce(self) -> None:
+        """Tell every process the directory changed (they read it again soon)."""
         assert self.redis is not None
-        for table_id, actor in list(self.registry.actors.items()):
-            owner = self.copy.owner.get(table_id)
-            if owner is None or owner == self.node or actor.stopped:
-                continue
-            node, run, url = await self.redis.call("HMGET", self.keys.table(table_id),
-                                                   "node", "run", "url")
-            if node is None or (node == self.node and run == self.run) or not url:
-                continue
-            actor.call(self._fencer(actor, str(url)))
-
-    def _fencer(self, actor: Any, url: str) -> Callable[[], None]:
-        def stop() -> None:
-            if fence(actor, url):
-                self.registry.forget(actor, reason="taken over")
-        return stop
+        await self.redis.publish(self.keys.changed, self.node)
 
     def _store_copy(self, version: Any, live: list[Any], tables: list[Any] | None) -> None:
         if tables is None:  # no table changed: the nodes may have

@@ -31,13 +31,14 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from server.cluster import keys as lua
 from server.cluster.tasks import cancel_all
 from server.jackpot.takeover import take_over
 from server.ledger.takeover import cash_out_rest, take_table, void_hands_of
-from server.table.handoff import TableState, spec_of
+from server.table.handoff import TableState, fence, spec_of
 
 if TYPE_CHECKING:
     from server.cluster.directory import Directory
@@ -98,6 +99,7 @@ class Failover:
                 args=[lost, d.node, d.run, d.url, k.table_prefix])
             if rows is None or rows is False:
                 return None
+            await d.announce()
             log.warning("event=failover_started lost=%s by=%s tables=%d", lost, d.node,
                         len(rows) // 3)
             voided = await void_hands_of(ledger, lost)
@@ -134,3 +136,24 @@ class Failover:
                 continue
             opened.append(table_id)
         return opened
+
+    async def fence_lost(self) -> None:
+        """Tables open here that another process owns now (this one was cut off long enough
+        for a failover to take it over): checked in Redis one by one (the copy may predate
+        an adoption here), then stopped at once, their players sent to the owner."""
+        assert self.d.redis is not None
+        for table_id, actor in list(self.d.registry.actors.items()):
+            owner = self.d.copy.owner.get(table_id)
+            if owner is None or owner == self.d.node or actor.stopped:
+                continue
+            node, run, url = await self.d.redis.call("HMGET", self.d.keys.table(table_id),
+                                                   "node", "run", "url")
+            if node is None or (node == self.d.node and run == self.d.run) or not url:
+                continue
+            actor.call(self._fencer(actor, str(url)))
+
+    def _fencer(self, actor: Any, url: str) -> Callable[[], None]:
+        def stop() -> None:
+            if fence(actor, url):
+                self.d.registry.forget(actor, reason="taken over")
+        return stop

@@ -24,7 +24,9 @@ each table's keys share the table's own tag ``{<table id>}``:
   move is offered ``move`` (the state at the end of its last hand) and ``move_to`` (the node
   asked to take it);
 * ``<p>:{room}:inbox:<node>``: pub/sub channel of one node for live moves (``offer <table>
-  <from>`` to the taker, ``taken <table>`` back to the owner).
+  <from>`` to the taker, ``taken <table>`` back to the owner);
+* ``<p>:{room}:changed``: pub/sub channel: a node's name after each of its writes (every
+  process reads the directory again soon; without one, every quarter of a lease).
 
 Failover (:data:`TAKE`): the survivor that holds a lapsed node's ledger lease
 (``node:<node>`` in the ledger's store: exactly one process at a time) moves every table of
@@ -56,6 +58,7 @@ class Keys:
         self.version = f"{prefix}:{{room}}:version"
         self.node_prefix = f"{prefix}:{{room}}:node:"
         self.table_prefix = f"{prefix}:table:"
+        self.changed = f"{prefix}:{{room}}:changed"  # pub/sub: a process changed the directory
 
     def node(self, name: str) -> str:
         return f"{self.node_prefix}{name}"

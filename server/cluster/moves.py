@@ -99,8 +99,12 @@ class Moves:
     async def _listen(self, ready: asyncio.Event) -> None:
         redis = self.d.redis
         assert redis is not None
-        async for _, message in redis.subscribe(self.d.keys.inbox(self.d.node),
-                                                ready=ready.set):
+        async for channel, message in redis.subscribe(self.d.keys.inbox(self.d.node),
+                                                      self.d.keys.changed, ready=ready.set):
+            if channel == self.d.keys.changed:  # (the directory's announcements ride along)
+                if message != self.d.node:
+                    self.d.want_read()
+                continue
             parts = str(message).split()
             if len(parts) == 3 and parts[0] == "offer":
                 job = asyncio.get_running_loop().create_task(self._take(parts[1], parts[2]))

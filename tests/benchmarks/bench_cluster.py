@@ -71,6 +71,7 @@ ROOT = Path(__file__).resolve().parents[2]
 LISTENING, OPERATOR = "poker-server listening on ", "poker-server operator on "
 CAPS = (*SPAWN_ARGS, "--set", "starting_balance=1000000", "--set", "max_connections=20000")
 KINDS = {"standalone": (1, None, 0), "standalone on Redis": (1, "redis", 0),
+         "2 apart on Redis": (2, "redis", 0),
          "cluster of 2": (2, "redis", 50), "cluster of 2, 250 ms": (2, "redis", 250)}
 # kind -> (processes, store, directory refresh ms; 0: not a cluster)
 HOLDEM: dict[str, Any] = {"type": "create_table", "variant": "holdem", "structure": "no_limit",
@@ -242,30 +243,34 @@ async def arrive(url: str, name: str, stats: Stats, track: TableTrack | None = N
 
 
 async def _seat_bots(urls: list[str], setup: Setup, think: float,
-                     stats: Stats) -> list[Bot]:
+                     stats: Stats, apart: bool = False) -> list[Bot]:
     """Tables created through the first URL (the directory places them), six bots each,
-    bot i connecting to `urls[i % len(urls)]` and following `moved` to its table."""
-    admin = await arrive(urls[0], "bench-admin", stats)
-    seats: list[tuple[TableTrack, int]] = []
+    bot i connecting to `urls[i % len(urls)]` and following `moved` to its table. `apart`
+    (processes that share only the store, no directory): table t opens on `urls[t % n]`,
+    and its bots connect there."""
+    admins = [await arrive(url, f"bench-admin-{i}", stats)
+              for i, url in enumerate(urls if apart else urls[:1])]
+    seats: list[tuple[TableTrack, int, str | None]] = []
     for t in range(setup.tables):
-        made = await admin.follow({**HOLDEM, "name": f"bench {t}"})
+        made = await admins[t % len(admins)].follow({**HOLDEM, "name": f"bench {t}"})
         assert made["type"] == "ok", made
-        seats += [(TableTrack(str(made["table"]), stats), s) for s in range(6)]
-    bots = [admin]
+        home = urls[t % len(urls)] if apart else None
+        seats += [(TableTrack(str(made["table"]), stats), s, home) for s in range(6)]
+    bots = list(admins)
     for i in range(0, len(seats), 32):
         bots += await asyncio.gather(*(
-            arrive(urls[j % len(urls)], f"b{j}", stats, track, s, think, seed=j + 1)
-            for j, (track, s) in enumerate(seats[i:i + 32], start=i)))
+            arrive(home or urls[j % len(urls)], f"b{j}", stats, track, s, think, seed=j + 1)
+            for j, (track, s, home) in enumerate(seats[i:i + 32], start=i)))
     return bots
 
 
 async def hands_run(nodes: list[Node], redis: RedisProcess, setup: Setup,
-                    think: float) -> dict[str, Any]:
+                    think: float, apart: bool = False) -> dict[str, Any]:
     """One measured window of the bots' play on `nodes`: hands, server and Redis CPU."""
     await settle()
     idle = await idle_rate(nodes, setup.warmup)
     stats = Stats()
-    bots = await _seat_bots([n.ws_url for n in nodes], setup, think, stats)
+    bots = await _seat_bots([n.ws_url for n in nodes], setup, think, stats, apart)
     try:
         await asyncio.sleep(setup.warmup)
         before = [(n.cpu(), n.metrics()["poker_hands_total"]) for n in nodes]
@@ -304,8 +309,9 @@ async def workload(tmp: Path, redis: RedisProcess, setup: Setup, cpu: int | None
             _redis(redis, b"FLUSHALL")
             count, store, refresh = KINDS[kind]
             url = redis.url if store else None
-            with running(tmp, "ab"[:count] if refresh else "s", cpu, url, refresh) as nodes:
-                runs[kind].append(await hands_run(nodes, redis, setup, think))
+            with running(tmp, "ab"[:count] if count > 1 else "s", cpu, url, refresh) as nodes:
+                runs[kind].append(await hands_run(nodes, redis, setup, think,
+                                                  apart=count > 1 and not refresh))
             _hands_row(kind, runs[kind][-1], f"round {r + 1}")
     medians = {k: sorted(v, key=lambda x: x["hands_per_cpu_s"])[(len(v) - 1) // 2]
                for k, v in runs.items()}
