@@ -62,8 +62,10 @@ class Config:
     owns a table. None (the default): a standalone process, as before."""
 
     cluster_lobby_refresh_ms: int = 250
-    """Cluster mode: milliseconds between two reads of the directory into this process's
-    cached copy (the lobby, `moved` and placement read the copy, never Redis per request)."""
+    """Cluster mode: the shortest time in milliseconds between two reads of the directory
+    into this process's cached copy (the lobby, `moved` and placement read the copy, never
+    Redis per request), and between two write passes of this process's tables. A read follows
+    another process's announced write; without one, one read every quarter of a lease."""
 
     ledger_fsync: bool = True
     """Embedded store: fsync every ledger commit (SQLite `synchronous=FULL`), so a committed

@@ -1,5 +1,5 @@
-"""The cluster's figures (issue 17): what spreading the room over processes costs, each as a
-ratio against an anchor measured in the same run.
+"""The cluster's figures (issue 17): what spreading the room over processes costs, each as a ratio
+against an anchor measured in the same run.
 
     .venv/bin/python -m tests.benchmarks.bench_cluster [--quick] [--rounds 3] [--seconds 8]
         [--tables 8] [--think 0,0.02] [--local 500] [--spectators 5000] [--play-think 0.2]
@@ -7,31 +7,31 @@ ratio against an anchor measured in the same run.
 
 All on loopback: a `redis-server` of its own (free port, temporary directory, append-only,
 `appendfsync always` as `deploy/redis.conf`; emptied before every run) and real `poker-server`
-processes (the load tester's caps lifted, `SPAWN_ARGS`; 1,000,000 chips a player), new for
-every run and killed at its end. Cluster members get `--redis URL --node NAME --public-url
-ws://127.0.0.1:PORT/ws --set cluster_lobby_refresh_ms=50`. Servers and Redis are pinned to
-the first CPU, this process (every client) to the second (`--no-pin`: none). CPU time: a
-process's on-CPU time (user + system, every thread) from `/proc/<pid>/task/*/schedstat` in
-nanoseconds (`/proc/<pid>/stat`'s utime + stime count 10 ms ticks, too coarse for a window),
-so other processes' load does not count in it. `BENCH_PROFILE=DIR`: cProfile each server.
-`--quick`: a smoke run (two kinds, seconds a case, 200 spectators; `test_bench_cluster.py`).
+processes (the load tester's caps lifted, `SPAWN_ARGS`; 1,000,000 chips a player), new for every
+run and killed at its end. Cluster members get `--redis URL --node NAME --public-url
+ws://127.0.0.1:PORT/ws --set cluster_lobby_refresh_ms=50`. Servers and Redis are pinned to the
+first CPU, this process (every client) to the second (`--no-pin`: none). CPU time: a process's
+on-CPU time (user + system, every thread) from `/proc/<pid>/task/*/schedstat` in nanoseconds
+(`/proc/<pid>/stat`'s utime + stime count 10 ms ticks, too coarse for a window), so other
+processes' load does not count in it. `BENCH_PROFILE=DIR`: cProfile each server. `--quick`: a smoke
+run (two kinds, seconds a case, 200 spectators; `test_bench_cluster.py`).
 
 1. **Hands per server CPU-second.** One workload per `--think` value: `--tables` six-handed
    no-limit Hold'em tables (50/100, no pause), the bots of `server.loadtest.bots`, against a
-   standalone process (embedded store; the anchor), one process on Redis without the
-   directory (the store's share), a cluster of two (the directory places the tables; bot i
-   connects to process i % 2 and follows `moved`) and the same at the default 250 ms
-   refresh. Hands: the servers' `poker_hands_total` (`/metrics`, operator port) over the
-   window; idle: the processes' CPU a second before any table opens. Kinds alternate; a
-   kind's figure is its median round. Target: the cluster within 10% of the anchor.
-2. **Spectators across processes.** A cluster of three (A, B, C), one heads-up table on A,
-   two bots on A playing. (a) `--local` spectators on A (the anchor); (p) one more on each
-   of B and C (A now publishes each frame once); (b) `--spectators` in all, the rest on B and
-   C (served from that one publish by `server.cluster.spectate`). Owner (A) CPU per table
-   event (the `seq` advance), as measured and net of A's idle rate; (b)/(p) is what remote
-   spectators cost the owner beyond its publish (by design nothing). Lag: a sampled
-   spectator's receipt of seq N minus the players' first receipt of it, one clock. The
-   spectators are `tests.benchmarks.rawws` clients that only `watch`.
+   standalone process (embedded store; the anchor), one process on Redis without the directory (the
+   store's share), a cluster of two (the directory places the tables; bot i connects to process i %
+   2, follows `moved`), the same at the default 250 ms refresh, two processes sharing only the
+   store ("2 apart": the split's cost). Hands: the servers' `poker_hands_total` (`/metrics`,
+   operator port) over the window; idle: the processes' CPU a second before any table opens. Kinds
+   alternate; a kind's figure is its median round. Target: the cluster within 10% of the anchor.
+2. **Spectators across processes.** A cluster of three (A, B, C), one heads-up table on A, two bots
+   on A playing. (a) `--local` spectators on A (the anchor); (p) one more on each of B and C (A now
+   publishes each frame once); (b) `--spectators` in all, the rest on B and C (served from that one
+   publish by `server.cluster.spectate`). Owner (A) CPU per table event (the `seq` advance), as
+   measured and net of A's idle rate; (b)/(p) is what remote spectators cost the owner beyond its
+   publish (by design nothing). Lag: a sampled spectator's receipt of seq N minus the players'
+   first receipt of it, one clock. The spectators are `tests.benchmarks.rawws` clients that only
+   `watch`.
 """
 
 from __future__ import annotations
@@ -205,8 +205,8 @@ def _redis(redis: RedisProcess, command: bytes) -> str:
 
 
 def publishes(redis: RedisProcess) -> int:
-    line = next((x for x in _redis(redis, b"INFO commandstats").splitlines()
-                 if x.startswith("cmdstat_publish:")), "cmdstat_publish:calls=0,")
+    stats = _redis(redis, b"INFO commandstats").splitlines()
+    line = next((x for x in stats if x.startswith("cmdstat_publish:")), "calls=0,")
     return int(line.split("calls=")[1].split(",")[0])
 
 
@@ -215,8 +215,7 @@ def redis_cpu(redis: RedisProcess) -> float:
 
 
 async def settle() -> None:
-    """Let every member read the directory a few times (its copy is refreshed every 50 ms;
-    no event tells a client that another process's copy has caught up)."""
+    """Let every member read the directory (no event tells a client it has caught up)."""
     await asyncio.sleep(0.3)
 
 
@@ -230,11 +229,9 @@ async def idle_rate(nodes: list[Node], seconds: float) -> float:
 # ------------------------------------------------------------------------------ figure 1
 async def arrive(url: str, name: str, stats: Stats, track: TableTrack | None = None,
                  seat: int = 0, think: float = 0.0, seed: int = 0) -> Bot:
-    """A bot connected and identified; seated at `track`'s table when given (`moved`
-    followed)."""
-    bot = Bot(url, name, track or TableTrack("", stats), seat=seat,
-              buy_in=BUY_IN if track else 0, rng=random.Random(seed), think=think,
-              encoding="json", stats=stats)
+    """A bot connected and identified; seated at `track`'s table when given (`moved`)."""
+    bot = Bot(url, name, track or TableTrack("", stats), seat=seat, buy_in=BUY_IN if track else 0,
+              rng=random.Random(seed), think=think, encoding="json", stats=stats)
     await bot.open()
     await bot.hello()
     if track is not None:
@@ -245,9 +242,8 @@ async def arrive(url: str, name: str, stats: Stats, track: TableTrack | None = N
 async def _seat_bots(urls: list[str], setup: Setup, think: float,
                      stats: Stats, apart: bool = False) -> list[Bot]:
     """Tables created through the first URL (the directory places them), six bots each,
-    bot i connecting to `urls[i % len(urls)]` and following `moved` to its table. `apart`
-    (processes that share only the store, no directory): table t opens on `urls[t % n]`,
-    and its bots connect there."""
+    bot i connecting to `urls[i % len(urls)]` and following `moved` to its table; `apart`
+    (no directory): table t opens on `urls[t % n]`, its bots connect there."""
     admins = [await arrive(url, f"bench-admin-{i}", stats)
               for i, url in enumerate(urls if apart else urls[:1])]
     seats: list[tuple[TableTrack, int, str | None]] = []
@@ -554,14 +550,13 @@ async def bench(setup: Setup, pin: bool) -> dict[str, Any]:
     server_cpu = cpus[0] if pin and len(cpus) > 1 else None
     if server_cpu is not None:
         os.sched_setaffinity(0, set(cpus[1:]))
-    print(f"machine: {machine()}; commit {commit()}")
-    print(f"load average before the run: {', '.join(f'{x:.1f}' for x in os.getloadavg())}; "
-          + (f"servers and Redis on CPU {server_cpu}, clients on CPU {cpus[1]}"
-             if server_cpu is not None else "no pinning"), flush=True)
-    result: dict[str, Any] = {"machine": machine(), "commit": commit()}
+    print(f"machine: {machine()}; commit {commit()}; load average before the run: "
+          f"{', '.join(f'{x:.1f}' for x in os.getloadavg())}; " + (
+              f"servers and Redis on CPU {server_cpu}, clients on CPU {cpus[1]}"
+              if server_cpu is not None else "no pinning"), flush=True)
+    result: dict[str, Any] = {"machine": machine(), "commit": commit()}  # (the run's)
     with tempfile.TemporaryDirectory(prefix="bench_cluster_") as name:
-        tmp = Path(name)
-        redis = RedisProcess(tmp / "redis")
+        redis = RedisProcess((tmp := Path(name)) / "redis")
         redis.start()
         try:
             assert redis.proc is not None
