@@ -29,6 +29,7 @@ import tomllib
 from collections.abc import Callable, Coroutine, Sequence
 from dataclasses import dataclass
 from typing import Any
+from urllib.parse import urlsplit
 
 from websockets.asyncio.server import Server, ServerConnection, serve
 from websockets.typing import Subprotocol
@@ -185,6 +186,8 @@ def build_app(config: Config) -> App:
     router.gate = operator.flags.gate  # frozen: no sit or chat; muted: no chat
     registry.frozen = lambda player_id: player_id in operator.flags.frozen  # nor a waiting list
     router.cluster = directory
+    if directory is not None:  # the room's processes: a page may be sent to any (`moved`)
+        http.room = lambda: _room_hosts(directory)
     return App(config=config, wallet=wallet, registry=registry, metrics=metrics,
                sessions=sessions, edge=edge, router=router, http=http, jackpot=jackpot,
                operator=operator, directory=directory)
@@ -204,6 +207,13 @@ def build_directory(config: Config, ledger: Ledger, registry: TableRegistry
     registry.listing_listener = directory.table_changed
     registry.relay = directory.spectate  # public frames to other processes' spectators
     return directory
+
+
+def _room_hosts(directory: Directory) -> tuple[str, ...]:
+    """The host:port of every live process's public URL, this one's first."""
+    hosts = [urlsplit(directory.url).netloc]
+    hosts += [urlsplit(n.url).netloc for n in directory.copy.nodes.values()]
+    return tuple(dict.fromkeys(h for h in hosts if h))
 
 
 def _detach_everywhere(registry: TableRegistry, directory: Directory

@@ -98,15 +98,20 @@ export class PokerSocket {
         this._afterOpen(isRetry, ws);
       };
       ws.onmessage = (ev) => this._receive(ev.data, ws);
-      ws.onclose = () => {
-        if (this.ws !== ws) return;
+      const closed = () => {
+        if (this.ws !== ws) return; // (each drop handled once: close, or an error alone)
         this.ws = null;
         this._failPending();
         if (!isRetry) reject(new Error("connection closed"));
         if (!this.stopped) this._scheduleRetry();
         else this._setStatus("offline");
       };
-      ws.onerror = () => {}; // onclose follows
+      ws.onclose = closed;
+      // Usually close follows; but a connection the browser itself blocks (a CSP refusal)
+      // fires error alone: treat an error before open as the drop it is.
+      ws.onerror = () => {
+        if (ws.readyState !== 1) closed();
+      };
     });
     this._opened.catch(() => {});
   }

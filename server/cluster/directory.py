@@ -320,8 +320,9 @@ class Directory:
                 due.append(clock() if self._written else last_flush + self.refresh)
             if self._want_read:
                 due.append(last_read + self.refresh)
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._wake.wait(), max(0.0, min(due) - clock()))
+            with contextlib.suppress(TimeoutError):  # (not wait_for: on 3.11 it can swallow a
+                async with asyncio.timeout(max(0.0, min(due) - clock())):  # cancel, gh-86296)
+                    await self._wake.wait()
             self._wake.clear()
             try:
                 now = clock()

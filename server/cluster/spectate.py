@@ -152,8 +152,9 @@ class RemoteTable:
                 await self.spectate.redis.publish(self.spectate.ask_channel, self.table_id)
             except (RedisUnavailable, RedisScriptError) as exc:
                 log.warning("event=remote_ask_failed table=%s error=%r", self.table_id, exc)
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._snapshot.wait(), ASK_RETRY)
+            with contextlib.suppress(TimeoutError):  # (asyncio.timeout: a cancel is never lost)
+                async with asyncio.timeout(ASK_RETRY):
+                    await self._snapshot.wait()
             if self.pending:
                 self._asked.set()
 

@@ -353,8 +353,9 @@ class JackpotService:
                 await asyncio.sleep(self.retry)
                 continue
             self._wake.clear()
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._wake.wait(), tick)
+            with contextlib.suppress(TimeoutError):  # (asyncio.timeout: a cancel is never lost)
+                async with asyncio.timeout(tick):
+                    await self._wake.wait()
 
     async def _run_some(self) -> None:
         """Send queued ops: up to ``BATCH`` in one atomic step when the coordinator can

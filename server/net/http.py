@@ -76,16 +76,18 @@ _HOST = re.compile(r"^(?:[A-Za-z0-9.-]+|\[[0-9A-Fa-f:.]+\])(?::[0-9]{1,5})?$")
 _DEFAULT_PORTS = {"http": 80, "https": 443, "ws": 80, "wss": 443}
 
 
-def content_security_policy(host: str | None) -> str:
+def content_security_policy(host: str | None, room: tuple[str, ...] = ()) -> str:
     """The public pages' CSP: everything from the page's own origin only, the client's own
     WebSocket (`ws://HOST`/`wss://HOST`, spelled out for browsers whose `'self'` does not
     cover ws:), no plugins, no framing (`frame-ancestors 'none'`). Inline `<script>` and
     `<style>` elements are refused; style *attributes* are allowed (`style-src-attr`: the
     client positions seats with them; they cannot run script, and `img-src` keeps them from
-    loading anything from elsewhere)."""
+    loading anything from elsewhere). ``room``: the host:port of every process of a cluster
+    (their public URLs), which the client may be sent to."""
     connect = "'self'"
-    if host is not None and _HOST.match(host):
-        connect += f" ws://{host} wss://{host}"
+    for h in (host, *room):  # in a cluster, the room's processes too (`moved` goes there)
+        if h is not None and _HOST.match(h):
+            connect += f" ws://{h} wss://{h}"
     return ("default-src 'self'; script-src 'self'; style-src 'self'; "
             "style-src-attr 'unsafe-inline'; img-src 'self' data:; "
             f"connect-src {connect}; object-src 'none'; base-uri 'none'; "
@@ -213,6 +215,10 @@ class HttpEndpoints:
         self.jackpot_history: Callable[[int, int], Awaitable[Any]] | None = None
         self.allowed_origins = allowed_origins
         self.on_origin_refused: Callable[[], None] = lambda: None
+        self.room: Callable[[], tuple[str, ...]] = tuple
+        """In a cluster: the host:port of every live process's public URL (the directory's
+        copy). A page served by one may connect to any (CSP), and a handshake whose Origin
+        is one of them is the room's own."""
         self._log = LogBudget(log_lines, log_interval)
         self._origin_refusals = Summary("origin_refused", log_interval)
 
@@ -229,6 +235,9 @@ class HttpEndpoints:
                 origin = "several"
             if origin is None or origin_allowed(origin, host, self.allowed_origins):
                 return None
+            room = self.room()
+            if room and any(origin_allowed(origin, h, ()) for h in room):
+                return None  # a page served by another process of the room
             self.on_origin_refused()
             self._origin_refusals.add()
             return self._secured(text_response(HTTPStatus.FORBIDDEN,
@@ -244,10 +253,9 @@ class HttpEndpoints:
             )
         return response
 
-    @staticmethod
-    def _secured(response: Response, host: str | None) -> Response:
+    def _secured(self, response: Response, host: str | None) -> Response:
         """`response` with the browser edge's headers (CSP, referrer, framing)."""
-        response.headers["Content-Security-Policy"] = content_security_policy(host)
+        response.headers["Content-Security-Policy"] = content_security_policy(host, self.room())
         for name, value in BROWSER_HEADERS:
             response.headers[name] = value
         return response

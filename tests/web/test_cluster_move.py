@@ -11,11 +11,12 @@ online; the next hand dealt on `b` (her new cards, then her turn), her clicks pl
 The processes sit behind one origin (`Front`, a small reverse proxy standing in for
 deploy/nginx.conf: `/ws` and the page to a live process, `/node/<name>/ws` to each, the Host
 header kept), as README "Running a cluster" deploys them: the page's CSP (`connect-src` its
-own host) and each process's Origin check allow only that. The xfail tests keep the bugs
-found on the way: the `node` fixture's cluster (each process its own port, as
-tests/cluster/test_directory.py) cannot be followed by a browser; a move whose connection
-the browser blocks leaves the page "online" on a dead socket; deploy/nginx.conf's Host
-header drops the port; a stopping process's directory task sometimes survives its cancel.
+own host) and each process's Origin check allow only that. The tests at the end keep the
+faults found on the way (fixed since): a cluster whose processes each have their own origin
+(the `node` fixture's) is followed by a browser too (the CSP and the Origin check know the
+room's processes); a move whose connection the browser blocks ends back at the home URL;
+deploy/nginx.conf's Host header keeps the port; a stopping process's directory task stops
+when it is cancelled as it is woken.
 
 Test decks do not travel with a table (server/table/handoff.py `create_of`), so `b` deals
 the second hand from its own shuffle, which this test replaces with a fixed deck.
@@ -324,17 +325,10 @@ async def test_a_table_that_changes_process_stays_on_screen_and_plays_on(
 
 
 # --------------------------------------------------------------------------------------------
-# Bugs found on the way (kept failing)
+# Faults found on the way (fixed; kept as their tests)
 # --------------------------------------------------------------------------------------------
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "BUG: a browser cannot follow a move to a process on another origin (the node fixture's "
-    "cluster: each process its own port and --public-url): the page's CSP from "
-    "server/net/http.py content_security_policy() allows connect-src to the page's own host "
-    "only, so Chromium blocks ws://<b>/ws ('violates the following Content Security Policy "
-    "directive'), and b's Origin check (origin_allowed) would refuse a's origin with 403 "
-    "anyway; the page stays on a table nobody plays for it"))
 async def test_a_move_to_a_process_on_another_origin_is_followed(
         node: Node, open_player: OpenPlayer) -> None:
     a, b = await node("a"), await node("b")
@@ -351,13 +345,6 @@ async def test_a_move_to_a_process_on_another_origin_is_followed(
     await expect(alice.page.locator(".seat.me [data-card]")).to_have_count(2)
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "BUG: client_web/js/socket.js _open(): a connection the browser refuses to open (a CSP "
-    "block: Chromium fires only `error`, never `close`, readyState 3 at once) is ignored "
-    "(`ws.onerror = () => {}; // onclose follows`): after a pushed `moved` to such a URL the "
-    "hop times out (timeoutMs, 15 s), and the socket is left on a closed connection, status "
-    "'online', no banner, never retried, never back at its home URL; every request answers "
-    "'disconnected' until the page is reloaded"))
 async def test_a_move_the_browser_blocks_ends_back_at_the_home_url(
         live: Live, open_player: OpenPlayer) -> None:
     """A standalone server; the page is pushed `moved` for its table (the frame a stopping
@@ -384,12 +371,6 @@ async def test_a_move_the_browser_blocks_ends_back_at_the_home_url(
     await expect(page.locator("#chat-lines")).to_contain_text("still here")
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "BUG: deploy/nginx.conf `proxy_set_header Host $host;` drops the port: behind it on a "
-    "port other than 80/443 (deploy/compose.yaml: 'open http://127.0.0.1:8080/') the "
-    "browser's /ws handshake carries Origin http://127.0.0.1:8080 while the process sees "
-    "Host 127.0.0.1, and origin_allowed() (server/net/http.py) refuses it with 403: the lobby "
-    "never connects ('Connection lost — reconnecting…'); $http_host would keep the port"))
 async def test_the_page_connects_through_deploy_nginx_conf(
         tmp_path: Path, live: Live, open_player: OpenPlayer) -> None:
     binary = nginx_binary()
@@ -410,14 +391,6 @@ async def test_the_page_connects_through_deploy_nginx_conf(
         await asyncio.to_thread(nginx.wait, 10)
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "BUG: server/cluster/directory.py:324 Directory._keep waits with "
-    "`asyncio.wait_for(self._wake.wait(), ...)`; on Python 3.11 wait_for swallows a "
-    "cancellation that arrives as the event is set (CPython gh-86296, fixed in 3.12), so "
-    "Directory.close()'s cancel_all (server/cluster/tasks.py) sometimes leaves the task "
-    "running: about one `await a.close()` in two in this file logs "
-    "'event=cluster_task_stuck task=directory:a', waits its 2 s, and the stopped process "
-    "then logs 'event=cluster_redis_failed node=a' every 50 ms until the loop ends"))
 async def test_the_directory_task_stops_when_cancelled_as_it_is_woken(node: Node) -> None:
     """What happens when a stopping process's table changes as the directory is closed (the
     browser's connection going away, here): the wake and the cancellation in one turn."""
