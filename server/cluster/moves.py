@@ -30,48 +30,29 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 import time
 from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any
 
 from server.cluster import keys as lua
 from server.cluster.tasks import cancel_all
 from server.ledger.takeover import take_table
 from server.redisio import RedisScriptError, RedisUnavailable
 from server.table.handoff import TableState, hand_over
+from server.table.wake import in_actor
 
 if TYPE_CHECKING:
     from server.cluster.directory import Directory
     from server.table.actor import TableActor
 
-__all__ = ["OFFER_TIMEOUT", "Moves", "in_actor"]
+__all__ = ["OFFER_TIMEOUT", "Moves"]
 
 log = logging.getLogger("server.cluster")
 
 OFFER_TIMEOUT = 5.0
 """Seconds an owner waits for ``taken`` before it withdraws its offer."""
-
-T = TypeVar("T")
-
-
-def in_actor(actor: TableActor, fn: Callable[[], Awaitable[T]]) -> asyncio.Future[T]:
-    """Run ``fn`` in the actor's task; its result (or error) on the returned future."""
-    fut: asyncio.Future[T] = asyncio.get_running_loop().create_future()
-
-    async def job() -> None:
-        try:
-            result = await fn()
-        except Exception as exc:  # the table goes on; the caller sees the error
-            if not fut.done():
-                fut.set_exception(exc)
-            return
-        if not fut.done():
-            fut.set_result(result)
-
-    actor.call(job)
-    return fut
-
 
 class Moves:
     """This process's live moves, both sides (see the module docstring)."""
@@ -132,7 +113,7 @@ class Moves:
         end = time.monotonic() + deadline
         actor.hold = True
         with contextlib.suppress(Exception):
-            await asyncio.wait_for(in_actor(actor, _cancel_next_hand(actor)), deadline)
+            await asyncio.wait_for(in_actor(actor, actor.turns.cancel_next_hand), deadline)
         while time.monotonic() < end and not actor.stopped:
             if actor.in_hand:
                 waiter: asyncio.Future[None] = asyncio.get_running_loop().create_future()
@@ -147,7 +128,7 @@ class Moves:
             send = self._sender(target.name, target.url)
             try:
                 url = await asyncio.wait_for(
-                    in_actor(actor, lambda send=send: hand_over(actor, send)),  # type: ignore[misc]
+                    in_actor(actor, functools.partial(hand_over, actor, send)),
                     OFFER_TIMEOUT * 2 + max(0.0, end - time.monotonic()))
             except (TimeoutError, RedisUnavailable, RedisScriptError) as exc:
                 log.error("event=move_failed table=%s error=%r", actor.table_id, exc)
@@ -214,9 +195,3 @@ class Moves:
                      len(stacks))
         except Exception:
             log.exception("event=table_take_failed table=%s from=%s", table_id, owner)
-
-
-def _cancel_next_hand(actor: TableActor) -> Callable[[], Awaitable[None]]:
-    async def cancel() -> None:
-        actor.turns.cancel_next_hand()
-    return cancel

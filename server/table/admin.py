@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from protocol.requests import Leave
 from server.table.api import Envelope
+from server.table.wake import in_actor
 
 if TYPE_CHECKING:
     from server.table.actor import TableActor
@@ -132,20 +133,5 @@ class TableAdmin:
     async def _in_actor(self, actor: TableActor, fn: Callable[[], Any],
                         timeout: float = 30.0) -> Any:
         """Run ``fn()`` (sync or async) in ``actor``'s task and return its result."""
-        future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
-
-        async def job() -> None:
-            try:
-                result = fn()
-                if hasattr(result, "__await__"):
-                    result = await result
-            except Exception as exc:
-                if not future.done():
-                    future.set_exception(exc)
-                raise
-            if not future.done():
-                future.set_result(result)
-
-        actor.call(job)
-        return await asyncio.wait_for(future, timeout)
+        return await asyncio.wait_for(in_actor(actor, fn, reraise=True), timeout)
 

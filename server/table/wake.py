@@ -9,12 +9,13 @@ handles each item in its own task, one at a time, so nothing here touches table 
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Callable
 from dataclasses import dataclass
 from enum import StrEnum, unique
 from typing import Any, Final
 
-__all__ = ["STOP", "Call", "Wake", "WakeKind"]
+__all__ = ["STOP", "Call", "Wake", "WakeKind", "in_actor"]
 
 
 @unique
@@ -46,3 +47,27 @@ class Call:
 
 STOP: Final = object()
 """Put on the inbox: the actor's loop returns."""
+
+
+def in_actor(actor: Any, fn: Callable[[], Any], *, reraise: bool = False) -> asyncio.Future[Any]:
+    """Run ``fn()`` (sync or async) in ``actor``'s task (through ``actor.call``); its result
+    or its error on the returned future. ``reraise``: the error also ends the actor's task
+    (the registry then recovers the table, as for any crash); else the table goes on."""
+    fut: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+
+    async def job() -> None:
+        try:
+            result = fn()
+            if hasattr(result, "__await__"):
+                result = await result
+        except Exception as exc:
+            if not fut.done():
+                fut.set_exception(exc)
+            if reraise:
+                raise
+            return
+        if not fut.done():
+            fut.set_result(result)
+
+    actor.call(job)
+    return fut
