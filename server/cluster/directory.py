@@ -97,6 +97,12 @@ class RoomCopy:
         return [row for node, row in self.rows if node in self.nodes]
 
 
+def _resolve(waiters: list[asyncio.Future[None]]) -> None:
+    for waiter in waiters:
+        if not waiter.done():
+            waiter.set_result(None)
+
+
 class Directory:
     """This process in the cluster's directory (see the module docstring).
 
@@ -120,8 +126,9 @@ class Directory:
         self._wake = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
         self._placed: dict[str, int] = {}  # node -> tables sent there since the last read
-        self._passes = 0  # write passes begun (:meth:`_flush`)
-        self._written: list[tuple[int, asyncio.Future[None]]] = []  # (pass, waiter)
+        # create_table's waiters (:meth:`written`), by table, until a pass takes the table
+        # up: that pass resolves them once it has written it (whichever pass that is)
+        self._written: dict[str, list[asyncio.Future[None]]] = {}
         self._reads: list[asyncio.Future[None]] = []
         self.draining = False
         self._healthy_since: float | None = None  # Redis answering since (monotonic)
@@ -198,12 +205,15 @@ class Directory:
         self._wake.set()
 
     async def written(self, table_id: str, timeout: float = 5.0) -> bool:
-        """Mark ``table_id`` and wait until a write pass begun after now has ended (its
+        """Mark ``table_id`` and wait until a write pass has written it after now (its
         entry is in Redis): ``create_table`` answers only then, so whoever learns the id can
-        find the table from any process. False after ``timeout`` seconds (Redis down)."""
+        find the table from any process. The waiter is the table's, not a pass number's: a
+        pass already running when it is filed, that takes the table up after that, answers
+        it (a quiet cluster has no later pass). False after ``timeout`` seconds (Redis
+        down)."""
         self._dirty.add(table_id)
         waiter: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        self._written.append((self._passes + 1, waiter))
+        self._written.setdefault(table_id, []).append(waiter)
         self._wake.set()
         try:
             await asyncio.wait_for(asyncio.shield(waiter), timeout)
@@ -376,17 +386,18 @@ class Directory:
         """Write every table marked since the last write (its entry, or its removal)."""
         assert self.redis is not None
         k = self.keys
-        self._passes += 1
-        done = self._passes
         wrote = bool(self._dirty)
+        done: list[asyncio.Future[None]] = []  # the waiters of the tables this pass wrote
         while self._dirty:
             table_id = self._dirty.pop()
+            waiters = self._written.pop(table_id, [])  # filed before the write below
             actor = self.registry.actors.get(table_id)
             try:
                 if actor is None:
                     await self.redis.script(lua.DROP)(
                         keys=[k.table(table_id), k.tables, k.version],
                         args=[table_id, self.node, self.run])
+                    done += waiters
                     continue
                 entry = self.registry.lobby.entry(table_id)
                 owner = self.registry.creators.get(table_id, (None, None))[0]
@@ -397,17 +408,16 @@ class Directory:
                           "" if entry is None else json.dumps(entry, separators=(",", ":")),
                           state.to_json(), " ".join(sorted(state.stacks()))])
             except BaseException:
-                self._dirty.add(table_id)  # written on the next turn
+                self._dirty.add(table_id)  # written on the next turn, its waiters with it
+                self._written.setdefault(table_id, [])[:0] = waiters
+                _resolve(done)  # the tables written before the failure are in Redis
                 raise
+            done += waiters
             if not written:
                 log.error("event=cluster_table_taken table=%s node=%s", table_id, self.node)
         if wrote:
             await self.announce()
-        waiting = self._written
-        self._written = [(n, w) for n, w in waiting if n > done]
-        for n, waiter in waiting:
-            if n <= done and not waiter.done():
-                waiter.set_result(None)
+        _resolve(done)
 
     async def _read(self) -> None:
         assert self.redis is not None

@@ -9,6 +9,8 @@ Every wait is on an event with a timeout: a process's next read of the directory
 from __future__ import annotations
 
 import asyncio
+import logging
+import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 from typing import Any
@@ -221,3 +223,28 @@ async def test_a_closed_table_and_a_stopped_process_leave_the_directory(
         assert sorted(await r.call("KEYS", "dir:*")) == ["dir:{room}:version"]
     finally:
         await r.close()
+
+
+async def test_create_table_in_a_quiet_cluster_answers_at_once(
+        node: Node, caplog: pytest.LogCaptureFixture) -> None:
+    """Issue 23: `create_table` waits for its table to be in the directory. The registry's
+    listener marks the new table and wakes the write pass, which may take it up (and write
+    it) before the request files its waiter; that waiter used to be filed for the *next*
+    pass, which in a quiet cluster never comes: exactly 5 s, `cluster_write_slow`. Now a
+    waiter belongs to its table and the pass that writes the table answers it."""
+    a, b = await node("a"), await node("b")
+    alice, bob = await guest(a, "Alice"), await guest(b, "Bob")
+    await settled(a, b)
+    took: list[float] = []
+    with caplog.at_level(logging.WARNING, logger="server.cluster"):
+        for who in (alice, bob, alice, bob):
+            await settled(a, b)  # quiet: nothing else is being written
+            started = time.perf_counter()
+            made = await who.request("create_table", **HOLDEM)
+            took.append(time.perf_counter() - started)
+            assert made["type"] == "ok", made
+            # written before the answer: the other process finds it in Redis at once
+            other = b if who is alice else a
+            assert await directory(other).locate(made["table"]) is not None
+    assert max(took) < 1.0, took
+    assert "cluster_write_slow" not in caplog.text
