@@ -208,7 +208,15 @@ class Config:
 
     jackpot_reset: int = 1_000_000
     """The pool's reset amount in chips (CSP-08, default $10,000; the major pool's when split):
-    what a new pool opens at, the reseed level and the royal flush minimum (CSP-09)."""
+    what a new pool opens at and the reseed level. Not the royal flush minimum
+    (`jackpot_royal_minimum`)."""
+
+    jackpot_royal_minimum: int = 1_000_000
+    """The least a royal flush is paid, in chips (CSP-09, Gazette r12.2(c): default $10,000):
+    each royal gets the larger of this and its equal share of what remains of the pool; when
+    the pool holds less, the house pays the rest (a `shortfall`, booked). Its own term,
+    independent of `jackpot_reset`. At most 9 * 10**11 (the Redis scripts' arithmetic is exact
+    below that)."""
 
     jackpot_pool_share_bp: int = 7_000
     """Share of every collected jackpot wager that goes to the pool, in basis points (CSP-08,

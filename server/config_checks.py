@@ -197,6 +197,7 @@ def check_house_policy(cfg: Config) -> None:
     safe = 2**53 - 1
     amounts = {
         "jackpot_wager": cfg.jackpot_wager, "jackpot_reset": cfg.jackpot_reset,
+        "jackpot_royal_minimum": cfg.jackpot_royal_minimum,
         "jackpot_minor_reset": cfg.jackpot_minor_reset, "rake_cap": cfg.rake_cap,
         "max_rake_cap": cfg.max_rake_cap, "max_pool": cfg.max_pool,
         "max_stake": cfg.max_stake, "max_buy_in": cfg.max_buy_in,
@@ -232,6 +233,9 @@ def check_house_policy(cfg: Config) -> None:
     if cfg.jackpot_reset > cfg.max_pool or (cfg.jackpot_split and
                                               cfg.jackpot_minor_reset > cfg.max_pool):
         raise ValueError("a jackpot reset amount above max_pool")
+    if cfg.jackpot_royal_minimum > 900_000_000_000:  # CSP-09: exact in the Lua arithmetic
+        raise ValueError("jackpot_royal_minimum must be at most 9 * 10**11 (exact pool "
+                         "arithmetic)")
     if cfg.rake_bp > cfg.max_rake_bp:
         raise ValueError("rake_bp above max_rake_bp")
     if cfg.max_rake_cap and cfg.rake_bp and not 0 < cfg.rake_cap <= cfg.max_rake_cap:

@@ -70,12 +70,14 @@ export function rakeText(entry) {
 }
 
 /** CSP-13: the house's jackpot terms of a Caribbean lobby entry: "jackpot wager 100 · royal
- * 100%, straight flush 10%, four 500, full house 100, flush 50 · reset 10,000". */
+ * 100% (at least 10,000), straight flush 10%, four 500, full house 100, flush 50 · reset
+ * 10,000". The royal flush minimum (CSP-09, `royal_min`) is its own term, not the reset. */
 export function jackpotTermsText(terms) {
   if (!terms) return "";
   const p = terms.paytable || {};
   const pct = (bp) => `${((bp || 0) / 100).toLocaleString("en-US")}%`;
-  const pays = [`royal ${pct(p.royal_flush_bp)}`, `straight flush ${pct(p.straight_flush_bp)}`,
+  const least = terms.royal_min ? ` (at least ${chips(terms.royal_min)})` : "";
+  const pays = [`royal ${pct(p.royal_flush_bp)}${least}`, `straight flush ${pct(p.straight_flush_bp)}`,
     `four ${chips(p.four_of_a_kind)}`, `full house ${chips(p.full_house)}`, `flush ${chips(p.flush)}`];
   return `jackpot wager ${chips(terms.wager)} \u00b7 ${pays.join(", ")} \u00b7 reset ${chips(terms.reset)}`;
 }

@@ -88,13 +88,16 @@ test("the middle shows the main pot and each side pot, with who can win it", asy
   assert.match(html, /data-pot-index="1"[^>]*data-eligible="1,2"[^>]*title="Can be won by Bob, &lt;Carol&gt;">Side pot 1: 800</);
 });
 
-test("GEN-10/CSP-13: the lobby shows each table's rake and the Caribbean jackpot terms", () => {
+test("GEN-10/CSP-13/CSP-09: the lobby shows each table's rake and the Caribbean jackpot terms (with the royal minimum)", () => {
   assert.equal(houseText({ variant: "holdem", rake: { bp: 500, cap: 300 } }), "rake 5% (cap 300)");
   assert.equal(houseText({ variant: "holdem", rake: { bp: 0, cap: 0 } }), "no rake");
   const terms = { wager: 100, reset: 1000000, paytable: { royal_flush_bp: 10000, straight_flush_bp: 1000,
     four_of_a_kind: 50000, full_house: 10000, flush: 5000 } };
   assert.equal(houseText({ variant: "caribbean", rake: { bp: 0, cap: 0 }, jackpot_terms: terms }),
     "jackpot wager 100 \u00b7 royal 100%, straight flush 10%, four 50,000, full house 10,000, flush 5,000 \u00b7 reset 1,000,000");
+  // CSP-09: the royal flush minimum is shown as its own term, beside a reset that differs
+  assert.equal(houseText({ variant: "caribbean", jackpot_terms: { ...terms, reset: 500000, royal_min: 1000000 } }),
+    "jackpot wager 100 \u00b7 royal 100% (at least 1,000,000), straight flush 10%, four 50,000, full house 10,000, flush 5,000 \u00b7 reset 500,000");
   const row = tableListHTML([{ table: "t1", name: "<b>", variant: "holdem", structure: "no_limit",
     stakes: { blinds: [5, 10] }, seats: 6, players: 0, spectators: 0, rake: { bp: 250, cap: 0 } }], null);
   assert.match(row, /rake 2\.5%/);

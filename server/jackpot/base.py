@@ -123,11 +123,13 @@ class HistoryEntry:
 def settings_args(s: CaribbeanSettings) -> list[int]:
     """The settings the payout arithmetic needs, as a flat list (also the Lua scripts' form):
     ``[split, royal_bp, straight_flush_bp, four_of_a_kind, full_house, flush, reset,
-    minor_reset, max_pool]`` (``max_pool`` 0: no ceiling; what a contribution would add above
-    it goes to the house, an ``overflow`` history entry)."""
+    minor_reset, max_pool, royal_minimum]`` (``max_pool`` 0: no ceiling; what a contribution
+    would add above it goes to the house, an ``overflow`` history entry; ``royal_minimum``:
+    what each royal flush gets at least, CSP-09, its own term beside the reset amount)."""
     jp = s.jackpot
     return [int(s.split_pools), jp.royal_flush_bp, jp.straight_flush_bp, jp.four_of_a_kind,
-            jp.full_house, jp.flush, s.reset_amount, s.minor_reset_amount, s.max_pool]
+            jp.full_house, jp.flush, s.reset_amount, s.minor_reset_amount, s.max_pool,
+            s.royal_minimum]
 
 
 def opening(terms: CaribbeanSettings | None = None) -> tuple[int, int]:

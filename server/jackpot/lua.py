@@ -42,7 +42,11 @@ local function publish(tbl)
 end
 
 -- CSP-09 (server.rules.caribbean_payout._pay): s = {split, royal_bp, sf_bp, quads, full_house,
--- flush, reset, minor_reset, max_pool}; claims = {{key, seat, player, kind, eligible_at}, ...}
+-- flush, reset, minor_reset, max_pool, royal_min}; claims = {{key, seat, player, kind,
+-- eligible_at}, ...}.  royal_min is the royal flush minimum, its own term (never the reset
+-- amount); a report stored before that term existed has 9 entries and gets its default,
+-- $10,000 (1,000,000 chips), as an outbox record of then decodes to in Python.
+local ROYAL_MIN_DEFAULT = 1000000
 local function new_pool(amount) return {amount = amount, paid = 0, short = 0} end
 local function pay(p, amt)
   local taken = math.min(amt, p.amount)
@@ -75,7 +79,8 @@ local function compute(claims, s, lo, hi)
   end
   if #royals > 0 then
     local share = math.floor(math.floor(hi.amount * s[2] / BP) / #royals)
-    for _, i in ipairs(royals) do amounts[i] = pay(hi, math.max(s[7], share)) end
+    local royal_min = tonumber(s[10] or ROYAL_MIN_DEFAULT)
+    for _, i in ipairs(royals) do amounts[i] = pay(hi, math.max(royal_min, share)) end
   end
   return amounts
 end

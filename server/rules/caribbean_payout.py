@@ -11,8 +11,9 @@ CSP-09 order: (1) every four of a kind, full house and flush gets its fixed amou
 straight flush gets its percentage of what is left after step 1 (all straight flushes of the
 round are computed on the same base, so equal hands get equal amounts); (3) the royal flushes
 share the royal percentage (default 100%) of what is left after step 2 equally, each getting at
-least the royal minimum (the pool's reset amount, $10,000).  Shares round down; the odd chips
-stay in the pool.
+least the royal minimum (``royal_minimum``, $10,000: its own term, never the pool's reset
+amount, so an operator who reseeds lower or higher does not change it; Gazette r12.2(c)).
+Shares round down; the odd chips stay in the pool.
 
 Shortfalls: a payout is always paid in full and a pool never goes below zero.  When the pool
 holds less than a payout, the pool pays what it holds and the house funds the rest; that amount
@@ -122,8 +123,10 @@ class CaribbeanSettings:
     With ``split_pools`` (CSP-11) ``minor_share_bp`` goes to the minor pool (pays four of a
     kind, full house, flush) and ``major_share_bp`` to the major pool (straight and royal
     flushes) instead; the rest of a wager is house jackpot revenue.  ``reset_amount`` is the
-    reseed level of the pool (the major pool when split) and the royal flush minimum (CSP-09);
-    ``minor_reset_amount`` is the minor pool's reseed level.  ``max_pool``: the operator's
+    reseed level of the pool (the major pool when split, CSP-08); ``royal_minimum`` is what
+    each royal flush gets at least (CSP-09, $10,000; its own term, not the reset amount: a
+    pool short of it is topped up by the house); ``minor_reset_amount`` is the minor pool's
+    reseed level.  ``max_pool``: the operator's
     ceiling of each pool (0: none); what a contribution would add above it goes to the house
     (the coordinator's ``overflow``).  ``dealer_qualifier``: a dealer's
     high-card hand qualifies when its ranks, highest first, are at least this (ace-king,
@@ -137,6 +140,7 @@ class CaribbeanSettings:
     jackpot: JackpotSchedule = JackpotSchedule()
     pool_share_bp: int = 7_000
     reset_amount: int = 1_000_000
+    royal_minimum: int = 1_000_000
     split_pools: bool = False
     minor_share_bp: int = 2_000
     major_share_bp: int = 5_000
@@ -151,7 +155,7 @@ class CaribbeanSettings:
             "jackpot_wager": self.jackpot_wager, "pool_share_bp": self.pool_share_bp,
             "reset_amount": self.reset_amount, "minor_share_bp": self.minor_share_bp,
             "major_share_bp": self.major_share_bp, "minor_reset_amount": self.minor_reset_amount,
-            "max_pool": self.max_pool,
+            "max_pool": self.max_pool, "royal_minimum": self.royal_minimum,
         }
         for name, v in ints.items():
             if not is_int(v) or v < 0:
@@ -318,7 +322,7 @@ def _pay(
     if royals:
         share = major.amount * jp.royal_flush_bp // BP // len(royals)
         for c in royals:
-            payouts[c.seat] = major.pay(max(settings.reset_amount, share))
+            payouts[c.seat] = major.pay(max(settings.royal_minimum, share))  # CSP-09
     return {seat: payouts[seat] for seat in sorted(payouts)}
 
 

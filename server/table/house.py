@@ -19,8 +19,9 @@ __all__ = ["jackpot_terms", "lobby_terms"]
 
 def jackpot_terms(config: Config, **table: Any) -> CaribbeanSettings:
     """The Caribbean settings of a table: the operator's jackpot terms (wager, paytable,
-    reset amounts, shares, split, pool ceiling) plus the table's own ``ante_min``,
-    ``ante_max`` and ``dealing_mode`` when given (raises ValueError/TypeError on bad ones)."""
+    reset amounts, royal flush minimum, shares, split, pool ceiling) plus the table's own
+    ``ante_min``, ``ante_max`` and ``dealing_mode`` when given (raises ValueError/TypeError
+    on bad ones)."""
     royal, straight, quads, full, flush = config.jackpot_paytable
     return CaribbeanSettings(
         jackpot_wager=config.jackpot_wager,
@@ -28,6 +29,7 @@ def jackpot_terms(config: Config, **table: Any) -> CaribbeanSettings:
                                 four_of_a_kind=quads, full_house=full, flush=flush),
         pool_share_bp=config.jackpot_pool_share_bp,
         reset_amount=config.jackpot_reset,
+        royal_minimum=config.jackpot_royal_minimum,
         split_pools=config.jackpot_split,
         minor_share_bp=config.jackpot_minor_share_bp,
         major_share_bp=config.jackpot_major_share_bp,
@@ -40,13 +42,15 @@ def jackpot_terms(config: Config, **table: Any) -> CaribbeanSettings:
 def lobby_terms(config: Config) -> dict[str, Any]:
     """The jackpot terms every Caribbean lobby entry shows (GEN-10): the wager, the paytable
     (royal and straight flush in basis points of the pool, the others in chips), the reset
-    amount (and the minor pool's when split) and the pool's share of a wager."""
+    amount (and the minor pool's when split), the royal flush minimum (``royal_min``, CSP-09)
+    and the pool's share of a wager."""
     royal, straight, quads, full, flush = config.jackpot_paytable
     terms: dict[str, Any] = {
         "wager": config.jackpot_wager,
         "paytable": {"royal_flush_bp": royal, "straight_flush_bp": straight,
                      "four_of_a_kind": quads, "full_house": full, "flush": flush},
         "reset": config.jackpot_reset,
+        "royal_min": config.jackpot_royal_minimum,
         "share_bp": config.jackpot_pool_share_bp,
     }
     if config.jackpot_split:

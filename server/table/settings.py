@@ -67,7 +67,8 @@ _CSP_SETTINGS = {"dealing_mode"}
 #: The house's terms (GEN-10, CSP-13): named in a request's stakes or settings -> house_policy.
 _HOUSE_KEYS = {"jackpot_wager", "jackpot", "paytable", "jackpot_paytable", "pays",
                "pool_share_bp", "reset_amount", "minor_reset_amount", "split_pools", "split",
-               "minor_share_bp", "major_share_bp", "max_pool", "jackpot_reset", "fee"}
+               "minor_share_bp", "major_share_bp", "max_pool", "jackpot_reset", "fee",
+               "royal_minimum", "jackpot_royal_minimum"}
 _TABLE_SETTINGS = {"min_buy_in", "max_buy_in", "spectator_delay", "spectator_chat", "chat",
                    "pause", "ante_time", "post_to_enter", "action_clock", "approve_seats",
                    "rebuys", "starting_stack"}

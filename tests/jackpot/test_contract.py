@@ -8,7 +8,7 @@ from server.jackpot.base import Claim, Coordinator, PoolState
 from server.rules.caribbean_payout import CaribbeanSettings, Contribution
 from tests.jackpot.conftest import LEASE, FakeClock
 
-S = CaribbeanSettings(reset_amount=10_000)
+S = CaribbeanSettings(reset_amount=10_000, royal_minimum=10_000)  # a small world: $100 each
 SPLIT = CaribbeanSettings(split_pools=True, reset_amount=10_000, minor_reset_amount=2_000)
 
 

@@ -21,7 +21,7 @@ from server.ledger.wallet import LedgerWallet
 from server.rules.caribbean_payout import CaribbeanSettings, Contribution
 from tests.redis_helpers import RedisProcess
 
-S = CaribbeanSettings(reset_amount=10_000)  # jackpot wager 100: 70 to the pool, 30 house
+S = CaribbeanSettings(reset_amount=10_000, royal_minimum=10_000)  # wager 100: 70 pool, 30 house
 
 
 async def open_ledger(tmp_path: Path) -> Ledger:

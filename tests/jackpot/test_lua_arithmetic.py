@@ -31,6 +31,7 @@ def random_case(rng: random.Random) -> tuple[CaribbeanSettings, list[Claim], int
     )
     s = CaribbeanSettings(jackpot=schedule, split_pools=split,
                           reset_amount=rng.choice([1_000_000, rng.randrange(0, 10**8)]),
+                          royal_minimum=rng.choice([1_000_000, rng.randrange(0, 10**8)]),
                           minor_reset_amount=rng.randrange(0, 10**6))
     seats = rng.sample(range(9), rng.randrange(1, 10))
     positions = rng.sample(range(50), len(seats))

@@ -21,7 +21,7 @@ from tests.net.conftest import start_live, test_config
 from tests.redis_helpers import RedisProcess
 
 RESET = CaribbeanSettings().reset_amount  # $10,000 (RULES CSP-08 default)
-S = CaribbeanSettings(reset_amount=10_000)
+S = CaribbeanSettings(reset_amount=10_000, royal_minimum=10_000)
 SPLIT = CaribbeanSettings(split_pools=True)
 
 

@@ -16,6 +16,7 @@ from server.rules.caribbean_payout import (
 
 @pytest.mark.parametrize("field, value", [
     ("ante_min", -1), ("jackpot_wager", 2.5), ("max_pool", True), ("reset_amount", "1000"),
+    ("royal_minimum", -1), ("royal_minimum", True),
 ])
 def test_amounts_must_be_non_negative_ints(field: str, value: Any) -> None:
     with pytest.raises(ValueError, match=f"{field} must be a non-negative int"):

@@ -32,6 +32,8 @@ def refused(h: Harness, **fields: Any) -> ProtocolError:
     {**CSP, "settings": {"pool_share_bp": 10_000}},
     {**CSP, "settings": {"split_pools": True, "minor_share_bp": 10_000}},
     {**CSP, "settings": {"minor_reset_amount": 1}},
+    {**CSP, "settings": {"royal_minimum": 1}},
+    {**CSP, "settings": {"jackpot_royal_minimum": 1}},
     {**CSP, "settings": {"paytable": [10_000, 1_000, 1, 1, 1]}},
     {**HOLDEM, "settings": {"rake_bp": 20_000}},
     {**HOLDEM, "settings": {"rake_bp": 1}},
@@ -46,7 +48,7 @@ async def test_gen10_csp13_a_creator_cannot_set_house_terms(fields: dict[str, An
 
 async def test_csp13_every_caribbean_table_has_the_operators_terms() -> None:
     cfg = dataclasses.replace(CFG, jackpot_wager=25, jackpot_reset=50_000,
-                              jackpot_pool_share_bp=6_000,
+                              jackpot_royal_minimum=80_000, jackpot_pool_share_bp=6_000,
                               jackpot_paytable=(10_000, 500, 4_000, 2_000, 1_000))
     h = Harness(config=cfg)
     a = h.create(**CSP)
@@ -59,13 +61,31 @@ async def test_csp13_every_caribbean_table_has_the_operators_terms() -> None:
                                                                                  6_000)
         assert (terms.jackpot.straight_flush_bp, terms.jackpot.flush) == (500, 1_000)
         assert terms.max_pool == cfg.max_pool
+        assert terms.royal_minimum == 80_000  # CSP-09: its own term, not the reset
     assert isinstance(b.spec, HouseSpec) and b.spec.caribbean.ante_min == 50  # the creator's
     entries = {e["table"]: e for e in h.registry.tables()}
     assert entries[a.table_id]["jackpot_terms"] == {
-        "wager": 25, "reset": 50_000, "share_bp": 6_000,
+        "wager": 25, "reset": 50_000, "royal_min": 80_000, "share_bp": 6_000,
         "paytable": {"royal_flush_bp": 10_000, "straight_flush_bp": 500,
                      "four_of_a_kind": 4_000, "full_house": 2_000, "flush": 1_000}}
     assert entries[a.table_id]["rake"] == {"bp": 0, "cap": 0}
+
+
+async def test_csp09_the_royal_minimum_is_shown_with_the_jackpot_terms() -> None:
+    """CSP-09: the royal flush minimum is a jackpot term of its own that players see in every
+    Caribbean lobby entry (``royal_min``, $10,000 by default), apart from the reset amount:
+    an operator who reseeds at $5,000 still shows (and pays) a $10,000 minimum."""
+    for reset, minimum in ((1_000_000, None), (500_000, None), (2_000_000, 1_500_000)):
+        changes: dict[str, Any] = {"jackpot_reset": reset}
+        if minimum is not None:
+            changes["jackpot_royal_minimum"] = minimum
+        h = Harness(config=dataclasses.replace(CFG, **changes))
+        t = h.create(**CSP)
+        [entry] = h.registry.tables()
+        want = 1_000_000 if minimum is None else minimum
+        assert (entry["jackpot_terms"]["reset"], entry["jackpot_terms"]["royal_min"]) == (
+            reset, want)
+        assert isinstance(t.spec, HouseSpec) and t.spec.caribbean.royal_minimum == want
 
 
 async def test_gen09_gen10_rake_within_the_operators_bounds_and_shown_in_the_lobby() -> None:
@@ -86,6 +106,8 @@ async def test_gen09_gen10_rake_within_the_operators_bounds_and_shown_in_the_lob
 def test_gen10_config_refuses_an_incoherent_house_policy() -> None:
     for bad in ({"rake_bp": 100}, {"max_rake_bp": 20_000}, {"max_pool": 2**53 - 1},
                 {"jackpot_reset": 10**12}, {"jackpot_paytable": (1, 2, 3)},
+                {"jackpot_royal_minimum": -1}, {"jackpot_royal_minimum": 9 * 10**11 + 1},
+                {"jackpot_royal_minimum": True},
                 {"jackpot_wager": 0}, {"max_balance": 2**53}, {"jackpot_pool_share_bp": -1},
                 {"jackpot_minor_share_bp": 6_000, "jackpot_major_share_bp": 6_000},
                 {"starting_balance": 10, "max_balance": 5}):
