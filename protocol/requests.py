@@ -253,8 +253,9 @@ class Tables(Request):
     ``{table, name, variant, structure, stakes, seats, players, spectators, rake}``
     (``rake``: the house's ``{bp, cap}``, GEN-10); Caribbean Stud tables also carry
     ``jackpot``: ``{pool}`` (and ``minor``, ``major`` when split), the shared progressive pool
-    as it stands, and ``jackpot_terms``: the house's ``{wager, paytable, reset, share_bp}``
-    (CSP-13; plus ``minor_reset``, ``minor_share_bp``, ``major_share_bp`` when split);
+    as it stands, and ``jackpot_terms``: the house's ``{wager, paytable, reset, royal_min,
+    share_bp}`` (CSP-13; ``royal_min``: the least a royal flush is paid, CSP-09; plus
+    ``minor_reset``, ``minor_share_bp``, ``major_share_bp`` when split);
     ``total``: how many tables match the filters; ``next``:
     the cursor of the next page, ``null`` on the last one.
     """

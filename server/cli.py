@@ -89,6 +89,19 @@ def _add_limit_options(parser: argparse.ArgumentParser, defaults: Config) -> Non
         metavar="N",
         help=f"requests one connection may send at once (default {defaults.request_burst})",
     )
+    parser.add_argument(
+        "--trusted-proxies",
+        type=_networks,
+        default=defaults.trusted_proxies,
+        metavar="CIDR[,CIDR...]",
+        help="networks of the reverse proxies in front of the server (Config.trusted_proxies): "
+        "from them only, the client's address is read from X-Forwarded-For (default: none)",
+    )
+
+
+def _networks(text: str) -> tuple[str, ...]:
+    """`--trusted-proxies`: comma-separated networks (checked by `Config`)."""
+    return tuple(x.strip() for x in text.split(",") if x.strip())
 
 
 def _add_store_options(parser: argparse.ArgumentParser, defaults: Config) -> None:
@@ -158,7 +171,8 @@ _OPTIONS = {"--host": ("host", "host"), "--port": ("port", "port"),
             "--no-ledger-fsync": ("ledger_fsync", "ledger_fsync"),
             "--shutdown-deadline": ("shutdown_deadline", "shutdown_deadline"),
             "--request-rate": ("request_rate", "request_rate"),
-            "--request-burst": ("request_burst", "request_burst")}
+            "--request-burst": ("request_burst", "request_burst"),
+            "--trusted-proxies": ("trusted_proxies", "trusted_proxies")}
 """The options above that set a Config field: option -> (argparse dest, Config field). Such
 an option wins over --config/--set only when it was given on the command line."""
 

@@ -364,6 +364,17 @@ class Config:
     handshake without an Origin header (bots, load testers, not browsers) is allowed: only a
     browser sends one, and the attack is a hostile page in a visitor's browser."""
 
+    trusted_proxies: tuple[str, ...] = ()
+    """Networks of the reverse proxies in front of the server (CIDR, e.g. `10.0.0.0/8` or
+    `127.0.0.1/32`; comma-separated with `--set`, or `--trusted-proxies`). Only for a
+    connection from one of them is the client's address read from `X-Forwarded-For`: the
+    right-most entry that is not itself a trusted proxy (`server.net.forwarded`); from any
+    other peer the header is ignored. That address is the one every per-address limit, log
+    line and audit record uses (lockouts, guests, hash slots, per-IP tables and connections).
+    A trusted proxy's own TCP connections are not counted against `max_connections_per_ip`
+    at accept; their forwarded client's WebSocket is, once its handshake is read. Empty (the
+    default): no proxy is trusted, the TCP peer is the client."""
+
     operator_host: str = "127.0.0.1"
     """Interface of the operator listener (`/metrics`, `/jackpot/history`, `/healthz`,
     `/readyz`); loopback by default. These endpoints are not served on the public port."""
@@ -379,6 +390,40 @@ class Config:
     the operator listener's address is the only protection. Give it with
     `--operator-token-file PATH` or the environment variable `POKER_OPERATOR_TOKEN` rather than
     `--set` (the command line is visible to every local user). At least 16 characters."""
+
+    operator_host_names: tuple[str, ...] = ()
+    """Host names (besides `localhost`, IP literals and `operator_host`) the operator listener
+    answers to: a request whose `Host` header names anything else is refused with 421 before
+    anything is read or checked, so a DNS-rebinding page (a hostile name that resolves to the
+    listener's address) cannot read `/metrics`, the jackpot history or the operator page.
+    E.g. the name a scraper or a Kubernetes service reaches it by."""
+
+    operator_fail_limit: int = 10
+    """Failed operator credentials (a wrong token or session) from one address within
+    `operator_fail_window` seconds before that address is locked: every call from it is
+    refused `operator_locked` (429, `Retry-After`), the right token too, for
+    `operator_lockout` seconds, doubled by each further failure up to
+    `operator_lockout_max`. Failures are counted in `/metrics`
+    (`poker_operator_auth_failures_total`) and each lockout is an audit record
+    (`operator_locked`)."""
+
+    operator_fail_window: float = 900.0
+    """Seconds over which failed operator credentials are counted (see
+    `operator_fail_limit`)."""
+
+    operator_lockout: float = 60.0
+    """Seconds of an address's first operator lockout (see `operator_fail_limit`)."""
+
+    operator_lockout_max: float = 3600.0
+    """Longest operator lockout, in seconds."""
+
+    operator_fail_delay: float = 1.0
+    """Seconds a refused operator credential waits before its answer goes out (the
+    connection held, nothing else held): guesses are slowed even before a lockout."""
+
+    operator_json_depth: int = 16
+    """Nesting depth (arrays and objects) of an admin API body; deeper is refused `bad_json`
+    (400) before it is parsed."""
 
     # --- the operator's admin API (bounds of its calls) ------------------------------------
     operator_session_ttl: float = 3600.0

@@ -8,12 +8,16 @@ check goes in the function of its section (`server/config.py` lists the sections
 
 from __future__ import annotations
 
+import ipaddress
+import re
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from server.config import Config
 
 __all__ = ["check_config"]
+
+_HOST_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9-]{0,62}(\.[A-Za-z0-9][A-Za-z0-9-]{0,62})*$")
 
 
 def check_identity(cfg: Config) -> None:
@@ -67,6 +71,22 @@ def check_operator(cfg: Config) -> None:
         raise ValueError(f"operator_session_ttl must be positive, got {ttl!r}")
     if cfg.operator_adjust_max > cfg.max_balance:
         raise ValueError("operator_adjust_max above max_balance")
+    for name in ("operator_fail_limit", "operator_json_depth"):
+        value = getattr(cfg, name)
+        if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
+            raise ValueError(f"{name} must be a positive integer, got {value!r}")
+    for name in ("operator_fail_window", "operator_lockout", "operator_lockout_max"):
+        value = getattr(cfg, name)
+        if isinstance(value, bool) or not isinstance(value, int | float) or not value > 0:
+            raise ValueError(f"{name} must be positive, got {value!r}")
+    if cfg.operator_lockout > cfg.operator_lockout_max:
+        raise ValueError("operator_lockout must not exceed operator_lockout_max")
+    delay = cfg.operator_fail_delay
+    if isinstance(delay, bool) or not isinstance(delay, int | float) or not 0 <= delay <= 10:
+        raise ValueError(f"operator_fail_delay must be 0..10 seconds, got {delay!r}")
+    for host in cfg.operator_host_names:
+        if not isinstance(host, str) or not _HOST_NAME.match(host):
+            raise ValueError(f"operator_host_names: {host!r} is not a host name")
 
 
 def check_basics(cfg: Config) -> None:
@@ -157,6 +177,12 @@ def check_connections(cfg: Config) -> None:
                 or any(ch.isspace() for ch in origin)):
             raise ValueError(f"allowed_origins: {origin!r} is not scheme://host[:port] "
                              "(http or https, no path)")
+    for network in cfg.trusted_proxies:
+        try:
+            ipaddress.ip_network(network, strict=False)
+        except (TypeError, ValueError):
+            raise ValueError(f"trusted_proxies: {network!r} is not an IP network "
+                             "(e.g. 10.0.0.0/8 or 127.0.0.1)") from None
     if not cfg.operator_host:
         raise ValueError("operator_host must not be empty")
     if not 0 <= cfg.operator_port <= 65535:

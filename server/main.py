@@ -175,7 +175,8 @@ def build_app(config: Config) -> App:
     http = HttpEndpoints(static_dir=config.static_dir, metrics=metrics.render,
                          allowed_origins=config.allowed_origins,
                          log_lines=config.log_lines_per_interval,
-                         log_interval=config.accept_error_log_interval)
+                         log_interval=config.accept_error_log_interval,
+                         trusted_proxies=config.trusted_proxies)
     http.on_origin_refused = lambda: setattr(metrics, "origin_refused_total",
                                              metrics.origin_refused_total + 1)
     jackpot = registry.jackpot

@@ -6,8 +6,12 @@ own. Every accepted TCP connection of the public listener (plain HTTP or WebSock
 counted at `connection_made`, per client address (`peer_key`: the IPv4 address, an IPv6
 /64) and in total; one over `Config.max_connections_per_ip` or `Config.max_connections`
 gets a fixed `503` written and its socket closed at once, before any handshake parsing
-(`Admission.admit`). Refusals, accept() failures (EMFILE...) and deadline closes are
-counted for `/metrics` and summarized in at most one log line per
+(`Admission.admit`). Behind a reverse proxy (`Config.trusted_proxies`) the TCP peer is the
+proxy: a trusted proxy's connections count only in the total at accept, and the per-address
+cap counts the client it forwards once the WebSocket handshake's headers are read
+(`Admission.admit_forwarded`, `server.net.forwarded`). Refusals, accept() failures
+(EMFILE...) and deadline closes are counted for `/metrics` and summarized in at most one log
+line per
 `Config.accept_error_log_interval` each (`Summary`); per-request lines go through a
 `LogBudget`.
 """
@@ -24,10 +28,11 @@ from collections.abc import Callable
 from typing import Any
 
 from server.config import Config
+from server.net.forwarded import trusted
 from server.net.metrics import Metrics
 
-__all__ = ["Admission", "LogBudget", "Summary", "accept_error_handler", "apply_fd_limit",
-           "peer_key"]
+__all__ = ["PROXIED", "Admission", "LogBudget", "Summary", "accept_error_handler",
+           "apply_fd_limit", "peer_key"]
 
 log = logging.getLogger("server.net.admission")
 
@@ -37,6 +42,9 @@ REFUSED_RESPONSE = (b"HTTP/1.1 503 Service Unavailable\r\n"
                     b"Content-Length: " + str(len(_REFUSED_BODY)).encode() + b"\r\n"
                     b"Retry-After: 5\r\nConnection: close\r\n\r\n" + _REFUSED_BODY)
 """What a refused connection gets: one write, then the socket is closed."""
+
+PROXIED = "proxy"
+"""The admission key of a trusted proxy's connection: counted in the total only."""
 
 ACCEPT_ERRNOS = frozenset({errno.EMFILE, errno.ENFILE, errno.ENOBUFS, errno.ENOMEM})
 
@@ -141,26 +149,55 @@ class Admission:
         self.open = 0
         self.by_peer: dict[str, int] = {}
         self.refusals = Summary("connections_refused", config.accept_error_log_interval)
+        self.proxies = trusted(config.trusted_proxies)
 
     def admit(self, address: Any) -> str | None:
         """The peer key to `release` later when the connection may stay; None (counted) when
-        it is over a cap."""
+        it is over a cap. A trusted proxy's connection (key `PROXIED`) counts in the total
+        only: `admit_forwarded` counts its client."""
         key = peer_key(address)
-        held = self.by_peer.get(key, 0)
+        if self.proxies and isinstance(address, tuple) and address \
+                and self.proxies.is_proxy(str(address[0])):
+            key, held = PROXIED, 0
+        else:
+            held = self.by_peer.get(key, 0)
         if held >= self.per_ip:
             reason = "per_ip"
         elif self.open >= self.total:
             reason = "total"
         else:
-            self.by_peer[key] = held + 1
+            if key != PROXIED:
+                self.by_peer[key] = held + 1
             self.open += 1
             return key
         self.metrics.refused(reason)
         self.refusals.add(reason)
         return None
 
+    def admit_forwarded(self, client_ip: str | None) -> str | None:
+        """Count one client a trusted proxy forwarded (its address from the handshake's
+        headers) against the per-address cap: the key to `release_forwarded` later, or
+        None (counted as `per_ip`) when it is over it."""
+        key = peer_key((client_ip or "?",))
+        held = self.by_peer.get(key, 0)
+        if held >= self.per_ip:
+            self.metrics.refused("per_ip")
+            self.refusals.add("per_ip")
+            return None
+        self.by_peer[key] = held + 1
+        return key
+
+    def release_forwarded(self, key: str) -> None:
+        held = self.by_peer.get(key, 0) - 1
+        if held > 0:
+            self.by_peer[key] = held
+        else:
+            self.by_peer.pop(key, None)
+
     def release(self, key: str) -> None:
         self.open -= 1
+        if key == PROXIED:
+            return
         held = self.by_peer.get(key, 0) - 1
         if held > 0:
             self.by_peer[key] = held

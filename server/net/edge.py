@@ -60,8 +60,9 @@ from protocol import JSON_CODEC, MSGPACK_CODEC, codec_for
 from protocol.codec import JsonCodec, MsgpackCodec
 from server.config import Config
 from server.net import fastpath
-from server.net.admission import Admission, LogBudget, Summary
+from server.net.admission import PROXIED, Admission, LogBudget, Summary
 from server.net.fastpath import PENDING, WIRE, EdgeConnection, FastWriter, flush_pending
+from server.net.forwarded import FORWARDED_FOR, trusted
 from server.net.metrics import Metrics
 from server.net.ratelimit import FloodGuard, TokenBucket
 
@@ -156,7 +157,10 @@ class Connection:
         self.ws = ws
         self.conn_id = conn_id
         peer = getattr(ws, "remote_address", None)  # the client's IP (per-IP table caps)
-        self.remote_ip: str | None = str(peer[0]) if isinstance(peer, tuple) and peer else None
+        peer_ip = str(peer[0]) if isinstance(peer, tuple) and peer else None
+        request = getattr(ws, "request", None)  # behind a trusted proxy: the forwarded one
+        self.remote_ip: str | None = trusted(config.trusted_proxies).client_ip(
+            peer_ip, request.headers.get_all(FORWARDED_FOR) if request is not None else ())
         self.player_id: str | None = None
         self.name: str | None = None
         self.codec: JsonCodec | MsgpackCodec = codec
@@ -459,6 +463,12 @@ class Edge:
         conn = Connection(ws, conn_id=next(self._ids), codec=codec, config=self.config,
                           metrics=self.metrics, spawn=self.spawn,
                           clock=self._clock or asyncio.get_running_loop().time)
+        forwarded = None  # a trusted proxy's client, counted per address now (admission)
+        if ws.peer == PROXIED:
+            forwarded = self.admission.admit_forwarded(conn.remote_ip)
+            if forwarded is None:
+                await ws.close(CLOSE_SLOW_CONSUMER, "too many connections")
+                return
         self.connections[conn.conn_id] = conn
         # The handler owns its writer: cancelled and awaited below, whatever happens.
         writer = asyncio.get_running_loop().create_task(conn.writer(),
@@ -479,6 +489,8 @@ class Edge:
         finally:
             conn.closing = True
             del self.connections[conn.conn_id]
+            if forwarded is not None:
+                self.admission.release_forwarded(forwarded)
             try:
                 self._on_close(conn)
             except Exception:

@@ -61,6 +61,7 @@ from websockets.protocol import Protocol as _SansIO
 
 from server.config import Config
 from server.net.admission import REFUSED_RESPONSE, Admission
+from server.net.http import method_refusal
 
 __all__ = [
     "AVAILABLE", "PENDING", "WIRE", "EdgeConnection", "FastWriter", "abort", "flush_pending",
@@ -259,6 +260,7 @@ class EdgeConnection(ServerConnection):
         self._fragments_text = False
         self.lost: asyncio.Future[None] = self.loop.create_future()  # the TCP connection ended
         self.peer: str | None = None  # the admission key held while open
+        self._head: bytes | None = b""  # the request's first bytes, until its method is known
         self.refused = False
         self.settled = False
         self.on_deadline: Callable[[], None] | None = None
@@ -281,8 +283,31 @@ class EdgeConnection(ServerConnection):
             self._deadline = self.loop.call_later(self.hello_deadline, self._deadline_passed)
 
     def data_received(self, data: bytes) -> None:
-        if not self.refused:
-            super().data_received(data)
+        if self.refused:
+            return
+        if self._head is not None:  # websockets answers only GET (a body: it hangs up)
+            data = self._head + data
+            method, space, _ = data[:8].partition(b" ")
+            if not space and len(data) < 8:
+                self._head = data  # (the method is not complete yet)
+                return
+            if method not in (b"GET", b"HEAD"):
+                line_end = data.find(b"\n")
+                if line_end < 0 and len(data) < 8192:
+                    self._head = data  # (the request line is not complete yet)
+                    return
+                self._head = None
+                self._refuse(method_refusal(data[:line_end if line_end >= 0 else 8192]))
+                return
+            self._head = None
+        super().data_received(data)
+
+    def _refuse(self, response: bytes) -> None:
+        """Answer `response` and close (a request websockets would not have answered)."""
+        self.refused = True
+        _drain(self.transport)
+        self.transport.write(response)
+        self.transport.close()
 
     def settle(self) -> None:
         """The connection identified or watches a table: the hello deadline no longer

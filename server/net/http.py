@@ -12,7 +12,13 @@ no framing); the WebSocket upgrade is refused with 403 when its `Origin` header 
 the server's own origin (the `Host` header's) nor in `Config.allowed_origins` (no Origin
 header: allowed, only browsers send one). `/metrics`, `/jackpot/history`, `/admin/...` and the
 operator page (`/operator/...`, files of `client_web/operator/`) are 404 here: they are the
-operator listener's, behind the operator credential (`Config.operator_token`).
+operator listener's, behind the operator credential (`Config.operator_token`). A request
+with another method than GET or HEAD is answered before websockets parses it
+(`method_refusal`, called by `server.net.fastpath.EdgeConnection`: websockets refuses a
+request with a body by closing the connection): 404 for an operator path, else 405.
+
+Behind a trusted reverse proxy (`Config.trusted_proxies`), the address logged is the
+forwarded client's (`server.net.forwarded`).
 
 Use `HttpEndpoints.process_request` as the `process_request` hook of
 `websockets.asyncio.server.serve`: it returns a `Response` for plain HTTP, or None to let the
@@ -36,6 +42,7 @@ from websockets.datastructures import Headers
 from websockets.http11 import Request, Response
 
 from server.net.admission import LogBudget, Summary
+from server.net.forwarded import FORWARDED_FOR, trusted
 
 log = logging.getLogger("server.net.http")
 
@@ -207,8 +214,9 @@ class HttpEndpoints:
 
     def __init__(self, *, static_dir: Path, metrics: Callable[[], str] | None = None,
                  allowed_origins: tuple[str, ...] = (), log_lines: int = 200,
-                 log_interval: float = 10.0) -> None:
+                 log_interval: float = 10.0, trusted_proxies: tuple[str, ...] = ()) -> None:
         self.static_dir = static_dir
+        self.proxies = trusted(trusted_proxies)
         self._operator_dir = (static_dir / "operator").resolve()  # the operator listener's
         self.metrics = metrics  # (served by `OperatorEndpoints`, not here)
         self.ready = False
@@ -248,7 +256,8 @@ class HttpEndpoints:
                 "event=http path=%s status=%d remote=%s suppressed=%d",
                 _quote_for_log(request.path),
                 response.status_code,
-                _remote(connection),
+                _remote(connection, self.proxies.client_ip if self.proxies else None,
+                        request.headers.get_all(FORWARDED_FOR)),
                 self._log.suppressed(),
             )
         return response
@@ -310,14 +319,42 @@ def _one_header(headers: Headers, name: str) -> str | None:
         return None
 
 
-def _remote(connection: ServerConnection) -> str:
+def _remote(connection: ServerConnection,
+            client_ip: Callable[[str | None, list[str]], str | None] | None = None,
+            forwarded: list[str] | None = None) -> str:
+    """`host:port` of the peer; behind a trusted proxy (`client_ip`), the forwarded client's
+    address when it is not the proxy itself (`client>proxy:port`)."""
     try:
         address = connection.remote_address
     except Exception:  # the transport may already be gone
         return "-"
     if isinstance(address, tuple) and len(address) >= 2:
-        return f"{address[0]}:{address[1]}"
+        text = f"{address[0]}:{address[1]}"
+        if client_ip is not None:
+            client = client_ip(str(address[0]), forwarded or [])
+            if client != str(address[0]):
+                return _quote_for_log(f"{client}>{text}")
+        return text
     return str(address)
+
+
+def method_refusal(request_line: bytes) -> bytes:
+    """The whole response to a request whose method is not GET or HEAD (`request_line`: its
+    first line, as received): 404 for an operator path (as for a GET), else 405 with
+    `Allow: GET, HEAD`; with the public headers, closing the connection."""
+    parts = request_line.split(b" ")
+    path = urlsplit(parts[1].decode("latin-1")).path if len(parts) >= 2 else ""
+    if (path in OPERATOR_PATHS or path in ("/admin", "/operator")
+            or path.startswith(OPERATOR_PREFIXES)):
+        response = text_response(HTTPStatus.NOT_FOUND, "not found\n")
+    else:
+        response = text_response(HTTPStatus.METHOD_NOT_ALLOWED, "method not allowed\n")
+        response.headers["Allow"] = "GET, HEAD"
+    response.headers["Content-Security-Policy"] = content_security_policy(None)
+    for name, value in BROWSER_HEADERS:
+        response.headers[name] = value
+    head = f"HTTP/1.1 {response.status_code} {response.reason_phrase}\r\n"
+    return head.encode() + response.headers.serialize() + response.body
 
 
 def _quote_for_log(text: str) -> str:
