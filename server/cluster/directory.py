@@ -413,7 +413,10 @@ class Directory:
                 _resolve(done)  # the tables written before the failure are in Redis
                 raise
             done += waiters
-            if not written:
+            if not written and (actor.stopped or self.moves.leaving(table_id)):
+                # a live move: the taker owns it already (expected, not an error)
+                log.info("event=cluster_table_left table=%s node=%s", table_id, self.node)
+            elif not written:
                 log.error("event=cluster_table_taken table=%s node=%s", table_id, self.node)
         if wrote:
             await self.announce()

@@ -97,6 +97,11 @@ class Moves:
                     fut.set_result(parts[0] == "taken")
 
     # ------------------------------------------------------------------ the owner's side
+    def leaving(self, table_id: str) -> bool:
+        """Whether ``table_id`` is offered to another process or was handed over: the
+        directory refusing this process's write of it (its owner changed) is expected."""
+        return table_id in self._taken or table_id in self.moved
+
     async def drain(self, deadline: float) -> int:
         """Hand every table of this process to others (each at the end of its hand, within
         ``deadline`` seconds); how many moved. The others stay for the ordinary shutdown."""

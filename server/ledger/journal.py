@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 from server.ledger.store import Batch, Entry, HandMark, Outcome, Store, Transfer, is_checked
 
 __all__ = ["BANK", "HOUSE", "JACKPOT_POOL", "RAKE", "Ledger", "NodeInUse", "Recovery",
-           "hand_entries", "player_account"]
+           "hand_entries", "player_account", "table_of"]
 
 log = logging.getLogger("server.ledger")
 
@@ -53,6 +53,15 @@ JOURNAL_PAGE = 1000
 
 RETRIES = 3
 """Attempts of a keyed batch whose store connection failed (then the error is raised)."""
+
+
+def table_of(account: str) -> str | None:
+    """The table of a table account (``table:<node>:<run>:<table>:<id>``, any node and run;
+    neither holds a ``:``), None for any other account."""
+    if not account.startswith("table:"):
+        return None
+    parts = account.split(":", 4)
+    return parts[3] if len(parts) == 5 else None
 
 
 def player_account(player_id: str) -> str:
@@ -176,8 +185,8 @@ class Ledger:
     """The chip ledger of one server process (``node``; see the module docstring)."""
 
     def __init__(self, store: Store, *, node: str = "local", run: str | None = None) -> None:
-        if ":" in node:
-            raise ValueError("node must not contain ':'")
+        if ":" in node or (run is not None and ":" in run):
+            raise ValueError("node and run must not contain ':'")
         self.store = store
         self.node = node
         self.run = run if run is not None else secrets.token_hex(4)
@@ -204,15 +213,16 @@ class Ledger:
         return f"table:{self.node}:{self.run}:{table}:{POT}"
 
     async def table_entries(self, table: str) -> list[Entry]:
-        """Every journal line touching ``table``'s accounts, in order. The first call for a
-        table reads the journal from its start; later calls read only what is new (the
-        tables asked for are followed, their lines kept in memory)."""
-        prefix = f"table:{self.node}:{self.run}:{table}:"
+        """Every journal line touching ``table``'s accounts, in order, whichever process
+        run wrote them: a table that changed process (a live move, a failover) has accounts
+        under each ``<node>:<run>`` that held it, and its lines are found by the table id.
+        The first call for a table reads the journal from its start; later calls read only
+        what is new (the tables asked for are followed, their lines kept in memory)."""
         lines, since = self._followed.get(table, ([], 0))
         while True:
             page = await self.store.journal(since, JOURNAL_PAGE)
             lines.extend(e for e in page
-                         if e.src.startswith(prefix) or e.dst.startswith(prefix))
+                         if table_of(e.src) == table or table_of(e.dst) == table)
             if page:
                 since = page[-1].seq
             if len(page) < JOURNAL_PAGE:

@@ -49,11 +49,15 @@ class Server:
     proc: subprocess.Popen[str]
     ws_url: str
     lines: list[str] = field(default_factory=list)
+    ended: threading.Event = field(default_factory=threading.Event)  # stderr read to its end
 
 
-def start_server(data_dir: Path, *extra: str) -> Server:
+def start_server(data_dir: Path, *extra: str, test_mode: bool = True) -> Server:
+    """``poker-server`` as a subprocess (``test_mode``: with ``--test-mode``, which allows
+    fixed decks; the cluster's outside checks run without it)."""
+    mode = ["--test-mode"] if test_mode else []
     proc = subprocess.Popen(
-        [*server_command(), "--port", "0", "--test-mode", "--data-dir", str(data_dir),
+        [*server_command(), "--port", "0", *mode, "--data-dir", str(data_dir),
          "--shutdown-deadline", "0.5", *extra],
         cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
         env={**os.environ, "PYTHONUNBUFFERED": "1"})
@@ -70,6 +74,7 @@ def start_server(data_dir: Path, *extra: str) -> Server:
         assert proc.stderr is not None
         for line in iter(proc.stderr.readline, ""):
             server.lines.append(line)
+        server.ended.set()
 
     threading.Thread(target=pump_out, daemon=True).start()
     threading.Thread(target=pump_err, daemon=True).start()
