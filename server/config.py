@@ -115,9 +115,23 @@ class Config:
     (`hello`, `history`, ...: `server.net.edge`) before its socket stops being read (TCP then
     pushes back on the client); reading resumes once they are handled."""
 
-    max_fragments: int = 1024
+    max_fragments: int = 16
     """Fragments one client message may come in (its total size is capped by
-    `max_frame_bytes`); more closes the connection with 1009."""
+    `max_frame_bytes`); more closes the connection with 1009. The browser never fragments;
+    16 is generous for any other client. Both send paths (`fast_send`) apply it."""
+
+    max_write_buffer: int = 1024 * 1024
+    """Bytes one connection may have waiting to be written: the transport's write buffer (our
+    frames, websockets' pongs and close frames) plus the frames on its outbox (their length
+    in characters or bytes). A connection over it does not read what it is sent (a client
+    that sends pings and never reads piles up pongs): its TCP connection is aborted at once
+    and counted in `poker_write_budget_disconnects_total{reason="buffer"}`. At least 64 KiB
+    (websockets pauses writes at 32 KiB)."""
+
+    write_stall_timeout: float = 10.0
+    """Seconds a connection's writes may stay paused (its transport's buffer above
+    websockets' high-water mark, the client not draining it) before its TCP connection is
+    aborted (`poker_write_budget_disconnects_total{reason="stall"}`)."""
 
     slow_close_timeout: float = 1.0
     """Seconds a slow consumer's closing handshake may take before its TCP connection is
@@ -146,6 +160,16 @@ class Config:
 
     flood_window: float = 5.0
     """Seconds over which `flood_limit` refusals are counted."""
+
+    frame_rate: float = 60.0
+    """WebSocket frames per second a connection may sustain: every frame it sends counts
+    (data, continuation, ping, pong, close), before any message is joined or answered. A
+    frame over the limit counts a `flood_limit` strike (too many close with 1008). A message
+    is one frame from the browser; three times `request_rate` leaves room for keepalive
+    pongs and a few fragmented messages."""
+
+    frame_burst: int = 120
+    """WebSocket frames a connection may send at once before `frame_rate` applies."""
 
     # --- table timing ----------------------------------------------------------------------
     action_clock: float = 30.0

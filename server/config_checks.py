@@ -110,6 +110,7 @@ def check_basics(cfg: Config) -> None:
     }
     for name, value in positive_ints.items():
         if value <= 0:
+        "frame_burst": cfg.frame_burst,
             raise ValueError(f"{name} must be positive, got {value}")
     positive_floats = {
         "request_rate": cfg.request_rate,
@@ -125,6 +126,8 @@ def check_basics(cfg: Config) -> None:
     }
     for name, fvalue in positive_floats.items():
         if fvalue <= 0:
+        "frame_rate": cfg.frame_rate,
+        "write_stall_timeout": cfg.write_stall_timeout,
             raise ValueError(f"{name} must be positive, got {fvalue}")
     non_negative = {
         "time_bank": cfg.time_bank,
@@ -141,6 +144,10 @@ def check_basics(cfg: Config) -> None:
         raise ValueError(f"node must be 1..64 characters without ':', got {cfg.node!r}")
     check_cluster(cfg)
 
+    if isinstance(cfg.max_write_buffer, bool) or not isinstance(cfg.max_write_buffer, int) \
+            or cfg.max_write_buffer < 65536:
+        raise ValueError("max_write_buffer must be an integer of at least 65536 (bytes), "
+                         f"got {cfg.max_write_buffer!r}")
 
 def check_cluster(cfg: Config) -> None:
     """Cluster mode: a public URL needs the shared Redis and is a WebSocket URL."""

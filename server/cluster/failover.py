@@ -130,7 +130,10 @@ class Failover:
                 spec_of(state.create, d.registry.config)  # a table it can rebuild, first
                 stacks = await take_table(d.ledger, table_id, lost, run,
                                           {s.player for s in state.seats})
-                d.registry.adopt(state, stacks)
+                d.registry.adopt(state, stacks, exact=False)  # (a record, not the handover)
+                changed = sum(stacks.get(s.player, 0) != s.stack for s in state.seats)
+                log.info("event=failover_stacks table=%s seats=%d from_ledger=%d",
+                         table_id, len(stacks), changed)
             except Exception:
                 log.exception("event=failover_table_failed table=%s lost=%s", table_id, lost)
                 continue

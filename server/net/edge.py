@@ -19,7 +19,7 @@ message).
 Both fast paths (the direct write, the message handed over as parsed) rely on websockets'
 internals, all in `server.net.fastpath`; `Config.fast_send = False` takes websockets' public
 path instead (every frame through the outbox and `await ws.send()`, every message through
-`async for message in ws`), with the same behaviour on the wire (but `Config.max_fragments`).
+`async for message in ws`), with the same behaviour on the wire.
 A request that must wait (`hello`, `login`, `register`, `history`, `hand`) is
 finished in a task, and the connection's later messages wait behind it, in order
 (`Connection.receive`; reading pauses after `Config.inbound_high_water` of them). A frame never
@@ -28,6 +28,17 @@ exception is logged and answered `internal_error`, and the connection goes on.
 A connection that keeps sending after being rate limited (`FloodGuard`) is closed with
 **1008** (policy violation). At shutdown, `Edge.close_all` flushes each outbox (bounded) and
 closes with **1001** (going away).
+
+Frames and the write budget (`server.net.fastpath.EdgeConnection`, set up by `Edge.handle`):
+every frame a client sends (data, continuation, ping, pong, close) takes a token of the
+connection's frame bucket (`Config.frame_rate`, `Config.frame_burst`) before any message is
+joined; a refusal is a `FloodGuard` strike like a refused request (too many: 1008). A message
+in more than `Config.max_fragments` pieces closes with **1009**. Every write counts against a
+per-connection budget: the transport's write buffer (our frames, the pongs websockets answers
+to pings, close frames) plus the outbox's frames; over `Config.max_write_buffer` bytes, or
+with writes paused for `Config.write_stall_timeout` seconds, the TCP connection is aborted at
+once (a client that does not read would never see a close frame), counted in
+`poker_write_budget_disconnects_total{reason="buffer"|"stall"}`.
 
 Frame size (`ws_max_size`): websockets refuses messages over `Config.max_frame_bytes` plus a
 margin (a quarter, at least 4 KiB) by closing with **1009** (message too big); a message
@@ -170,6 +181,10 @@ class Connection:
         self.chats = TokenBucket(rate=config.chat_rate, burst=config.chat_burst, clock=clock)
         self.flood = FloodGuard(limit=config.flood_limit, window=config.flood_window,
                                 clock=clock)
+        self.frames = TokenBucket(rate=config.frame_rate, burst=config.frame_burst,
+                                  clock=clock)
+        # the socket's write budget (`EdgeConnection.queued`: the outbox's bytes)
+        self._edge: EdgeConnection | None = ws if isinstance(ws, EdgeConnection) else None
         self._high_water = config.inbound_high_water
         self._slow_close = config.slow_close_timeout
         self.closing = False
@@ -240,6 +255,12 @@ class Connection:
         try:
             self.outbox.put_nowait(frame)
             self._backlog += 1
+            edge = self._edge
+            if edge is not None:
+                edge.queued += len(frame)
+                if edge.over_budget():
+                    edge.cut("buffer")
+                    return False
         except asyncio.QueueFull:
             self._metrics.slow_consumer_disconnects_total += 1
             log.info("event=slow_consumer conn=%d player=%s outbox=%d",
@@ -350,6 +371,24 @@ class Connection:
         except Exception:  # our own frame; never let a metrics tap break a send
             return None
 
+    # --- limits ------------------------------------------------------------------------
+    def frame_refused(self) -> None:
+        """A frame over the frame bucket (`EdgeConnection.process_event`): a flood strike;
+        too many close the connection with 1008, as refused requests do."""
+        if not self.closing and self.flood.strike():
+            self._metrics.flood_disconnects_total += 1
+            log.info("event=flood_disconnect conn=%d player=%s frames=%.0f/s",
+                     self.conn_id, self.player_id, self.frames.rate)
+            self.close_soon(CLOSE_FLOOD, "flooding", abort_after=self._slow_close)
+
+    def write_budget_exceeded(self, reason: str) -> None:
+        """The socket is cut over its write budget (`EdgeConnection.cut`, which aborts it):
+        counted, and nothing more is sent to it."""
+        self.closing = True
+        self._metrics.write_budget_disconnects_total[reason] += 1
+        log.info("event=write_budget_disconnect conn=%d player=%s reason=%s",
+                 self.conn_id, self.player_id, reason)
+
     # --- lifecycle ---------------------------------------------------------------------
     def close_soon(self, code: int, reason: str, *, abort_after: float | None = None) -> None:
         """Stop sending and close the socket with `code` in the background (idempotent)."""
@@ -384,6 +423,8 @@ class Connection:
                     await ws.send(frame)
                 finally:
                     self._backlog -= 1
+                    if self._edge is not None:
+                        self._edge.queued -= len(frame)
                     outbox.task_done()
         except ConnectionClosed:
             self.closing = True  # gone: later sends are dropped, not counted as slow
@@ -430,6 +471,8 @@ class Edge:
             admission = edge.admission
             hello_deadline = edge.config.hello_deadline
             fast_receive = edge.config.fast_send and fastpath.AVAILABLE
+            max_write_buffer = edge.config.max_write_buffer
+            write_stall_timeout = edge.config.write_stall_timeout
 
         return PublicConnection
 
@@ -478,6 +521,8 @@ class Edge:
                      codec.subprotocol, self._open_log.suppressed())
         conn.handle_now = self.handle_now
         ws.on_deadline = lambda: self._hello_deadline(conn)
+        ws.frame_limit, ws.on_frame_refused = conn.frames, conn.frame_refused
+        ws.on_cut = conn.write_budget_exceeded
         try:
             if ws.fast_receive:
                 ws.set_on_message(conn.receive)

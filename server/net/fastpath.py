@@ -15,6 +15,17 @@ websockets' internals. What is here:
 * `wire`: a frame as it goes on the wire (hand-built RFC 6455 header), built once for a
   fan-out of the same frame to many connections (a one-entry memo, `WIRE`).
 * `tune_socket`, `pause_reading`, `resume_reading`, `abort`: the asyncio transport.
+* The write budget (`EdgeConnection.over_budget`, `cut`): every write counts, ours and
+  websockets' own (the pongs its protocol answers to pings, close frames): the transport's
+  write buffer plus the edge's outbox (`queued`) over `Config.max_write_buffer` bytes, or
+  writes paused (the transport above websockets' `write_limit`) for
+  `Config.write_stall_timeout` seconds, aborts the TCP connection. Checked after every read
+  (the pongs it produced) and every write while writes are paused, so the process's memory
+  stays bounded whatever a client sends without reading.
+* Frames (`EdgeConnection.process_event`): every frame a client sends, control frames too,
+  takes a token of the connection's frame bucket (`frame_limit`, `Config.frame_rate`; a
+  refusal calls `on_frame_refused`: a flood strike), and a message in more than
+  `max_fragments` pieces closes with 1009, on both receive paths.
 
 `Config.fast_send = False` (or `AVAILABLE` false: a websockets without these internals)
 switches the edge to websockets' public path: every frame through `await ws.send()` (the
@@ -30,7 +41,9 @@ version installed: `pyproject.toml` bounds it `>=15,<18`):
   overridden to take data frames (`Frame` with `Opcode.TEXT`/`BINARY`/`CONT`) before the
   message assembler; everything else goes to `super()`.
 * `Connection.paused`: `True` between the transport's `pause_writing` and `resume_writing`
-  (asyncio flow control), which the connection implements.
+  (asyncio flow control), which the connection implements; `pause_writing` and
+  `resume_writing` are extended (the stall timer), as are `data_received` (the budget after
+  each read) and `connection_lost`.
 * `Connection.transport`: the asyncio transport, set by `connection_made`.
 * `Connection.send_data()`: writes `protocol.data_to_send()` to the transport (and handles
   an end of stream).
@@ -62,6 +75,7 @@ from websockets.protocol import Protocol as _SansIO
 from server.config import Config
 from server.net.admission import REFUSED_RESPONSE, Admission
 from server.net.http import method_refusal
+from server.ratelimit import TokenBucket
 
 __all__ = [
     "AVAILABLE", "PENDING", "WIRE", "EdgeConnection", "FastWriter", "abort", "flush_pending",
@@ -150,11 +164,12 @@ class FastWriter:
     switch, one transport write for several frames), through websockets' protocol object as
     its `broadcast()` does. The edge never sends fragmented messages: none can be half sent."""
 
-    __slots__ = ("ws", "protocol", "shares_wire")
+    __slots__ = ("ws", "protocol", "shares_wire", "edge")
 
     def __init__(self, ws: ServerConnection) -> None:
         self.ws = ws
         self.protocol = ws.protocol
+        self.edge = ws if isinstance(ws, EdgeConnection) else None  # (its write budget)
         # without extensions (no compression) the bytes on the wire are the same for every
         # connection: built once per fan-out (`wire`), not by websockets per frame
         self.shares_wire = not ws.protocol.extensions
@@ -163,12 +178,15 @@ class FastWriter:
         """Write `frames` in one transport write if the socket takes data now (not paused by
         flow control, the connection open); False: it does not (queue them). `wires`: the
         same frames on the wire (`wire`), when `shares_wire`. Raises when the socket is
-        going away."""
+        going away. Writes that leave the transport paused are checked against the write
+        budget (`EdgeConnection.over_budget`: over it, the connection is cut)."""
         ws, protocol = self.ws, self.protocol
         if ws.paused or protocol.state is not State.OPEN:
             return False
         if wires is not None and not protocol.writes:
             ws.transport.write(b"".join(wires) if len(wires) > 1 else wires[0])
+            if ws.paused:
+                self._check()
             return True
         for frame in frames:
             if isinstance(frame, str):
@@ -181,7 +199,14 @@ class FastWriter:
         else:  # an end of stream among them (never while OPEN): websockets' own path
             protocol.writes.extend(chunks)
             ws.send_data()
+        if ws.paused:
+            self._check()
         return True
+
+    def _check(self) -> None:
+        edge = self.edge
+        if edge is not None and edge.over_budget():
+            edge.cut("buffer")
 
 
 # --- the transport --------------------------------------------------------------------------
@@ -245,12 +270,29 @@ class EdgeConnection(ServerConnection):
     `server.net.admission.REFUSED_RESPONSE` and is closed before websockets sees a byte; an
     admitted one must `settle()` (identify or watch) within `hello_deadline` seconds of its
     accept, or `on_deadline` (the edge: close with 1008) is called; still in the handshake
-    then, it is aborted."""
+    then, it is aborted.
 
-    max_fragments = 1024  # (the edge sets `Config.max_fragments` on each connection)
+    Limits (see the module doc): `max_fragments` pieces per message (1009 beyond, on both
+    receive paths); every frame takes a token of `frame_limit` (a refusal calls
+    `on_frame_refused`); the write budget `max_write_buffer` (bytes in the transport plus
+    `queued`, the edge's outbox) and `write_stall_timeout` (writes paused that long): over
+    either, `cut` calls `on_cut(reason)` and aborts the TCP connection. Frames that arrive
+    with the handshake, before the edge sets `frame_limit`, are not counted (at most one
+    read, `Config.read_chunk_bytes`)."""
+
+    max_fragments = 16  # (the edge sets `Config.max_fragments` on each connection)
     admission: Admission | None = None  # (set on the edge's subclass: the listener's caps)
     hello_deadline: float | None = None  # (likewise: `Config.hello_deadline`)
     fast_receive = True  # (likewise: `Config.fast_send` and `AVAILABLE`)
+    max_write_buffer: int | None = None  # (likewise: `Config.max_write_buffer`)
+    write_stall_timeout: float | None = None  # (likewise: `Config.write_stall_timeout`)
+    frame_limit: TokenBucket | None = None  # (the edge sets the connection's frame bucket)
+    on_frame_refused: Callable[[], None] | None = None  # (likewise: a flood strike)
+    on_cut: Callable[[str], None] | None = None  # (likewise: count and forget the connection)
+    queued = 0  # bytes the edge's outbox holds for this socket (kept by the edge)
+    _pieces = 0  # frames of the data message being received
+    _failed = False  # closed by `_fail`: later data frames are dropped
+    _stall: asyncio.TimerHandle | None = None
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -300,7 +342,41 @@ class EdgeConnection(ServerConnection):
                 self._refuse(method_refusal(data[:line_end if line_end >= 0 else 8192]))
                 return
             self._head = None
-        super().data_received(data)
+        super().data_received(data)  # (pongs to the pings it held are written now)
+        if self.paused and self.over_budget():
+            self.cut("buffer")
+
+    # --- the write budget ---------------------------------------------------------------
+    def over_budget(self) -> bool:
+        """More than `max_write_buffer` bytes wait to be written: the transport's buffer
+        (every write: ours, pongs, close frames) plus the edge's outbox (`queued`)."""
+        limit = self.max_write_buffer
+        return (limit is not None
+                and self.transport.get_write_buffer_size() + self.queued > limit)
+
+    def cut(self, reason: str) -> None:
+        """Over the write budget (`reason`: `buffer` or `stall`): tell the edge (`on_cut`,
+        once), then drop the TCP connection and everything waiting to be written."""
+        on_cut, self.on_cut = self.on_cut, None
+        if on_cut is not None:
+            on_cut(reason)
+        self.transport.abort()
+
+    def pause_writing(self) -> None:
+        super().pause_writing()
+        if self.write_stall_timeout is not None and self._stall is None:
+            self._stall = self.loop.call_later(self.write_stall_timeout, self._stalled)
+
+    def resume_writing(self) -> None:
+        super().resume_writing()
+        if self._stall is not None:
+            self._stall.cancel()
+            self._stall = None
+
+    def _stalled(self) -> None:
+        self._stall = None
+        if self.paused:
+            self.cut("stall")
 
     def _refuse(self, response: bytes) -> None:
         """Answer `response` and close (a request websockets would not have answered)."""
@@ -338,6 +414,9 @@ class EdgeConnection(ServerConnection):
         if self._deadline is not None:
             self._deadline.cancel()
             self._deadline = None
+        if self._stall is not None:
+            self._stall.cancel()
+            self._stall = None
         if self.peer is not None and self.admission is not None:
             self.admission.release(self.peer)
             self.peer = None
@@ -353,19 +432,36 @@ class EdgeConnection(ServerConnection):
             on_message(message)
 
     def process_event(self, event: Event) -> None:
-        if (not self.fast_receive or self.request is None or not isinstance(event, Frame)
-                or event.opcode not in (Opcode.TEXT, Opcode.BINARY, Opcode.CONT)):
-            super().process_event(event)  # the handshake, pings and pongs, close
+        if self.request is None or not isinstance(event, Frame):
+            super().process_event(event)  # the handshake
             return
+        limit = self.frame_limit
+        if limit is not None and not limit.take() and self.on_frame_refused is not None:
+            self.on_frame_refused()  # every frame counts, control frames too
         opcode = event.opcode
+        if opcode is Opcode.CONT:
+            if self._failed:
+                return
+            self._pieces += 1
+            if self._pieces > self.max_fragments:
+                self._fail(CloseCode.MESSAGE_TOO_BIG, "too many fragments")
+                return
+        elif opcode is Opcode.TEXT or opcode is Opcode.BINARY:
+            if self._failed:
+                return
+            self._pieces = 1
+        else:
+            super().process_event(event)  # pings and pongs, close
+            return
+        if not self.fast_receive:
+            super().process_event(event)  # websockets' message assembler
+            return
         if opcode is Opcode.CONT:
             fragments = self._fragments
             if fragments is None:  # (the protocol refuses a stray continuation first)
                 return
             fragments.append(bytes(event.data))
             if not event.fin:
-                if len(fragments) > self.max_fragments:
-                    self._fail(CloseCode.MESSAGE_TOO_BIG, "too many fragments")
                 return
             self._fragments = None
             data, text = b"".join(fragments), self._fragments_text
@@ -391,5 +487,6 @@ class EdgeConnection(ServerConnection):
 
     def _fail(self, code: CloseCode, reason: str) -> None:
         self._fragments = None
+        self._failed = True
         self.protocol.fail(code, reason)
         self.send_data()

@@ -15,6 +15,10 @@ Exposed series (all prefixed `poker_`):
   errors_total{code="..."}         counter  error answers sent by the edge, by code
   slow_consumer_disconnects_total  counter  connections cut because their outbox was full
   flood_disconnects_total          counter  connections closed (1008) for flooding
+  write_budget_disconnects_total{reason="buffer"|"stall"}
+                                   counter  TCP connections aborted for not reading what
+                                   they are sent: over `max_write_buffer` bytes waiting, or
+                                   writes paused for `write_stall_timeout` seconds
   connections_refused_total{reason="per_ip"|"total"}
                                    counter  TCP connections refused at accept over a cap
   accept_errors_total              counter  accept() failures for lack of resources (EMFILE...)
@@ -98,6 +102,7 @@ class Metrics:
         self.errors_total: dict[str, int] = {}
         self.slow_consumer_disconnects_total = 0
         self.flood_disconnects_total = 0
+        self.write_budget_disconnects_total: dict[str, int] = {"buffer": 0, "stall": 0}
         self.connections_refused_total: dict[str, int] = {}
         self.accept_errors_total = 0
         self.hello_deadline_closes_total = 0
@@ -153,6 +158,10 @@ class Metrics:
         metric("poker_flood_disconnects_total", "counter",
                "Connections closed with 1008 for flooding.",
                [f"poker_flood_disconnects_total {self.flood_disconnects_total}"])
+        metric("poker_write_budget_disconnects_total", "counter",
+               "TCP connections aborted for not reading what they are sent, by reason.",
+               [f'poker_write_budget_disconnects_total{{reason="{_escape(reason)}"}} {count}'
+                for reason, count in sorted(self.write_budget_disconnects_total.items())])
         metric("poker_connections_refused_total", "counter",
                "TCP connections refused at accept over a connection cap, by cap.",
                [f'poker_connections_refused_total{{reason="{_escape(reason)}"}} {count}'

@@ -144,13 +144,17 @@ def export_state(t: TableActor, owner: str | None = None) -> TableState:
 
 
 def restore_state(t: TableActor, state: TableState, stacks: dict[str, int],
-                  grace: float) -> None:
+                  grace: float, *, exact: bool = True) -> None:
     """Put ``state`` into the new actor ``t`` (its task not started yet): the seats with the
     ledger's ``stacks`` (a player with none is left out), disconnected, each with
-    ``grace`` seconds to come back before they sit out."""
+    ``grace`` seconds to come back before they sit out. ``exact``: ``state`` was exported at
+    the handover (a live move), so a stack that differs from the ledger's is logged
+    (``handoff_stack_differs``); a failover's state is the directory's last record of the
+    table, which predates the hands played since (and the voided one), so its stacks are
+    not compared: the ledger's, from before the voided hand, are the truth."""
     for rec in state.seats:
         stack = stacks.get(rec.player, 0)
-        if stack != rec.stack:
+        if exact and stack != rec.stack:
             log.warning("event=handoff_stack_differs table=%s player=%s said=%d ledger=%d",
                         t.table_id, rec.player, rec.stack, stack)
         if stack <= 0 or not 0 <= rec.seat < len(t.seats) or t.seats[rec.seat] is not None:

@@ -42,6 +42,7 @@ from server.table.api import Clock, Sink
 from server.table.clock import AsyncioClock
 from server.table.fanout import Relay
 from server.table.handoff import TableState, restore_state, spec_of
+from server.table.host import private_table_id
 from server.table.house import jackpot_terms
 from server.table.jackpot import EmbeddedJackpot, JackpotService
 from server.table.lobby import Lobby, Mutes
@@ -159,23 +160,26 @@ class TableRegistry:
             n = self.table_ids.take()
         except IdsExhausted:
             raise ProtocolError("server_busy", "no table id at hand yet; try again") from None
-        table_id = f"t{n}"
+        # a private table's id is not guessable (a random suffix); its number stays shown
+        table_id = private_table_id(n) if spec.private else f"t{n}"
         tspec = build_spec(spec, self.config, name=f"Table {n}")
         self._open(table_id, tspec, owner, ip)
         log.info("event=table_created table=%s variant=%s owner=%s", table_id,
                  tspec.variant_name, owner)
         return table_id
 
-    def adopt(self, state: TableState, stacks: dict[str, int]) -> TableActor:
+    def adopt(self, state: TableState, stacks: dict[str, int], *,
+              exact: bool = True) -> TableActor:
         """Open a table another process had, with its id, settings and seats
         (:mod:`server.table.handoff`; the cluster's live moves and failover), its players
         seated with ``stacks`` (already in this process's accounts), disconnected until they
-        come back. Past the caps: it is the room's table already."""
+        come back. Past the caps: it is the room's table already. ``exact``: see
+        :func:`~server.table.handoff.restore_state` (False for a failover's last record)."""
         if state.table in self.actors:
             raise ValueError(f"table {state.table} is open here already")
         grace = self.config.reconnect_grace
         actor = self._open(state.table, spec_of(state.create, self.config), state.owner, None,
-                           lambda a: restore_state(a, state, stacks, grace))
+                           lambda a: restore_state(a, state, stacks, grace, exact=exact))
         if not self.accepting:  # this process began stopping meanwhile: it closes at once
             actor.shut_down()  # (everyone cashed out; the chips are in this ledger already)
         if self.relay is not None:  # other processes' spectators of it: the stream goes on

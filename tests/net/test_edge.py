@@ -361,14 +361,21 @@ async def test_a_fragmented_message_is_joined(live: Live) -> None:
 
 async def test_too_many_fragments_close_1009_and_bad_utf8_closes_1007(
         live: Live, fast_send: bool) -> None:
+    """Both receive paths (`fast_send`) close a message in more than `max_fragments` pieces
+    with 1009; one in exactly `max_fragments` is joined and answered."""
+    pieces = live.app.config.max_fragments
+    assert pieces == 16  # the default
+    whole = await open_client(live)
+    text = '{"type":"ping","rid":3}'
+    # (websockets' client ends a fragmented message with an empty piece: `pieces` in all)
+    await whole.ws.send([*text[:pieces - 2], text[pieces - 2:]])
+    reply = await whole.receive()
+    assert (reply["type"], reply["rid"]) == ("pong", 3)
     client = await open_client(live)
-    await client.ws.send(["x"] * (live.app.config.max_fragments + 2))
-    if fast_send:
-        with pytest.raises(ConnectionClosed) as excinfo:
-            await client.receive()
-        assert excinfo.value.rcvd is not None and excinfo.value.rcvd.code == 1009
-    else:  # websockets' own assembler joins any number of fragments (within `max_size`)
-        assert (await client.receive())["code"] == "malformed"
+    await client.ws.send(["x"] * (pieces + 1))
+    with pytest.raises(ConnectionClosed) as excinfo:
+        await client.receive()
+    assert excinfo.value.rcvd is not None and excinfo.value.rcvd.code == 1009
     other = await open_client(live)
     await other.ws.send(b'{"type":"ping","rid":1,"t":"\xff\xfe"}', text=True)
     with pytest.raises(ConnectionClosed) as excinfo:

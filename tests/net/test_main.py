@@ -273,6 +273,7 @@ def test_config_defaults_and_validation() -> None:
 @pytest.mark.parametrize("field", [
     "send_buffer_bytes", "read_chunk_bytes", "inbound_high_water", "max_fragments",
     "flood_limit", "flood_window", "slow_close_timeout", "close_flush_timeout",
+    "frame_rate", "frame_burst", "write_stall_timeout", "max_write_buffer",
 ])
 def test_connection_limits_live_in_config_and_must_be_positive(field: str) -> None:
     """The edge's limits are `Config` fields (one place for every limit), refused when not
@@ -283,12 +284,22 @@ def test_connection_limits_live_in_config_and_must_be_positive(field: str) -> No
         Config(**zero)
 
 
+def test_the_write_budget_is_above_websockets_high_water_mark() -> None:
+    """`max_write_buffer` below 64 KiB would cut connections in normal operation (websockets
+    pauses writes at 32 KiB): refused, naming the field."""
+    assert Config(max_write_buffer=65536).max_write_buffer == 65536
+    for bad in (65535, 1.5e6, True):
+        with pytest.raises(ValueError, match="max_write_buffer"):
+            Config(max_write_buffer=bad)  # type: ignore[arg-type]
+
+
 async def test_a_connection_takes_its_limits_from_the_config(tmp_path: Path) -> None:
     from tests.net.conftest import open_client, start_live
 
     config = Config(port=0, data_dir=tmp_path / "store", ping_interval=0, read_chunk_bytes=4096,
                     max_fragments=7, flood_limit=3, flood_window=9.0, inbound_high_water=5,
-                    slow_close_timeout=0.5, test_mode=True)
+                    slow_close_timeout=0.5, frame_rate=7.0, frame_burst=9,
+                    max_write_buffer=70000, write_stall_timeout=3.0, test_mode=True)
     live = await start_live(config)
     try:
         client = await open_client(live)
@@ -298,6 +309,10 @@ async def test_a_connection_takes_its_limits_from_the_config(tmp_path: Path) -> 
         assert conn.ws.max_fragments == 7  # type: ignore[attr-defined]  # set by the edge
         assert (conn.flood.limit, conn.flood.window) == (3, 9.0)
         assert (conn._high_water, conn._slow_close) == (5, 0.5)
+        assert (conn.frames.rate, conn.frames.burst) == (7.0, 9)
+        ws = conn.ws
+        assert ws.frame_limit is conn.frames  # type: ignore[attr-defined]
+        assert (ws.max_write_buffer, ws.write_stall_timeout) == (70000, 3.0)  # type: ignore[attr-defined]
         await client.ws.close()
     finally:
         await live.close()
