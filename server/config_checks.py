@@ -107,10 +107,10 @@ def check_basics(cfg: Config) -> None:
         "inbound_high_water": cfg.inbound_high_water,
         "max_fragments": cfg.max_fragments,
         "flood_limit": cfg.flood_limit,
+        "frame_burst": cfg.frame_burst,
     }
     for name, value in positive_ints.items():
         if value <= 0:
-        "frame_burst": cfg.frame_burst,
             raise ValueError(f"{name} must be positive, got {value}")
     positive_floats = {
         "request_rate": cfg.request_rate,
@@ -122,12 +122,12 @@ def check_basics(cfg: Config) -> None:
         "slow_close_timeout": cfg.slow_close_timeout,
         "close_flush_timeout": cfg.close_flush_timeout,
         "flood_window": cfg.flood_window,
+        "frame_rate": cfg.frame_rate,
+        "write_stall_timeout": cfg.write_stall_timeout,
         "token_ttl": cfg.token_ttl,
     }
     for name, fvalue in positive_floats.items():
         if fvalue <= 0:
-        "frame_rate": cfg.frame_rate,
-        "write_stall_timeout": cfg.write_stall_timeout,
             raise ValueError(f"{name} must be positive, got {fvalue}")
     non_negative = {
         "time_bank": cfg.time_bank,
@@ -140,14 +140,14 @@ def check_basics(cfg: Config) -> None:
     for name, fvalue in non_negative.items():
         if fvalue < 0:
             raise ValueError(f"{name} must not be negative, got {fvalue}")
-    if not cfg.node or ":" in cfg.node or len(cfg.node) > 64:
-        raise ValueError(f"node must be 1..64 characters without ':', got {cfg.node!r}")
-    check_cluster(cfg)
-
     if isinstance(cfg.max_write_buffer, bool) or not isinstance(cfg.max_write_buffer, int) \
             or cfg.max_write_buffer < 65536:
         raise ValueError("max_write_buffer must be an integer of at least 65536 (bytes), "
                          f"got {cfg.max_write_buffer!r}")
+    if not cfg.node or ":" in cfg.node or len(cfg.node) > 64:
+        raise ValueError(f"node must be 1..64 characters without ':', got {cfg.node!r}")
+    check_cluster(cfg)
+
 
 def check_cluster(cfg: Config) -> None:
     """Cluster mode: a public URL needs the shared Redis and is a WebSocket URL."""
