@@ -531,6 +531,13 @@ class Config:
                                        "root", "server", "bank", "casino", "official")
     """Display names nobody may register or take as a guest (`name_reserved`), compared by
     their confusables skeleton ("Admin", "adrnin" and "АDMIN" with a Cyrillic А are all
+    session_recheck_interval: float = 30.0
+    """Cluster mode: seconds between two checks of every live socket's session against the
+    store (a socket whose session ended is closed with `bad_token`), the safety net under the
+    room's revocation messages (`server.net.roomwide`, lost while Redis is unreachable; a
+    check also runs at once when the subscription comes back). 0: only after a reconnection.
+    One store read per distinct session per check."""
+
     refused). Comma-separated with `--set`."""
 
     # --- edge send path ---------------------------------------------------------------------

@@ -40,6 +40,9 @@ def check_identity(cfg: Config) -> None:
             raise ValueError(f"{name} must be positive, got {value!r}")
     if cfg.login_lockout > cfg.login_lockout_max:
         raise ValueError("login_lockout must not exceed login_lockout_max")
+    recheck = cfg.session_recheck_interval
+    if isinstance(recheck, bool) or not isinstance(recheck, int | float) or not recheck >= 0:
+        raise ValueError(f"session_recheck_interval must be 0 or more, got {recheck!r}")
     if cfg.guest_sweep_interval > cfg.guest_idle_expiry:
         raise ValueError("guest_sweep_interval must not exceed guest_idle_expiry")
     if not isinstance(cfg.reserved_names, tuple):

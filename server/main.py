@@ -57,12 +57,14 @@ from server.net.http import WS_PATH, HttpEndpoints
 from server.net.loginguard import LoginGuard
 from server.net.metrics import Metrics
 from server.net.operator_http import OperatorEndpoints, OperatorServer
+from server.net.roomwide import Room
 from server.net.router import Router
 from server.net.sessions import GuestSweeper, Sessions
 from server.operator import AdminApi
 from server.operator.audit import AuditLog
 from server.operator.auth import OperatorAuth
 from server.operator.service import OperatorService
+from server.roomlimits import RoomLimits
 from server.table import TableRegistry, TableRegistryAPI
 from server.table.house import jackpot_terms
 from server.table.jackpot import EmbeddedJackpot
@@ -113,6 +115,7 @@ class App:
     operator: OperatorService | None = None  # the admin API's actions (docs/operator.md)
     operator_url: str | None = None  # the operator listener's URL, once `run` bound it
     directory: Directory | None = None  # cluster mode only (`--public-url`; server.cluster)
+    room: Room | None = None  # cluster mode only: the room's limits (server.net.roomwide)
 
 
 def build_store(config: Config) -> Store:
@@ -155,13 +158,15 @@ def build_app(config: Config) -> App:
     registry.history = history = build_history(config)
     metrics = Metrics(tables=lambda: len(registry.tables()))
     directory = build_directory(config, ledger, registry)
+    limits = None if directory is None else RoomLimits(  # one room, one set of limits
+        str(config.redis_url), directory_tables=directory.keys.tables)
     edge = Edge(config, metrics, on_close=registry.detach if directory is None
                 else _detach_everywhere(registry, directory))
     metrics.connections_gauge = lambda: len(edge.connections)
     sessions = Sessions(wallet, starting_balance=config.starting_balance,
                         accounts=Accounts(ledger, starting_balance=config.starting_balance,
                                           reserved=config.reserved_names),
-                        token_ttl=config.token_ttl, guard=LoginGuard(config),
+                        token_ttl=config.token_ttl, guard=LoginGuard(config, room=limits),
                         guest_idle_expiry=config.guest_idle_expiry)
     router = Router(config=config, registry=registry, sessions=sessions, metrics=metrics,
                     history=history)
@@ -187,11 +192,24 @@ def build_app(config: Config) -> App:
     router.gate = operator.flags.gate  # frozen: no sit or chat; muted: no chat
     registry.frozen = lambda player_id: player_id in operator.flags.frozen  # nor a waiting list
     router.cluster = directory
+    operator.end_sessions = lambda player_id: _end_sessions(sessions, router, player_id)
+    room = None if limits is None else Room(config, limits, router=router, sessions=sessions,
+                                            operator=operator)
     if directory is not None:  # the room's processes: a page may be sent to any (`moved`)
         http.room = lambda: _room_hosts(directory)
     return App(config=config, wallet=wallet, registry=registry, metrics=metrics,
                sessions=sessions, edge=edge, router=router, http=http, jackpot=jackpot,
-               operator=operator, directory=directory)
+               operator=operator, directory=directory, room=room)
+
+
+async def _end_sessions(sessions: Sessions, router: Router, player_id: str) -> int:
+    """Every session of `player_id` ended (the operator's freeze with ``end_sessions``): its
+    sockets here and, in a cluster, on every process closed with `bad_token`."""
+    ended = await sessions.revoke(player_id, None)
+    router.close_sessions(player_id)
+    if router.on_revoked is not None:
+        await router.on_revoked(player_id, None, None)
+    return ended
 
 
 def build_directory(config: Config, ledger: Ledger, registry: TableRegistry
@@ -347,6 +365,8 @@ async def run(
         await app.jackpot.start()
     if app.directory is not None:  # cluster mode: this node and its tables in the directory
         await app.directory.start()
+    if app.room is not None:  # cluster mode: the room's limits and revocations
+        await app.room.start()
     server, operator, operator_port = await _listen(app, config)
     try:
         url = _announce(app, config, server, operator_port)
@@ -366,6 +386,8 @@ async def run(
             await asyncio.wait_for(operator.wait_closed(), 1.0)
         loop.set_exception_handler(previous_handler)
         await sweeper.stop()
+        if app.room is not None:
+            await _bounded("room_stop", app.room.stop())
         await _close_ledger(app)
         log.info("event=stopped")
 

@@ -1,8 +1,9 @@
 """Brute-force and flood defences of identity requests: lockouts, guest creation, hash slots.
 
 Rule of this module: every password check (`login`, `register`, `change_password`) and every
-guest creation asks a :class:`LoginGuard` first, and the guard answers from memory, without
-awaiting anything, so a refused attempt costs the server nothing (no scrypt, no store):
+guest creation asks a :class:`LoginGuard` first, and the guard answers from memory (in
+cluster mode: one Redis script), before any scrypt or store read, so a refused attempt costs
+the server next to nothing:
 
 * :class:`Lockouts`: failures per key (an account's name key, a client address) within
   `Config.login_fail_window`; at `Config.login_fail_limit` (`login_ip_fail_limit` for an
@@ -19,7 +20,11 @@ awaiting anything, so a refused attempt costs the server nothing (no scrypt, no 
 
 Addresses are keyed by :func:`address_key` (an IPv6 address by its /64: one host gets a
 whole /64). Memory is bounded: at most `Config.login_tracked` records per table, the oldest
-forgotten first. State is per process (several processes each count on their own).
+forgotten first. A standalone process counts in its memory; in cluster mode (`room`, a
+`server.roomlimits.RoomLimits`) the lockouts and the guest limit count once for the whole
+room, in Redis (one script per check: a refused attempt still costs no scrypt and no store
+read), and a check Redis does not answer falls back to this process's memory (logged). The
+hashing slots are the process's own CPU, so they stay per process.
 """
 
 from __future__ import annotations
@@ -27,6 +32,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import ipaddress
+import logging
 import math
 import time
 from collections import OrderedDict, deque
@@ -35,8 +41,12 @@ from dataclasses import dataclass
 
 from protocol import ProtocolError
 from server.config import Config
+from server.redisio import RedisUnavailable
+from server.roomlimits import RoomLimits
 
 __all__ = ["GuestLimiter", "HashSlots", "LoginGuard", "Lockouts", "address_key", "refusal"]
+
+log = logging.getLogger("server.net.loginguard")
 
 GUEST_WINDOW = 60.0
 """Seconds of the window `Config.guests_per_ip_per_minute` counts in."""
@@ -190,12 +200,17 @@ class HashSlots:
 
 class LoginGuard:
     """The process's :class:`Lockouts` (per account, per address), :class:`GuestLimiter`
-    and :class:`HashSlots`, built from the `Config`."""
+    and :class:`HashSlots`, built from the `Config`; with `room` (cluster mode) the lockouts
+    and the guest limit are the room's, in Redis (the memory ones answer while Redis does
+    not)."""
 
-    def __init__(self, config: Config, *, clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(self, config: Config, *, clock: Callable[[], float] = time.monotonic,
+                 room: RoomLimits | None = None) -> None:
         common = dict(window=config.login_fail_window, lockout=config.login_lockout,
                       lockout_max=config.login_lockout_max, tracked=config.login_tracked,
                       clock=clock)
+        self.config = config
+        self.room = room
         self.accounts = Lockouts(limit=config.login_fail_limit, **common)  # type: ignore[arg-type]
         self.addresses = Lockouts(limit=config.login_ip_fail_limit, **common)  # type: ignore[arg-type]
         self.guests = GuestLimiter(limit=config.guests_per_ip_per_minute,
@@ -204,26 +219,63 @@ class LoginGuard:
                                 queue=config.password_hash_queue,
                                 per_key=config.password_hashes_per_ip)
 
-    def check(self, account: str | None, address: str) -> None:
+    async def check(self, account: str | None, address: str) -> None:
         """Raise `login_locked` (with `retry_after`) when the account or the address is
         locked now."""
-        wait = self.addresses.retry_after(address)
-        if account is not None:
-            wait = max(wait, self.accounts.retry_after(account))
+        wait = -1.0
+        if self.room is not None:
+            keys = [("addr", address)] + ([("acct", account)] if account is not None else [])
+            try:
+                wait = await self.room.lock_wait(*keys)
+            except RedisUnavailable as exc:
+                log.warning("event=room_limits_unavailable check=lockout error=%r", str(exc))
+        if wait < 0:
+            wait = self.addresses.retry_after(address)
+            if account is not None:
+                wait = max(wait, self.accounts.retry_after(account))
         if wait > 0:
             raise refusal("login_locked", wait)
 
-    def failed(self, account: str | None, address: str) -> None:
+    async def failed(self, account: str | None, address: str) -> None:
+        """Count one failed password check against the account and the address."""
+        cfg = self.config
+        if self.room is not None:
+            try:
+                common = dict(window=cfg.login_fail_window, lockout=cfg.login_lockout,
+                              lockout_max=cfg.login_lockout_max)
+                if account is not None:
+                    await self.room.lock_fail("acct", account, limit=cfg.login_fail_limit,
+                                              **common)
+                await self.room.lock_fail("addr", address, limit=cfg.login_ip_fail_limit,
+                                          **common)
+                return
+            except RedisUnavailable as exc:
+                log.warning("event=room_limits_unavailable check=failure error=%r", str(exc))
         if account is not None:
             self.accounts.failed(account)
         self.addresses.failed(address)
 
-    def succeeded(self, account: str | None) -> None:
-        if account is not None:
-            self.accounts.succeeded(account)
+    async def succeeded(self, account: str | None) -> None:
+        if account is None:
+            return
+        self.accounts.succeeded(account)
+        if self.room is not None:
+            try:
+                await self.room.lock_clear("acct", account)
+            except RedisUnavailable as exc:
+                log.warning("event=room_limits_unavailable check=success error=%r", str(exc))
 
-    def guest(self, address: str) -> None:
+    async def guest(self, address: str) -> None:
         """Count one guest creation from `address` or raise `too_many_guests`."""
-        wait = self.guests.take(address)
+        wait = -1.0
+        if self.room is not None:
+            try:
+                wait = await self.room.take("guests", address,
+                                            limit=self.config.guests_per_ip_per_minute,
+                                            window=GUEST_WINDOW)
+            except RedisUnavailable as exc:
+                log.warning("event=room_limits_unavailable check=guests error=%r", str(exc))
+        if wait < 0:
+            wait = self.guests.take(address)
         if wait > 0:
             raise refusal("too_many_guests", wait)

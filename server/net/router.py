@@ -28,8 +28,10 @@ Identity requests carry the connection's address (`Connection.remote_ip`, keyed 
 `server.net.loginguard.address_key`) for the lockouts and the guest limit. `logout` ends the
 connection's session (`all`: every one of the account) and `change_password` every session of
 the account (the requester gets a fresh token in its `ok`); the connections of this process
-whose session ended are then closed with 1000 `logged out` (the requester's own after its
-`ok`, for `logout`).
+whose session ended are then sent an `error` `bad_token` (no rid) and closed with 1000 `logged
+out` (the requester's own after its `ok`, for `logout`, without the error); in a cluster
+(`on_revoked`, `server.net.roomwide`) every other process closes its own the same way, and
+`create_table` counts against the room's caps first (`create_in_room`).
 """
 
 from __future__ import annotations
@@ -141,6 +143,14 @@ class Router:
         """The operator's account flags (`server.operator.service.AccountFlags.gate`, set by
         `server.main`): raises `ProtocolError` (`account_frozen`, `account_muted`) for a
         request an identified player may not make now."""
+        self.on_revoked: Callable[[str, str | None, str | None],
+                                  Coroutine[Any, Any, None]] | None = None
+        """Cluster mode (`server.net.roomwide.Room.revoked`): told every ended session
+        (player, session or None for all, the session kept), so every process closes them."""
+        self.create_in_room: Callable[[Connection, CreateTable],
+                                      Coroutine[Any, Any, None]] | None = None
+        """Cluster mode (`server.net.roomwide.Room.create_table`): `create_table` counted
+        against the room's caps per account and per address, then opened here."""
 
     def handle_now(self, conn: Connection,
                    frame: str | bytes) -> Coroutine[Any, Any, None] | None:
@@ -273,6 +283,8 @@ class Router:
         elif isinstance(request, CreateTable):
             if self.cluster is not None and (url := self.cluster.place()) is not None:
                 raise ProtocolError.moved(url, rid=rid)  # the least-loaded process opens it
+            if self.create_in_room is not None:  # the room's caps, then as below
+                return self._finish(conn, rid, self.create_in_room(conn, request))
             table_id = self._create_now(conn, request)
             if self.cluster is not None:
                 return self._finish(conn, rid, self._created_listed(conn, rid, table_id))
@@ -285,6 +297,20 @@ class Router:
             raise ProtocolError("unsupported", f"`{request.TYPE}` is not available yet",
                                 rid=rid)
         return None
+
+    def close_sessions(self, player_id: str) -> None:
+        """Close this process's connections of `player_id` (every session of it ended)."""
+        self._close_sessions(player_id, None)
+
+    def session_of(self, conn: Connection) -> str | None:
+        """The session id `conn` said hello with (None: anonymous)."""
+        return self._session_of.get(conn)
+
+    def create_now(self, conn: Connection, request: CreateTable) -> str:
+        return self._create_now(conn, request)
+
+    async def created_listed(self, conn: Connection, rid: Any, table_id: str) -> None:
+        await self._created_listed(conn, rid, table_id)
 
     def _create_now(self, conn: Connection, request: CreateTable) -> str:
         """Open the table of a `create_table` here; its id (refusals raise, with the rid)."""
@@ -387,10 +413,14 @@ class Router:
             conn.reply(messages.ok(request.rid, revoked=ended))
             self._close_sessions(player_id, None if request.all else session)
             conn.close_soon(1000, "logged out")
+            kept = None
         else:
-            self._session_of[conn] = identity.session
+            self._session_of[conn] = kept = identity.session
             conn.reply(messages.ok(request.rid, token=identity.token))
             self._close_sessions(player_id, None, keep=conn)
+        if self.on_revoked is not None:  # the room's other processes close theirs
+            await self.on_revoked(player_id, session if isinstance(request, Logout)
+                                  and not request.all else None, kept)
 
     def _close_sessions(self, player_id: str, session: str | None, *,
                         keep: Connection | None = None) -> None:
@@ -400,4 +430,6 @@ class Router:
             if other is keep or other.player_id != player_id or other.closing:
                 continue
             if session is None or self._session_of.get(other) == session:
+                other.reply({"type": "error", "code": "bad_token",  # its session ended
+                             "message": "the session has ended"})
                 other.close_soon(1000, "logged out")

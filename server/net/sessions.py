@@ -173,6 +173,11 @@ class Sessions:
             found = await self.accounts.store.sessions.get(session)
         return found is not None and found[0] == player_id and found[1] >= self._clock()
 
+    async def alive(self, session: str, player_id: str) -> bool:
+        """Whether `session` of `player_id` still lives (the cluster's re-check of live
+        sockets, `server.net.roomwide`)."""
+        return await self._live(session, player_id)
+
     async def revoke(self, player_id: str, session: str | None) -> int:
         """End `session` (None: every session of `player_id`); returns how many ended."""
         if self.accounts is None:
@@ -209,7 +214,7 @@ class Sessions:
         else:
             assert request.guest is not None  # Hello validates: exactly one of the two
             if self.guard is not None:
-                self.guard.guest(address)
+                await self.guard.guest(address)
             if self.accounts is not None:
                 try:
                     return await self._identity(await self.accounts.guest(request.guest))
@@ -225,7 +230,7 @@ class Sessions:
         """A new named account (`name_taken`, `name_reserved`, `weak_password`), logged in."""
         accounts = self._need_accounts(request.TYPE)
         if self.guard is not None:
-            self.guard.check(None, address)
+            await self.guard.check(None, address)
         try:
             async with self._hash_slot(address):
                 account = await accounts.register(request.name, request.password)
@@ -239,24 +244,24 @@ class Sessions:
         accounts = self._need_accounts(request.TYPE)
         guard = self.guard
         if guard is not None:
-            guard.check(None, address)  # a locked address costs not even a store read
+            await guard.check(None, address)  # a locked address costs not even a store read
         found = await accounts.find(request.name)
         key = _lock_key(request.name, None if found is None else found[1].player_id)
         if guard is not None:
-            guard.check(key, address)
+            await guard.check(key, address)
         try:
             async with self._hash_slot(address):
                 if guard is not None:
-                    guard.check(key, address)  # (again: a lockout may have begun meanwhile)
+                    await guard.check(key, address)  # (again: a lockout may have begun meanwhile)
                 account = await accounts.verify(None if found is None else found[1],
                                                 request.password)
         except AccountError as exc:
             if guard is not None:
-                guard.failed(key, address)
+                await guard.failed(key, address)
             log.info("event=login_failed key=%s address=%s", key[:40], address)
             raise ProtocolError(exc.code) from None
         if guard is not None:
-            guard.succeeded(key)
+            await guard.succeeded(key)
         return await self._identity(account)
 
     async def logout(self, player_id: str, session: str | None, *, everywhere: bool) -> int:
@@ -277,22 +282,22 @@ class Sessions:
         guard = self.guard
         key = _lock_key(name, player_id)
         if guard is not None:
-            guard.check(key, address)
+            await guard.check(key, address)
         found = await accounts.find(name)
         if found is None or found[1].player_id != player_id:
             raise ProtocolError("not_allowed", "this account has no password here")
         try:
             async with self._hash_slot(address):
                 if guard is not None:
-                    guard.check(key, address)
+                    await guard.check(key, address)
                 account = await accounts.verify(found[1], request.old_password)
                 await accounts.set_password(found[0], found[1], request.new_password)
         except AccountError as exc:
             if exc.code == "bad_credentials" and guard is not None:
-                guard.failed(key, address)
+                await guard.failed(key, address)
             raise ProtocolError(exc.code) from None
         if guard is not None:
-            guard.succeeded(key)
+            await guard.succeeded(key)
         ended = await self.revoke(player_id, None)
         log.info("event=password_changed player=%s sessions_revoked=%d", player_id, ended)
         return await self._identity(account)

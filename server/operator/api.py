@@ -93,7 +93,8 @@ class AdminApi:
                     body: dict[str, Any]) -> dict[str, Any]:
         flag, on = {"freeze": ("frozen", True), "unfreeze": ("frozen", False),
                     "mute": ("muted", True), "unmute": ("muted", False)}[args[1]]
-        return await self.service.set_flag(who, args[0], flag, on, body.get("reason"))
+        return await self.service.set_flag(who, args[0], flag, on, body.get("reason"),
+                                           body.get("end_sessions", False))
 
     async def _audit(self, who: str, args: list[str], query: Mapping[str, str],
                      body: dict[str, Any]) -> dict[str, Any]:

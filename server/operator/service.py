@@ -64,6 +64,12 @@ class OperatorService:
         self.metrics: Callable[[], str] = str
         self.jackpot_history: Callable[[int, int], Awaitable[dict[str, Any]]] | None = None
         self.shutdown: Callable[[], None] | None = None  # the process's stop (server.main)
+        self.flag_listener: Callable[[str, str, bool], Awaitable[None]] | None = None
+        """Cluster mode (`server.net.roomwide`): told each flag set or lifted, so that every
+        process of the room holds it."""
+        self.end_sessions: Callable[[str], Awaitable[int]] | None = None
+        """Ends every session of an account (its sockets everywhere closed with
+        `bad_token`); `server.main` sets it. Used by a freeze with ``end_sessions``."""
 
     async def start(self) -> None:
         """Rebuild the account flags from the audit log (the store is open)."""
@@ -153,18 +159,31 @@ class OperatorService:
                 "frozen": pid in self.flags.frozen, "muted": pid in self.flags.muted}
 
     async def set_flag(self, who: str, player: Any, flag: str, on: bool,
-                       reason: Any) -> dict[str, Any]:
-        """Freeze (``frozen``) or mute (``muted``) an account, or lift it."""
+                       reason: Any, end_sessions: Any = False) -> dict[str, Any]:
+        """Freeze (``frozen``) or mute (``muted``) an account, or lift it; a freeze with
+        ``end_sessions`` also ends every session of the account (a stolen token stops
+        working: its sockets, on every process, are closed with `bad_token`)."""
         why = self.reason(reason)
+        if not isinstance(end_sessions, bool) or (end_sessions and (flag, on) != ("frozen", True)):
+            raise AdminError("bad_field", "end_sessions is a boolean, for a freeze only")
         pid = await self._account(player)
         marked = self.flags.frozen if flag == "frozen" else self.flags.muted
         action = {("frozen", True): "freeze", ("frozen", False): "unfreeze",
                   ("muted", True): "mute", ("muted", False): "unmute"}[(flag, on)]
         changed = (pid in marked) != on
-        entry = await self.audit.record(who, action, target=pid, reason=why,
-                                        details={"changed": changed})
+        details: dict[str, Any] = {"changed": changed}
+        if end_sessions:
+            details["end_sessions"] = True
+        entry = await self.audit.record(who, action, target=pid, reason=why, details=details)
         (marked.add if on else marked.discard)(pid)
-        return {"player_id": pid, flag: on, "changed": changed, "audit": entry["seq"]}
+        if self.flag_listener is not None:  # every process of the room
+            await self.flag_listener(pid, flag, on)
+        answer = {"player_id": pid, flag: on, "changed": changed, "audit": entry["seq"]}
+        if end_sessions:
+            if self.end_sessions is None:
+                raise AdminError("unavailable", "sessions cannot be ended from here")
+            answer["sessions_ended"] = await self.end_sessions(pid)
+        return answer
 
     async def adjust(self, who: str, player: Any, amount: Any, reason: Any) -> dict[str, Any]:
         """Credit (``amount`` > 0) or debit a balance: one journal entry from or to

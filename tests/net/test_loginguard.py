@@ -62,20 +62,20 @@ def test_guest_limiter_is_a_sliding_minute() -> None:
     assert g.take("ip") == 0
 
 
-def test_guard_refuses_with_retry_after() -> None:
+async def test_guard_refuses_with_retry_after() -> None:
     now = [0.0]
     guard = LoginGuard(Config(login_fail_limit=2, login_ip_fail_limit=3),
                        clock=lambda: now[0])
-    guard.failed("acct", "1.2.3.4")
-    guard.failed("acct", "1.2.3.4")
+    await guard.failed("acct", "1.2.3.4")
+    await guard.failed("acct", "1.2.3.4")
     with pytest.raises(ProtocolError) as info:
-        guard.check("acct", "5.6.7.8")  # the account, from anywhere
+        await guard.check("acct", "5.6.7.8")  # the account, from anywhere
     assert info.value.code == "login_locked" and info.value.retry_after == 30
     assert info.value.to_message()["retry_after"] == 30
-    guard.check("other", "5.6.7.8")
-    guard.failed("other", "1.2.3.4")
+    await guard.check("other", "5.6.7.8")
+    await guard.failed("other", "1.2.3.4")
     with pytest.raises(ProtocolError):
-        guard.check("fresh", "1.2.3.4")  # the address, whatever the account
+        await guard.check("fresh", "1.2.3.4")  # the address, whatever the account
 
 
 async def test_hash_slots_bound_running_waiting_and_per_address() -> None:
