@@ -107,6 +107,7 @@ VARIANTS: Final = ("holdem", "manila", "manila3", "draw", "stud5", "stud7", "car
 STRUCTURES: Final = ("fixed_limit", "spread_limit", "pot_limit", "half_pot", "no_limit")
 ACTIONS: Final = (
     "fold", "check", "call", "bet", "raise", "bring_in", "complete", "draw", "ante", "play",
+    "over_blind", "decline",
 )
 #: ``kind`` of a ``posted`` event.
 POST_KINDS: Final = ("blind", "ante", "bring_in", "over_blind")

@@ -307,7 +307,7 @@ class CreateTable(Request):
 class Watch(Request):
     """``watch``: follow a table.  Answer: ``ok``, then a ``snapshot`` and every later
     event's public projection.  ``code``: a private table's invite code.  Errors:
-    ``unknown_table``, ``invite_required``."""
+    ``unknown_table`` (also a private table, to whom it does not admit)."""
 
     TYPE: ClassVar[str] = "watch"
     table: str = _v(v_id)
@@ -375,7 +375,9 @@ class Act(Request):
     to"), never the increment; required for ``bet``, ``raise`` and ``ante``, optional
     elsewhere.  ``discard``: cards thrown on a ``draw`` (0..5 distinct cards; absent means
     standing pat, normalised to ``()``), only with ``draw``.  ``jackpot``: the Caribbean
-    Stud jackpot wager, only with ``ante``.
+    Stud jackpot wager, only with ``ante``.  ``over_blind`` / ``decline``: the answer of the
+    seat asked about the Draw over blind before the deal (BLIND-04, ``turn`` options
+    ``over_blind`` and ``decline``).
     Errors: ``not_your_turn``, ``bad_action``, ``bad_amount``, ``bad_discard``, ``no_hand``,
     ``not_in_hand``.
     """

@@ -43,6 +43,7 @@ class BettingMixin(HandState):
         self.completed = True
         self.blind_seats: list[int] = []
         self.over_blind_seat: int | None = None
+        self.over_blind_ask: int | None = None  # BLIND-04: the seat asked before the deal
         self.wagered = False  # STUD-06: a voluntary wager has been made in this round
         self.dead: set[int] = set()
         self._first_actor: int | None = None
@@ -86,19 +87,49 @@ class BettingMixin(HandState):
                 paid = self._put(seat, last_blind)
                 self.bets[seat] += paid
                 self._emit(Posted(seat, "blind", paid, self.stacks[seat]))
-        after_big = self._next_seat(self.blind_seats[-1], self.order)
-        if (self.want_over_blind and after_big is not None and after_big not in self.blind_seats
-                and after_big not in self.entry_posts):  # BLIND-04
-            s = after_big
-            paid = self._put(s, 2 * last_blind)
-            self.bets[s] += paid
-            self.over_blind_seat = s
-            self._emit(Posted(s, "over_blind", paid, self.stacks[s]))
-            last_blind = 2 * last_blind
         # BET-03: in the first round calling means matching the last blind (or over blind)
-        self.current = last_blind
-        self.increment = max(last_blind, st.opening_bet(big=False))
-        self.full_level = last_blind
+        self._set_first_level(last_blind)
+        entitled = self._over_blind_entitled(last_blind)
+        if entitled is not None and self.want_over_blind:
+            self._post_over_blind(entitled)
+        elif entitled is not None and self.ask_over_blind:
+            self.over_blind_ask = entitled  # asked before the deal (Hand.start)
+
+    def _set_first_level(self, level: int) -> None:
+        self.current = level
+        self.increment = max(level, self.stakes.opening_bet(big=False))
+        self.full_level = level
+
+    def _over_blind_entitled(self, last_blind: int) -> int | None:
+        """BLIND-04: the seat left of the last compulsory blind, when it may post the over
+        blind: not a blind itself (heads-up), not posting to come in, and able to cover
+        exactly double the last blind (after any ante); None otherwise."""
+        if not (self.want_over_blind or self.ask_over_blind):
+            return None
+        seat = self._next_seat(self.blind_seats[-1], self.order)
+        if (seat is None or seat in self.blind_seats or seat in self.entry_posts
+                or self.stacks[seat] < 2 * last_blind):
+            return None
+        return seat
+
+    def _post_over_blind(self, seat: int) -> None:
+        amount = 2 * self.stakes.blinds[-1]
+        self._put(seat, amount)
+        self.bets[seat] += amount
+        self.over_blind_seat = seat
+        self._emit(Posted(seat, "over_blind", amount, self.stacks[seat]))
+        self._set_first_level(amount)
+
+    def _answer_over_blind(self, seat: int, post: bool, *, timeout: bool) -> None:
+        """BLIND-04: the asked seat posts the over blind or declines (a timeout declines);
+        then the cards are dealt."""
+        self.over_blind_ask = None
+        self.to_act = None
+        if post:
+            self._post_over_blind(seat)
+        else:
+            self._emit(Acted(seat, "decline", 0, self.stacks[seat], timeout=timeout))
+        self._begin_street()
 
     # -------------------------------------------------------------- rounds
     def _start_betting(self) -> None:
@@ -215,6 +246,9 @@ class BettingMixin(HandState):
     # -------------------------------------------------------------- options
     def _options(self, seat: int) -> Options:
         stack = self.stacks[seat]
+        if self.over_blind_ask is not None:  # BLIND-04: the only question before the deal
+            return Options(seat, over_blind=2 * self.stakes.blinds[-1], decline=True,
+                           stack=stack)
         if self.draw_pending:
             return Options(seat, draw=min(self.rules.max_discard, len(self.own[seat]),
                                           self._spare_for_draw(seat)), stack=stack)
@@ -271,7 +305,7 @@ class BettingMixin(HandState):
             return
         if amount is not None and (type(amount) is not int):
             raise errors.IllegalAction(errors.BAD_AMOUNT, "amount must be a whole number")
-        if action == "call" or action == "bring_in" or action == "complete":
+        if action in ("call", "bring_in", "complete", "over_blind"):
             exact = _exact_target(opts, action)
             if amount is not None and amount != exact:
                 raise errors.IllegalAction(errors.BAD_AMOUNT,
@@ -302,6 +336,9 @@ class BettingMixin(HandState):
         self._opts_cache = None
         if action == "draw":
             self._apply_draw(seat, discard, timeout=timeout)
+            return
+        if action == "over_blind" or action == "decline":
+            self._answer_over_blind(seat, action == "over_blind", timeout=timeout)
             return
         self._last_actor = seat
         self.to_act = None
@@ -391,4 +428,6 @@ def _exact_target(opts: Options, action: str) -> int | None:
         return opts.call
     if action == "bring_in":
         return opts.bring_in
+    if action == "over_blind":
+        return opts.over_blind
     return opts.complete

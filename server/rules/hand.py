@@ -81,8 +81,11 @@ class Hand(DealingMixin, BettingMixin, ShowdownMixin):
     ``stacks``: seat -> chips in front of the player when the hand starts
     (GEN-06 table stakes: only these can be wagered).  ``num_seats``: the
     table's seat count, for clockwise order.  ``over_blind``: the seat left
-    of the last blind posts the Draw over blind (BLIND-04; the table asks the
-    player before the hand).  ``blinds``: the seat posting each compulsory blind, None for a
+    of the last blind posts the Draw over blind (BLIND-04), when it can cover it.
+    ``ask_over_blind``: that seat is asked first (the table's case): :meth:`start` posts the
+    blinds and stops at its decision, a turn whose only options are ``over_blind`` (post it)
+    and ``decline`` (a timeout declines); the cards are dealt once it has answered.
+    ``blinds``: the seat posting each compulsory blind, None for a
     dead blind (GEN-05, :mod:`server.rules.button`); without it the blinds go to the players
     left of the button (BLIND-01).  ``entry_posts``: seats that post a big blind to come in at
     once rather than wait for the big blind (GEN-05's table setting).
@@ -100,6 +103,7 @@ class Hand(DealingMixin, BettingMixin, ShowdownMixin):
         hand_id: str = "",
         seed: bytes = b"",
         over_blind: bool = False,
+        ask_over_blind: bool = False,
         blinds: Sequence[int | None] | None = None,
         entry_posts: Iterable[int] = (),
     ) -> None:
@@ -115,6 +119,7 @@ class Hand(DealingMixin, BettingMixin, ShowdownMixin):
         self.hand_id = hand_id
         self.seed = seed
         self.want_over_blind = over_blind and rules.over_blind
+        self.ask_over_blind = ask_over_blind and rules.over_blind
         self._init_seats(stacks, button, num_seats)
         self.deck = list(deck)
         self._init_dealing()
@@ -163,6 +168,10 @@ class Hand(DealingMixin, BettingMixin, ShowdownMixin):
         self._emit(HandStarted(self.hand_id, self.button, tuple(self.order), dict(self.initial)))
         self.street = 0
         self._post_forced()
+        if self.over_blind_ask is not None:  # BLIND-04: ask before the deal
+            self.to_act = self.over_blind_ask
+            self._emit(TurnStarted(self.over_blind_ask, self.street))
+            return self._drain()
         self._begin_street()
         self._advance()
         return self._drain()
@@ -221,7 +230,9 @@ class Hand(DealingMixin, BettingMixin, ShowdownMixin):
         if self.is_over or seat != self.to_act:
             raise errors.IllegalAction(errors.NOT_YOUR_TURN, "not this seat's decision")
         opts = self._current_options(seat)
-        if opts.draw is not None:
+        if opts.over_blind is not None:  # BLIND-04: no answer is no over blind
+            self._apply(seat, opts, "decline", None, (), timeout=True)
+        elif opts.draw is not None:
             self._apply(seat, opts, "draw", None, (), timeout=True)
         elif opts.bring_in is not None:
             self._apply(seat, opts, "bring_in", opts.bring_in, (), timeout=True)

@@ -21,10 +21,13 @@ RAISE = Action.RAISE
 BRING_IN = Action.BRING_IN
 COMPLETE = Action.COMPLETE
 DRAW = Action.DRAW
+OVER_BLIND = Action.OVER_BLIND
+DECLINE = Action.DECLINE
 ACTIONS: tuple[Action, ...] = tuple(Action)
 # the Options field that offers each action other than fold and check (None: not offered)
 _OFFER_FIELDS: dict[str, str] = {CALL: "call", BET: "bet", RAISE: "raise_",
-                                 BRING_IN: "bring_in", COMPLETE: "complete", DRAW: "draw"}
+                                 BRING_IN: "bring_in", COMPLETE: "complete", DRAW: "draw",
+                                 OVER_BLIND: "over_blind"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,6 +39,9 @@ class Options:
     ``min_to`` both are the all-in total (tapping out, ALLIN-01).
     ``bring_in`` / ``complete``: the stud first-round amounts (STUD-02).
     ``draw``: the most cards the seat may discard (DRAW-03).
+    ``over_blind``: the Draw over blind the seat is asked about before the deal (BLIND-04:
+    exactly double the last blind), with ``decline`` (do not post it); nothing else is
+    offered then.
 
     A house game (Caribbean Stud, CSP-01/03) offers, in its ante phase, ``sit_out`` (the
     seat's "fold" there), ``ante`` ``(min, max)`` (absent when the stack cannot cover even the
@@ -58,6 +64,8 @@ class Options:
     ante: tuple[int, int] | None = None
     jackpot: tuple[int, int] | None = None
     play: int | None = None
+    over_blind: int | None = None
+    decline: bool = False
 
     def allows(self, kind: str) -> bool:
         """True when ``kind`` is among the offered actions."""
@@ -65,6 +73,8 @@ class Options:
             return self.fold
         if kind == CHECK:
             return self.check
+        if kind == DECLINE:
+            return self.decline
         field = _OFFER_FIELDS.get(kind)
         return field is not None and getattr(self, field) is not None
 
@@ -76,6 +86,9 @@ class Options:
         """The protocol's ``options`` object (docs/protocol.md ``turn``)."""
         if self.sit_out or self.play is not None:
             return self._house_wire()
+        if self.over_blind is not None:  # BLIND-04: the question before the deal
+            return {"fold": False, "check": False, "over_blind": self.over_blind,
+                    "decline": self.decline, "stack": self.stack}
         out: dict[str, object] = {"fold": self.fold, "check": self.check}
         if self.call is not None:
             out["call"] = self.call

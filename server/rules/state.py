@@ -27,6 +27,7 @@ class HandState:
     hand_id: str
     seed: bytes
     want_over_blind: bool
+    ask_over_blind: bool
     blind_plan: tuple[int | None, ...] | None
     entry_posts: frozenset[int]
     initial: dict[int, int]
@@ -71,6 +72,7 @@ class HandState:
     completed: bool
     blind_seats: list[int]
     over_blind_seat: int | None
+    over_blind_ask: int | None
     wagered: bool
     dead: set[int]
     _first_actor: int | None
@@ -126,6 +128,9 @@ class HandState:
 
     # implemented by the mixins
     def _start_betting(self) -> None:
+        raise NotImplementedError
+
+    def _begin_street(self) -> None:
         raise NotImplementedError
 
     def _note_last_street(self) -> None:

@@ -28,6 +28,8 @@ class Action(StrEnum):
     BRING_IN = "bring_in"
     COMPLETE = "complete"
     DRAW = "draw"
+    OVER_BLIND = "over_blind"  # BLIND-04: post the voluntary over blind (asked before the deal)
+    DECLINE = "decline"        # BLIND-04: do not post it
 
 
 @unique

@@ -145,6 +145,7 @@ class Table:
     button: int
     deck_seed: int
     over_blind: bool
+    ask: bool = False  # BLIND-04 at a real table: the entitled seat is asked before the deal
 
     @property
     def deck(self) -> list[str]:
@@ -155,11 +156,12 @@ class Table:
     def hand(self) -> Hand:
         return Hand(VARIANTS[self.name], self.rules, self.stacks, button=self.button,
                     deck=self.deck, num_seats=NUM_SEATS, seed=b"props",
-                    over_blind=self.over_blind)
+                    over_blind=self.over_blind, ask_over_blind=self.ask)
 
     def repro(self) -> str:
         return (f"{self.name} structure={self.rules.structure} stakes={self.rules.stakes} "
                 f"stacks={self.stacks} button={self.button} over_blind={self.over_blind} "
+                f"ask={self.ask} "
                 f"deck_seed={self.deck_seed} "
                 f"hu_button_first={self.rules.heads_up_button_first_blind}")
 
@@ -222,13 +224,17 @@ def tables(draw: st.DrawFn, name: str) -> Table:
         buttons = st.one_of(buttons, buttons, st.sampled_from(empty))
     button = draw(buttons, label="button")
     rake = draw(st.sampled_from([(0, 0), (0, 0), (500, 30), (1000, 0)]), label="rake")
-    over = name == "draw" and draw(st.booleans(), label="over_blind table")
+    # BLIND-04 at a Draw table: asked (a real table's case), posted unasked, or not allowed
+    over_mode = draw(st.sampled_from(["ask", "off", "posted", "ask"]),
+                     label="over blind") if name == "draw" else "off"
+    over = over_mode != "off"
     rules = TableRules(structure=structure, stakes=stakes, over_blind=over,
                        heads_up_button_first_blind=draw(st.booleans(), label="hu convention"),
                        rake_bp=rake[0], rake_cap=rake[1])
-    wants_over = over and draw(st.booleans(), label="over_blind posted")
+    wants_over = over_mode == "posted"
+    ask = over_mode == "ask"
     deck_seed = draw(st.integers(0, 2**32), label="deck seed")
-    return Table(name, rules, stacks, button, deck_seed, wants_over)
+    return Table(name, rules, stacks, button, deck_seed, wants_over, ask)
 
 
 # ------------------------------------------------------------------------------ the oracle
@@ -260,6 +266,12 @@ class Oracle:
     turn: int | None = None
     turn_is_draw: bool = False
     rake: int = 0
+    dealt: bool = False  # a card has been dealt
+    question: int | None = None  # BLIND-04: the seat asked about the over blind, unanswered
+    asked: bool = False
+    answer: str | None = None  # the action just applied ("timeout" for a timeout)
+    ob_due: int | None = None  # BLIND-04: the seat entitled to the over blind
+    ob_known: bool = False
     ended: HandEnded | None = None
     log: list[str] = field(default_factory=list)
 
@@ -333,6 +345,22 @@ class Oracle:
             out.add(best if best in due else clockwise_after(best, due))
         return out  # type: ignore[return-value]
 
+    def over_blind_due(self) -> int | None:
+        """BLIND-04, from the rule text: once the compulsory blinds are in, the player left of
+        the last one may post an over blind of exactly double the last blind; not a blind
+        poster (heads-up), and only with the chips to cover it. Computed once, before any
+        over blind is posted or any card dealt."""
+        if not self.ob_known:
+            self.ob_known = True
+            t = self.table
+            blinds = [s for s, kind in self.posts if kind == "blind"]
+            if t.rules.over_blind and (t.over_blind or t.ask) and blinds:
+                seat = clockwise_after(blinds[-1], self.seats)
+                if (seat is not None and seat not in blinds
+                        and self.stack[seat] >= 2 * t.rules.stakes.blinds[-1]):
+                    self.ob_due = seat
+        return self.ob_due
+
     # -- events
     def feed(self, events: Sequence[Event]) -> None:
         for ev in events:
@@ -361,6 +389,16 @@ class Oracle:
 
     def on_Posted(self, ev: Posted) -> None:  # noqa: N802
         st_ = self.table.rules.stakes
+        if ev.kind == "over_blind":  # BLIND-04: only the entitled seat, asked if asking
+            due = self.over_blind_due()
+            self.check("turns", ev.seat == due, f"BLIND-04: over blind by {ev.seat}, "
+                       f"the rule entitles {due}")
+            self.check("turns", not self.table.ask or (self.question == ev.seat
+                                                       and self.answer == "over_blind"),
+                       f"BLIND-04: over blind by {ev.seat} without being asked for it "
+                       f"(answer {self.answer})")
+            self.question = None
+            self.turn = None
         self.stack[ev.seat] -= ev.amount
         self.contrib[ev.seat] += ev.amount
         self.check("conservation", ev.stack == self.stack[ev.seat] and ev.amount >= 0,
@@ -384,15 +422,37 @@ class Oracle:
             self.check("turns", i == len(st_.blinds) and posters[i] == ev.seat,
                        f"BLIND-04: over blind by {ev.seat}, expected {posters[i]}")
             size = 2 * st_.blinds[-1]
+            self.check("allin01", ev.amount == size,
+                       f"BLIND-04: over blind {ev} should be exactly {size}")
         self.check("allin01", ev.amount == min(size, ev.amount + ev.stack),
                    f"blind {ev} should be {size} or all-in")
 
     def on_Dealt(self, ev: Dealt) -> None:  # noqa: N802
+        if not self.dealt:
+            self.dealt = True
+            due = self.over_blind_due()
+            self.check("turns", self.question is None,
+                       f"cards dealt while seat {self.question} was asked about the over blind")
+            posted = any(kind == "over_blind" for _, kind in self.posts)
+            if self.table.ask:
+                self.check("turns", self.asked == (due is not None),
+                           f"BLIND-04: entitled seat {due}, asked: {self.asked}")
+            elif self.table.over_blind:
+                self.check("turns", posted == (due is not None),
+                           f"BLIND-04: entitled seat {due}, posted: {posted}")
         if not ev.dead:
             self.up[ev.seat].extend(c for c, u in zip(ev.cards, ev.up, strict=True) if u)
 
     def on_TurnStarted(self, ev: TurnStarted) -> None:  # noqa: N802
         s = ev.seat
+        if not self.dealt and self.table.name in DRAW_STREET:  # BLIND-04: before the deal
+            due = self.over_blind_due()
+            self.check("turns", self.table.ask and s == due and not self.asked,
+                       f"a turn for seat {s} before the deal; the over blind is due to {due}")
+            self.question = s
+            self.asked = True
+            self.turn = s
+            return
         self.check("turns", ev.street == self.street, f"turn on street {ev.street}, "
                    f"expected street {self.street}")
         self.check("turns", s in self.live, f"turn for seat {s}, not in the hand")
@@ -410,6 +470,14 @@ class Oracle:
 
     def on_Acted(self, ev: Acted) -> None:  # noqa: N802
         s = ev.seat
+        if ev.action == "decline":  # BLIND-04: no over blind; nothing moves
+            self.check("turns", s == self.question and ev.amount == 0
+                       and ev.stack == self.stack[s] and self.answer in ("decline", "timeout")
+                       and ev.timeout == (self.answer == "timeout"),
+                       f"decline {ev}, asked {self.question}, answer {self.answer}")
+            self.question = None
+            self.turn = None
+            return
         self.check("turns", s == self.turn, f"seat {s} acted, the turn was {self.turn}")
         delta = ev.amount - self.bet[s]
         self.stack[s] -= delta
@@ -460,6 +528,12 @@ class Oracle:
     # -- options of the seat on turn
     def check_options(self, opts: Options) -> None:
         s = opts.seat
+        if self.question is not None:  # BLIND-04: exactly the over blind or no
+            size = 2 * self.table.rules.stakes.blinds[-1]
+            self.check("turns", opts == Options(s, over_blind=size, decline=True,
+                                                stack=self.stack[s]),
+                       f"over blind question options {opts}")
+            return
         own, stack = self.bet[s], self.stack[s]
         all_in = own + stack
         offers = {"call": opts.call, "bring_in": opts.bring_in, "complete": opts.complete}
@@ -527,6 +601,9 @@ def choose(data: st.DataObject, opts: Options, own: Sequence[str]) -> Action:
     s = opts.seat
     if data.draw(st.integers(0, 24), label="timeout?") == 24:
         return s, "timeout", None, ()
+    if opts.over_blind is not None:  # BLIND-04
+        return s, data.draw(st.sampled_from(["over_blind", "decline"]), label="over?"), \
+            None, ()
     if opts.draw is not None:
         k = min(opts.draw, len(own))
         discard = data.draw(st.lists(st.sampled_from(list(own)), unique=True, max_size=k),
@@ -614,6 +691,7 @@ def play_hand(data: st.DataObject, name: str, props: frozenset[str]) -> None:
             out_of_turn(data, hand, oracle, opts)
         action = choose(data, opts, hand.cards_of(seat))
         oracle.log.append(f"-> {action}")
+        oracle.answer = action[1]
         events = apply(hand, action)
         actions.append(action)
         recorded += events

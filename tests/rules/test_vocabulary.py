@@ -11,7 +11,9 @@ from server.rules.vocabulary import Action, CaribbeanPhase, DealKind, Opener
 
 def test_members_are_the_strings_of_the_wire() -> None:
     assert options.ACTIONS == ("fold", "check", "call", "bet", "raise", "bring_in",
-                               "complete", "draw")
+                               "complete", "draw", "over_blind", "decline")
+    from protocol.constants import ACTIONS as WIRE_ACTIONS
+    assert set(options.ACTIONS) <= set(WIRE_ACTIONS)
     assert all(isinstance(a, Action) for a in options.ACTIONS)
     assert (variant.DOWN, variant.UP, variant.BOARD) == tuple(DealKind) == ("down", "up",
                                                                             "board")

@@ -93,6 +93,9 @@ def _phh_actions(record: HandRecord, order: list[int], antes: dict[int, int],
         elif kind == "BoardDealt":
             actions.append(f"d db {_phh_cards(e['cards'])}")
         elif kind == "Acted":
+            if e["action"] == "decline":  # BLIND-04: no over blind (not a PHH action)
+                actions.append(f"# {p[seat]} declines the over blind")
+                continue
             if e["action"] == "bring_in":
                 bring_in = e["amount"]
             actions.append(f"{p[seat]} {_phh_act(e)}")

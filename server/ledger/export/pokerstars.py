@@ -153,12 +153,13 @@ class _StarsText:
             "raise": f"{who}: raises {amount - self.current} to {amount}",
             "complete": f"{who}: completes it to {amount}",
             "bring_in": f"{who}: brings in for {amount}",
+            "decline": f"{who}: declines the over blind",
         }.get(action)
         if line is not None:
             self.lines.append(line)
         if action == "fold":
             self.folded.add(seat)
-        if action not in ("fold", "check"):
+        if action not in ("fold", "check", "decline"):
             self.total += put
             self.bets[seat] = amount
             self.current = max(self.current, amount)
