@@ -180,3 +180,10 @@ class ProtocolError(ValueError):
         exc = cls("moved", rid=rid)
         exc.url, exc.table = url, table
         return exc
+
+    @classmethod
+    def unknown_table(cls, table: str, *, rid: str | int | None = None) -> ProtocolError:
+        """``unknown_table``: no table ``table`` here, and the one answer (same code, same
+        message) to a request naming a private table that does not admit the asker, so
+        that nothing tells the two apart."""
+        return cls("unknown_table", f"no table {table[:64]!r}", rid=rid)

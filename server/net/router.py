@@ -263,7 +263,7 @@ class Router:
                             and self._watch_remote(conn, request, table_id):
                         return None  # served here, from the owner's public stream
                     return self._finish(conn, rid, self._elsewhere(table_id, rid))
-                raise ProtocolError("unknown_table", f"no table {table_id[:64]!r}", rid=rid)
+                raise ProtocolError.unknown_table(table_id, rid=rid)
             if isinstance(request, Act):
                 conn.act_received(rid)
             if isinstance(request, Watch):
@@ -360,7 +360,7 @@ class Router:
         if url is None:
             url = await self.cluster.locate(table_id)
         if url is None:
-            raise ProtocolError("unknown_table", f"no table {table_id[:64]!r}", rid=rid)
+            raise ProtocolError.unknown_table(table_id, rid=rid)
         raise ProtocolError.moved(url, table=table_id, rid=rid)
 
     async def _hello(self, conn: Connection, request: Hello | Login | Register) -> None:

@@ -50,6 +50,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from protocol import messages as m
+from protocol.errors import ProtocolError
 from protocol.requests import (
     Act,
     Chat,
@@ -167,12 +168,14 @@ class TableActor:
         self.submit_nowait(env)
 
     def submit_nowait(self, env: Envelope) -> None:
-        """Queue a request; answers ``server_busy``/``table_closed`` at once when refused."""
-        if self.stopped:
-            self.fanout.answer(env, m.error(env.request.rid, "table_closed"))
-            return
-        if self._external >= self.config.inbox_size:
-            self.fanout.answer(env, m.error(env.request.rid, "server_busy"))
+        """Queue a request; answers ``server_busy``/``table_closed`` at once when refused
+        (``unknown_table`` instead to whom a private table would not admit: those answers
+        would tell that it exists)."""
+        if self.stopped or self._external >= self.config.inbox_size:
+            code = "table_closed" if self.stopped else "server_busy"
+            if not self.host.admits_request(env, remember=False):
+                return self._unknown(env)
+            self.fanout.answer(env, m.error(env.request.rid, code))
             return
         self._external += 1
         self.inbox.put_nowait(env)
@@ -261,12 +264,19 @@ class TableActor:
 
     # ================================================================ requests and wakes
     async def _request(self, env: Envelope) -> None:
+        if not self.host.admits_request(env):  # a private table: the one admission check
+            return self._unknown(env)
         self.seat_desk.bind(env.sink)
         handler = self._handlers.get(type(env.request))
         if handler is None:
             self.fanout.answer(env, m.error(env.request.rid, "unsupported"))
             return
         await handler(self, env)
+
+    def _unknown(self, env: Envelope) -> None:
+        """The answer to a table that does not exist (the router's own, word for word)."""
+        self.fanout.answer(env, ProtocolError.unknown_table(
+            self.table_id, rid=env.request.rid).to_message())
 
     async def _wake(self, w: Wake) -> None:
         if w.kind is WakeKind.NEXT_HAND:

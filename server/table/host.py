@@ -7,8 +7,14 @@ the host is refused ``not_host``. It changes seats and chips only through the ac
 :class:`~server.table.seating.SeatDesk` and wallet paths, so nothing is created or lost.
 
 * The creator of a ``private`` table is its host (the role can be handed to a seated player:
-  ``transfer``). Without the invite code nobody else can watch, sit, resume or chat
-  (``invite_required``); once admitted, a player stays admitted (the code may be rotated).
+  ``transfer``). Admission is one check, :meth:`HostDesk.admits_request`, which the actor
+  runs before it handles any request naming the table: the host, a player admitted before
+  (or seated), a connection already following the table, or whoever brings the invite code
+  (``watch``, ``resume``, ``sit``) is admitted; anyone else gets exactly the answer to a
+  table that does not exist (``unknown_table``, same message), whatever they asked (``mute``,
+  ``chat``, ``host``, ``unwatch``...), so nothing says whether a seat is taken, who sits
+  there, or that the table exists. Once admitted, a player stays admitted (the code may be
+  rotated). A private table's id is not guessable either (:func:`private_table_id`).
 * ``approve_seats``: a ``sit`` becomes a request (``ok`` with ``pending: true``); the host
   gets ``seat_request`` and answers ``approve`` (the buy-in is taken then) or ``refuse`` (the
   asker gets ``seat_refused``).
@@ -30,7 +36,7 @@ from typing import TYPE_CHECKING, Any
 
 from protocol import messages as m
 from protocol.errors import ProtocolError
-from protocol.requests import CreateTable, Host, Sit
+from protocol.requests import CreateTable, Host, Resume, Sit, Watch
 from server.ledger.accounts import guest_tag
 from server.table.api import Envelope, Sink
 from server.table.fanout import builder
@@ -41,13 +47,24 @@ from server.table.settings import HOST_SETTINGS, TableSpec, build_spec
 if TYPE_CHECKING:
     from server.table.actor import TableActor
 
-__all__ = ["HostDesk", "SeatRequest"]
+__all__ = ["HostDesk", "SeatRequest", "private_table_id"]
 
 log = logging.getLogger("server.table")
 
 CODE_BYTES = 12
+ID_SUFFIX_BYTES = 9
+"""Random bytes in a private table's id (72 bits, 12 characters): see :func:`private_table_id`."""
 MAX_REQUESTS = 50
 """Seat requests a table keeps waiting at once (more: ``table_full``)."""
+
+
+def private_table_id(number: int) -> str:
+    """A private table's id: its number (shown to people, sequential like every table's)
+    and a random suffix, ``t12-<12 characters of secrets.token_urlsafe>``, so that walking
+    the numbers finds no private table (72 bits: guessing one is hopeless, and each guess is
+    a rate-limited request). Short enough for an invite link; the characters (``A-Z a-z
+    0-9 - _``) are safe in a URL and in the directory's hash tags (no braces)."""
+    return f"t{number}-{secrets.token_urlsafe(ID_SUFFIX_BYTES)}"
 
 
 @dataclass(slots=True)
@@ -78,18 +95,31 @@ class HostDesk:
         self.next_spec: TableSpec | None = None
 
     # ---------------------------------------------------------------- admission
-    def admits(self, sink: Sink, code: str | None) -> bool:
-        """Whether this connection may watch or sit: anyone at a public table; at a private
-        one the host, a player admitted before (or seated), or whoever brings the code."""
+    def admits_request(self, env: Envelope, *, remember: bool = True) -> bool:
+        """The one admission check of every request naming this table (the actor runs it
+        before any handler; the refusal is ``unknown_table``, see the module docstring).
+        ``watch``, ``resume`` and ``sit`` may bring the invite code; a player it admits is
+        remembered (with ``remember``)."""
+        req = env.request
+        code = req.code if isinstance(req, Watch | Resume | Sit) else None
+        return self.admits(env.sink, code, remember=remember)
+
+    def admits(self, sink: Sink, code: str | None, *, remember: bool = True) -> bool:
+        """Whether this connection may make requests here: anyone at a public table; at a
+        private one the host, a player admitted before (or seated), a connection that
+        follows the table already (a watcher who came with the code before saying hello),
+        or whoever brings the code (remembered with ``remember``)."""
         if not self.private:
             return True
         pid = sink.player_id
         if pid is not None and (pid == self.host_id or pid in self.admitted
                                 or self.table.seats.seat_of(pid) is not None):
             return True
+        if self.table.sinks.get(sink.conn_id) is sink:
+            return True
         if code is not None and self.code is not None and secrets.compare_digest(
                 code.encode(), self.code.encode()):
-            if pid is not None:
+            if pid is not None and remember:
                 self.admitted.add(pid)
             return True
         return False

@@ -51,9 +51,10 @@ def stake_level(stakes: dict[str, Any]) -> int:
 
 
 def table_number(table_id: str) -> int:
-    """``t12`` -> 12 (0 for an id of another shape)."""
+    """``t12`` -> 12, a private table's ``t12-<suffix>`` too (0 for an id of another
+    shape)."""
     try:
-        return int(table_id[1:])
+        return int(table_id[1:].partition("-")[0])
     except ValueError:
         return 0
 

@@ -92,8 +92,6 @@ class SeatDesk:
             return "unauthorized"
         if t.closing:
             return "table_closed"
-        if not t.host.admits(env.sink, req.code):
-            return "invite_required"
         if pid in t.host.removed:
             return "removed"
         if not 0 <= req.seat < t.spec.seats:

@@ -31,9 +31,7 @@ class ViewerDesk:
     async def watch(self, env: Envelope) -> None:
         t = self.table
         req = env.request
-        assert isinstance(req, Watch)
-        if not t.host.admits(env.sink, req.code):
-            return t.fanout.answer(env, m.error(req.rid, "invite_required"))
+        assert isinstance(req, Watch)  # admitted (a private table's code: the actor's check)
         t.sinks[env.sink.conn_id] = env.sink
         t.fanout.answer(env, m.ok(env.request.rid))
         t.fanout.send_snapshot(env.sink)
@@ -50,8 +48,6 @@ class ViewerDesk:
         req = env.request
         assert isinstance(req, Resume)
         sink = env.sink
-        if not t.host.admits(sink, req.code):
-            return t.fanout.answer(env, m.error(req.rid, "invite_required"))
         t.sinks[sink.conn_id] = sink
         t.fanout.answer(env, m.ok(req.rid))
         t.fanout.replay(sink, req.since)
@@ -63,8 +59,6 @@ class ViewerDesk:
         if env.sink.player_id is None:
             return t.fanout.answer(env, m.error(req.rid, "unauthorized"))
         seat = t.seats.seat_of(env.sink.player_id)
-        if not t.host.admits(env.sink, None):
-            return t.fanout.answer(env, m.error(req.rid, "invite_required"))
         if not t.spec.chat or (seat is None and not t.spec.spectator_chat):
             return t.fanout.answer(env, m.error(req.rid, "chat_disabled"))
         if not t.chat_bucket.take():  # the table's own limit (everyone's chat together)

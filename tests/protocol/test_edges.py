@@ -192,3 +192,11 @@ def test_moved_carries_the_url_and_the_table() -> None:
     placed = ProtocolError.moved("ws://c:8080/ws").to_message()  # create_table: no table yet
     assert placed["url"] == "ws://c:8080/ws" and "table" not in placed
     assert m.check_server_message(placed) == "error"
+
+
+def test_unknown_table_names_the_id_asked_for_and_nothing_else() -> None:
+    """Issue 23: the one `unknown_table` answer (a table that does not exist, or a private
+    one that does not admit the asker): the id as asked, cut to 64 characters."""
+    assert ProtocolError.unknown_table("t7-abc", rid=4).to_message() == {
+        "type": "error", "rid": 4, "code": "unknown_table", "message": "no table 't7-abc'"}
+    assert ProtocolError.unknown_table("x" * 80).message == f"no table {'x' * 64!r}"

@@ -399,7 +399,7 @@ async def test_a_private_tables_host_state_travels() -> None:
 
     # what the host state does on the copy: admission, removal, the pause, the change
     stranger, dave2, carol2 = h2.player("stranger"), h2.player("dave"), h2.player("carol")
-    assert (await h2.send(copy, stranger, "watch"))["code"] == "invite_required"
+    assert (await h2.send(copy, stranger, "watch"))["code"] == "unknown_table"
     assert (await h2.send(copy, dave2, "watch"))["type"] == "ok"  # admitted before the move
     assert (await h2.send(copy, carol2, "sit", seat=3, buy_in=500,
                           code=code))["code"] == "removed"

@@ -4,9 +4,12 @@ close, and the session ledger from the journal. The ledger invariant holds after
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
+from protocol.errors import ProtocolError
 from server.table import TableActor
+from server.table.lobby import table_number
 from server.table.session import HOUSE_ROW, session_csv
 from tests.table.helpers import FakeSink, Harness, hand_of
 
@@ -36,12 +39,22 @@ async def test_a_private_table_is_unlisted_and_needs_its_code() -> None:
     assert h.registry.created(t.table_id) == {"table": t.table_id, "code": code}
     assert h.registry.created(public.table_id) == {"table": public.table_id}
     stranger = h.player("stranger")
+    # issue 23: whatever a stranger asks, the answer is the one to a table that does not
+    # exist (same code, same message): nothing says a seat is taken or who sits there
+    nothing = ProtocolError.unknown_table(t.table_id).to_message()
     for kind, fields in (("watch", {}), ("sit", {"seat": 1, "buy_in": 500}),
-                         ("resume", {"since": 0}), ("chat", {"text": "hi"})):
+                         ("resume", {"since": 0}), ("chat", {"text": "hi"}),
+                         ("watch", {"code": "x" * 16}), ("resume", {"since": 0, "code": "y"}),
+                         ("sit", {"seat": 1, "buy_in": 500, "code": code[:-1] + "A"}),
+                         ("mute", {"seat": 0}), ("mute", {"seat": 1}), ("mute", {"seat": 8}),
+                         ("mute", {"name": "Owner"}), ("mute", {"name": "Nobody"}),
+                         ("unwatch", {}), ("leave", {}), ("sit_out", {}), ("sit_in", {}),
+                         ("show_hands", {"hand": "h1"}), ("act", {"action": "fold"}),
+                         ("host", {"action": "pause"}), ("host", {"action": "ledger"})):
         answer = await h.send(t, stranger, kind, **fields)
-        assert answer["code"] == "invite_required", kind
-    assert (await h.send(t, stranger, "watch", code="x" * 16))["code"] == "invite_required"
+        assert {**answer, "rid": None} == {**nothing, "rid": None}, (kind, fields, answer)
     assert not stranger.of("snapshot")
+    assert t.host.admitted == set() and t.seats.seat_of("stranger") is None
     # with the code: watch; from then on admitted (a rotated code does not shut them out)
     friend = h.player("friend")
     assert (await h.send(t, friend, "watch", code=code))["type"] == "ok"
@@ -50,8 +63,43 @@ async def test_a_private_table_is_unlisted_and_needs_its_code() -> None:
     assert "code" not in snap["host"] and "requests" not in snap["host"]
     assert (await h.send(t, host, "host", action="rotate_code"))["code"] != code
     assert (await h.send(t, friend, "resume", since=0))["type"] == "ok"
-    assert (await h.send(t, stranger, "watch", code=code))["code"] == "invite_required"
+    assert (await h.send(t, stranger, "watch", code=code))["code"] == "unknown_table"  # old code
     assert _total(h, t, public) == 300_000  # three players of 100,000: nothing lost
+
+
+async def test_a_private_table_id_is_not_guessable_but_keeps_its_number() -> None:
+    """Issue 23: table ids are sequential; a private table's carries a random suffix (so a
+    walk of the numbers finds none), its number is still the sequence's (its name)."""
+    h = Harness()
+    ids = [h.create(**HOLDEM).table_id for _ in range(3)]
+    public = h.create(**{**HOLDEM, "private": False})
+    assert public.table_id == "t4" and table_number(public.table_id) == 4
+    assert [table_number(i) for i in ids] == [1, 2, 3]
+    assert all(re.fullmatch(r"t\d+-[A-Za-z0-9_-]{12}", i) for i in ids), ids
+    assert len({i.split("-", 1)[1] for i in ids}) == 3
+    assert [h.registry.get(i).spec.name for i in ids] == ["Table 1", "Table 2", "Table 3"]  # type: ignore[union-attr]
+    assert h.registry.get("t1") is None and table_number("t1-") == 1
+
+
+async def test_a_watcher_admitted_before_hello_and_a_busy_or_closed_private_table() -> None:
+    """A connection that came with the code follows the table (it may `unwatch`, `resume`
+    without the code); a table too busy or stopped answers a stranger `unknown_table`, not
+    `server_busy`/`table_closed` (which would tell that it exists)."""
+    h = Harness()
+    t, host, code = await _home(h)
+    anon = FakeSink(player_id=None, name=None, codec=host.codec)
+    assert (await h.send(t, anon, "watch", code=code))["type"] == "ok"
+    assert (await h.send(t, anon, "resume", since=0))["type"] == "ok"
+    assert (await h.send(t, anon, "unwatch"))["type"] == "ok"
+    assert (await h.send(t, anon, "unwatch"))["code"] == "unknown_table"  # no longer follows
+    stranger, friend = h.player("stranger"), h.player("friend")
+    assert (await h.send(t, friend, "watch", code=code))["type"] == "ok"
+    t.stopped = True
+    assert (await h.send(t, stranger, "watch", code=code[::-1]))["code"] == "unknown_table"
+    assert (await h.send(t, stranger, "mute", seat=0))["code"] == "unknown_table"
+    assert (await h.send(t, friend, "watch"))["code"] == "table_closed"  # admitted: the truth
+    assert (await h.send(t, h.player("late"), "watch", code=code))["code"] == "table_closed"
+    assert "late" not in t.host.admitted  # a refused request admits nobody
 
 
 async def test_seat_requests_wait_for_the_host() -> None:
