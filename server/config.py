@@ -178,6 +178,11 @@ class Config:
     time_bank: float = 60.0
     """Extra seconds per player, spent only after `action_clock` runs out."""
 
+    over_blind_clock: float = 5.0
+    """Seconds the player asked about the Draw over blind (BLIND-04) has to answer before the
+    deal; no answer is "no". The time bank is not used. A table may set its own
+    (`over_blind_clock` setting, 1..60)."""
+
     reconnect_grace: float = 60.0
     """Seconds a disconnected player keeps their seat (and is folded/checked on their turn)
     before being sat out."""

@@ -119,6 +119,7 @@ def check_basics(cfg: Config) -> None:
         "request_rate": cfg.request_rate,
         "chat_rate": cfg.chat_rate,
         "action_clock": cfg.action_clock,
+        "over_blind_clock": cfg.over_blind_clock,
         "shutdown_deadline": cfg.shutdown_deadline,
         "jackpot_lease": cfg.jackpot_lease,
         "node_lease": cfg.node_lease,

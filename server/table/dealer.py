@@ -137,12 +137,15 @@ class Dealer:
         t.fanout.send(env.sink, env.sink.codec.encode(m.ok(req.rid), check=False))
         await self.apply(events)
 
-    async def time_out(self, seat: int) -> None:
-        """The seat's clock (and bank) ran out: the engine's default action for it."""
+    async def time_out(self, seat: int, *, count: bool = True) -> None:
+        """The seat's clock (and bank) ran out: the engine's default action for it.
+        ``count``: the timeout counts towards sitting the player out (not the over blind's
+        question, BLIND-04, where silence is a plain "no")."""
         engine = self.engine
         assert engine is not None
         self.table.turns.cancel()
-        self.table.seat_desk.note_timeout(seat)
+        if count:
+            self.table.seat_desk.note_timeout(seat)
         await self.apply(list(engine.timeout(seat)))
 
     # ---------------------------------------------------------------- events

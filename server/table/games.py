@@ -119,15 +119,23 @@ class PotGame:
         return Hand(self.spec.variant, self.spec.rules, dict(t.dealer.start_stacks),
                     button=placement.button, deck=deck, num_seats=self.spec.seats,
                     hand_id=t.dealer.hand_id, seed=seed, blinds=placement.blinds,
-                    entry_posts=list(placement.entry))
+                    entry_posts=list(placement.entry),
+                    ask_over_blind=self.spec.variant_name == "draw")  # BLIND-04
 
     def opened(self) -> None:
         return None
 
     def turn_started(self, e: ev.TurnStarted) -> list[Draft]:
         t = self.table
-        t.turns.start_turn(e.seat, self.spec.action_clock)
+        t.turns.start_turn(e.seat, self.spec.over_blind_clock if self._asking_over_blind()
+                           else self.spec.action_clock)
         return self._turn_drafts(e)
+
+    def _asking_over_blind(self) -> bool:
+        """BLIND-04: the turn is the over blind's question before the deal (its own short
+        clock, no time bank: no answer is "no")."""
+        hand = self.table.engine
+        return isinstance(hand, Hand) and hand.over_blind_ask is not None
 
     def _turn_drafts(self, e: ev.TurnStarted) -> list[Draft]:
         """The ``turn`` announcement: options to the player, the deadline and bank to all."""
@@ -149,13 +157,14 @@ class PotGame:
             return
         st = t.seats[w.arg]
         if w.kind is WakeKind.TURN:
-            if st is not None and st.bank > 0 and not t.turns.in_bank:
+            if (st is not None and st.bank > 0 and not t.turns.in_bank
+                    and not self._asking_over_blind()):
                 t.turns.start_bank(w.arg, st.bank)
                 # announce the bank: the same turn, its deadline moved to the bank's end
                 for d in self._turn_drafts(ev.TurnStarted(w.arg, hand.street)):
                     t.fanout.publish(d)
                 return
-            await t.dealer.time_out(w.arg)
+            await t.dealer.time_out(w.arg, count=not self._asking_over_blind())
         elif w.kind is WakeKind.BANK:
             if st is not None:
                 st.bank = 0.0

@@ -35,7 +35,10 @@ Table settings (``settings``, all optional):
   ``approve_seats`` (default true at a private table, false elsewhere): the host approves
   each request to sit; ``rebuys`` (default true): players may add chips between hands;
   ``starting_stack``: every buy-in is exactly this many chips (sets both buy-in limits).
-- engine settings: ``raise_cap``, ``max_discard``, ``over_blind``,
+- ``over_blind_clock``: seconds the player asked about the Draw over blind has to answer
+  (default ``Config.over_blind_clock``, 1..60; BLIND-04).
+- engine settings: ``raise_cap``, ``max_discard``, ``over_blind`` (Draw only: the player
+  left of the last blind is asked before each deal whether to post it, BLIND-04),
   ``heads_up_button_first_blind``, ``rake_bp``, ``rake_cap`` (when the engine has them);
   Caribbean: ``dealing_mode`` (CSP-10).
 """
@@ -71,7 +74,7 @@ _HOUSE_KEYS = {"jackpot_wager", "jackpot", "paytable", "jackpot_paytable", "pays
                "royal_minimum", "jackpot_royal_minimum"}
 _TABLE_SETTINGS = {"min_buy_in", "max_buy_in", "spectator_delay", "spectator_chat", "chat",
                    "pause", "ante_time", "post_to_enter", "action_clock", "approve_seats",
-                   "rebuys", "starting_stack"}
+                   "rebuys", "starting_stack", "over_blind_clock"}
 #: What a private table's host may change between hands (``host`` ``change``).
 HOST_SETTINGS = frozenset({"pause", "action_clock", "ante_time", "starting_stack", "rebuys",
                            "approve_seats", "min_buy_in", "max_buy_in"})
@@ -95,6 +98,7 @@ class SpecBase:
     pause: float
     ante_time: float
     action_clock: float
+    over_blind_clock: float = 5.0  # BLIND-04: the Draw over blind's question before the deal
     post_to_enter: bool = False
     private: bool = False  # a home game: unlisted, joined by invite, run by its host
     approve_seats: bool = False
@@ -300,6 +304,8 @@ def _pot_rules(req: CreateTable, config: Config, settings: dict[str, Any],
     names = {f.name for f in dataclasses.fields(TableRules)}
     for key in _ENGINE_BOOL & set(settings):
         rkw[key] = _bool(settings, key, False)
+    if rkw.get("over_blind") and req.variant != "draw":
+        raise _err("bad_settings", "the over blind is a Draw rule (BLIND-04)")
     for key in _ENGINE_INT & set(settings):
         if key not in names:
             raise _err("bad_settings", f"`{key}` is not supported by this server")
@@ -355,6 +361,7 @@ def _common(req: CreateTable, config: Config, settings: dict[str, Any],
         "ante_time": _float(settings, "ante_time", config.action_clock),
         "post_to_enter": _bool(settings, "post_to_enter", False),
         "action_clock": _action_clock(settings, config),
+        "over_blind_clock": _over_blind_clock(settings, config),
         "private": req.private,
         "approve_seats": _bool(settings, "approve_seats", req.private),
         "rebuys": _bool(settings, "rebuys", True),
@@ -370,6 +377,13 @@ def _pause(settings: dict[str, Any], config: Config) -> float:
         raise _err("bad_settings", f"`pause` must be at least {config.min_hand_pause:g} seconds "
                    "(players need time to see the result)")
     return pause
+
+
+def _over_blind_clock(settings: dict[str, Any], config: Config) -> float:
+    clock = _float(settings, "over_blind_clock", config.over_blind_clock)
+    if not 1 <= clock <= 60:
+        raise _err("bad_settings", "`over_blind_clock` must be 1 to 60 seconds")
+    return clock
 
 
 def _action_clock(settings: dict[str, Any], config: Config) -> float:
