@@ -7,7 +7,8 @@ accounts as a reader sees it: compared by its confusables skeleton keys
 (:func:`server.ledger.names.name_keys`: "AIice", "Аlice" with a Cyrillic А and "Alicé" are all
 "Alice"), every key stored with the account so that the check and the insert are one atomic
 step (``name_taken``); a reserved name (``Config.reserved_names``), compared the same way, is
-``name_reserved``. Accounts made before
+``name_reserved``; a name with an invisible code point or without a visible letter or digit
+is ``bad_field`` (:func:`server.ledger.names.invisible_reason`). Accounts made before
 skeleton keys are still found under their old key (:func:`name_key`).
 
 Every new account (guest or named) gets ``starting`` chips from the ledger's ``bank`` exactly
@@ -28,8 +29,9 @@ import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
 
+from protocol import ProtocolError
 from server.ledger.journal import Ledger
-from server.ledger.names import ReservedNames, name_keys
+from server.ledger.names import ReservedNames, invisible_reason, name_keys
 from server.ledger.store import UserRecord
 
 __all__ = ["SCRYPT", "Account", "AccountError", "Accounts", "MIN_PASSWORD"]
@@ -98,8 +100,13 @@ class Accounts:
         return bytes.fromhex(await self.store.setting("token_secret", secrets.token_hex(32)))
 
     def check_name(self, name: str) -> tuple[str, ...]:
-        """The name's keys; ``name_reserved`` for a reserved name, ``name_taken`` for a name
-        with nothing visible."""
+        """The name's keys; ``bad_field`` (field ``name``, a `ProtocolError`: the wire's
+        refusal of a bad name) for a name with an invisible code point or no visible letter
+        or digit (:func:`server.ledger.names.invisible_reason`), ``name_reserved`` for a
+        reserved name, ``name_taken`` for a name with nothing visible."""
+        reason = invisible_reason(name)
+        if reason is not None:
+            raise ProtocolError("bad_field", f"`name`: {reason}", field="name")
         if name in self.reserved:
             raise AccountError("name_reserved")
         keys = name_keys(name)

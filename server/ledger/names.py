@@ -18,6 +18,15 @@ capitals (``admin`` → ``ADMIN`` → ``adrnln``, which is also ``ADM1N``'s key)
 clash when any key of one is a key of the other; the store keeps every key of a named
 account (:meth:`server.ledger.store.Store.add_user`), so the check and the insert are one
 atomic step. Reserved names (``Config.reserved_names``) are compared the same way.
+
+A name must *show* something (:func:`invisible_reason`): at least one visible letter or digit,
+and no invisible code point at all: no default-ignorable one (ICU's
+``Default_Ignorable_Code_Point`` property: the Hangul fillers U+3164, U+115F, U+1160, U+FFA0,
+zero-width characters, variation selectors...), no format or control character, no space but
+U+0020, and no blank-looking symbol (U+2800 BRAILLE PATTERN BLANK). So "Dana" followed by a
+Hangul filler, or a name of Braille blanks, is refused rather than registered beside "Dana".
+The keys ignore every invisible code point too (:func:`name_keys`), so a name that slipped in
+before this rule still clashes with the name it imitates.
 """
 
 from __future__ import annotations
@@ -27,9 +36,38 @@ from collections.abc import Iterable
 
 import icu
 
-__all__ = ["ReservedNames", "clash", "name_keys", "skeleton"]
+__all__ = ["ReservedNames", "clash", "invisible", "invisible_reason", "name_keys", "skeleton"]
 
 _CHECKER = icu.SpoofChecker()
+_IGNORABLE = icu.UProperty.DEFAULT_IGNORABLE_CODE_POINT
+_INVISIBLE_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp", "Zs"})
+_BLANKS = frozenset("\u2800")
+"""Code points that are neither default-ignorable nor spaces but show nothing."""
+
+
+def invisible(char: str) -> bool:
+    """Does this code point show nothing (or change how its neighbours show)? Default-
+    ignorable (ICU), a control, format, unassigned, private-use or separator character (but
+    the plain space U+0020), or a blank symbol (U+2800)."""
+    if char == " ":
+        return False
+    return (char in _BLANKS or unicodedata.category(char) in _INVISIBLE_CATEGORIES
+            or bool(icu.Char.hasBinaryProperty(char, _IGNORABLE)))
+
+
+def invisible_reason(name: str) -> str | None:
+    """Why ``name`` may not be a display name (None: it may): an invisible code point in it,
+    or no visible letter or digit at all."""
+    for char in name:
+        if invisible(char):
+            return f"U+{ord(char):04X} is invisible; a name shows only what it is made of"
+    if not any(unicodedata.category(c)[0] in "LN" for c in name):
+        return "a name must show at least one letter or digit"
+    return None
+
+
+def _visible(text: str) -> str:
+    return "".join(c for c in text if not invisible(c))
 
 
 def skeleton(text: str) -> str:
@@ -56,7 +94,7 @@ def _settle(text: str) -> str:
 def name_keys(name: str) -> tuple[str, ...]:
     """Every key of ``name`` (one to three, the first is the account's primary key); an empty
     tuple for a name with nothing visible in it."""
-    base = _strip_marks(name.strip())
+    base = _strip_marks(_visible(name).strip())
     keys: list[str] = []
     for key in (_settle(base), _settle(base.casefold()), _settle(base.upper())):
         if key and key not in keys:
