@@ -58,6 +58,7 @@ async def test_gen10_csp13_a_guest_cannot_set_the_jackpot_terms_or_the_rake(
     assert len(tables) == 2 and all(t["rake"] == {"bp": 0, "cap": 0} for t in tables)
     [csp] = [t for t in tables if t["variant"] == "caribbean"]
     assert csp["jackpot_terms"]["wager"] == 100 and csp["jackpot_terms"]["reset"] == 1_000_000
+    assert csp["jackpot_terms"]["royal_min"] == 1_000_000  # CSP-09: its own term, on the wire
     assert csp["jackpot_terms"]["paytable"] == {
         "royal_flush_bp": 10_000, "straight_flush_bp": 1_000, "four_of_a_kind": 50_000,
         "full_house": 10_000, "flush": 5_000}

@@ -296,6 +296,9 @@ async def test_the_meter_on_a_linked_caribbean_table_and_a_fresh_balance_after_l
     await player.goto(live.url, f"#/table/{table}")
     await expect(player.page.locator("#jackpot-pool")).to_have_text("250,000")
     await expect(player.page.locator("#paytable")).to_contain_text("royal")
+    # CSP-09: the royal flush minimum is shown with the terms, as its own term
+    await expect(player.page.locator("#paytable")).to_contain_text(
+        "royal 100% (at least 1,000,000)")
     await player.page.fill("#table-hello-name", "Alice")
     await player.page.click("#table-hello button[type='submit']")
     await expect(player.page.locator("#me .balance")).to_have_text("10,000")
