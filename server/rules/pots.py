@@ -9,7 +9,8 @@ Everything here is a pure function of what each seat put in (its
   (:func:`uncalled`).
 - POT-01: a tie splits a pot equally down to the smallest chip; an
   indivisible remainder goes to the tied player holding the highest card by
-  suit (rank first) among their own cards.
+  suit (rank first) among their hole cards (the caller says which cards those
+  are: :meth:`~server.rules.showdown.ShowdownMixin.hole_cards`).
 - POT-02: there is no way to split by agreement; nothing here offers one.
 """
 
@@ -79,9 +80,10 @@ def build_pots(contributions: Mapping[int, int], live: Iterable[int]) -> list[Po
     return pots
 
 
-def highest_card_holder(seats: Sequence[int], cards_of: Callable[[int], Sequence[str]]) -> int:
-    """POT-01: the seat among ``seats`` holding the highest single card (rank, then suit)."""
-    return max(seats, key=lambda s: max((card_key(c) for c in cards_of(s)), default=-1))
+def highest_card_holder(seats: Sequence[int], hole_cards: Callable[[int], Sequence[str]]) -> int:
+    """POT-01: the seat among ``seats`` holding the highest single hole card (rank, then
+    suit); ``hole_cards(seat)`` gives a seat's hole cards."""
+    return max(seats, key=lambda s: max((card_key(c) for c in hole_cards(s)), default=-1))
 
 
 def split_pot(
@@ -89,9 +91,10 @@ def split_pot(
     winners: Sequence[int],
     *,
     chip: int = 1,
-    cards_of: Callable[[int], Sequence[str]],
+    hole_cards: Callable[[int], Sequence[str]],
 ) -> tuple[dict[int, int], int | None]:
-    """POT-01: divide ``amount`` equally among ``winners`` down to ``chip``.
+    """POT-01: divide ``amount`` equally among ``winners`` down to ``chip``; a remainder
+    goes to the winner with the highest of their ``hole_cards``.
 
     Returns the shares and the seat that received the indivisible remainder
     (``None`` when there was none).
@@ -104,6 +107,6 @@ def split_pot(
     remainder = remainder_units * chip + loose
     if remainder == 0:
         return shares, None
-    odd = winners[0] if len(winners) == 1 else highest_card_holder(winners, cards_of)
+    odd = winners[0] if len(winners) == 1 else highest_card_holder(winners, hole_cards)
     shares[odd] += remainder
     return shares, odd if len(winners) > 1 else None

@@ -10,7 +10,12 @@
 - SHOW-02: after the showdown any seated player may ask to see the hands
   given up unseen: :meth:`ShowdownMixin.reveal_mucked`.
 - GEN-08: the server reads every hand; nothing a player claims counts.
-- POT-01 / ALLIN-03: each pot is split on its own among its best shown hands.
+- POT-01 / ALLIN-03: each pot is split on its own among its best shown hands;
+  an odd chip goes to the tied player with the highest of their *hole cards*
+  (:meth:`ShowdownMixin.hole_cards`): the face-down cards they hold at the
+  showdown.  Up cards and the board (Hold'em, Manila, Seven Card Stud's
+  STUD-05 community card) never place it; in Draw every card held after the
+  draw is a hole card, and the cards discarded in the draw are not.
 """
 
 from __future__ import annotations
@@ -86,11 +91,17 @@ class ShowdownMixin(HandState):
             top = max(self.values[s] for s in contenders)
             winners = [s for s in self.order if s in contenders and self.values[s] == top]
             shares, odd = split_pot(pot.amount, winners, chip=self.stakes.chip,
-                                    cards_of=self.cards_of)
+                                    hole_cards=self.hole_cards)
             for s, amount in shares.items():
                 self.stacks[s] += amount
             self._emit(PotAwarded(i, pot.amount, shares, odd, top.name))
         self._finish()
+
+    def hole_cards(self, seat: int) -> list[str]:
+        """POT-01: the seat's hole cards, its face-down cards as held now: stud's down cards,
+        the private cards of Hold'em and Manila (the board is never among them), and in Draw
+        the five cards held after the draw (every card is dealt and drawn face down)."""
+        return [c for c, up in zip(self.own[seat], self.up[seat], strict=True) if not up]
 
     def _raked(self, pots: list[Pot]) -> list[Pot]:
         """GEN-09: take the rake on the whole pot, from the main pot first."""

@@ -241,6 +241,7 @@ class _Run:
         self.holes: dict[int, dict[int, deque[str]]] = {}
         self.boards: dict[int, deque[str]] = {}
         self.own: dict[int, list[str]] = {s: [] for s in order}
+        self.hole: dict[int, list[str]] = {s: [] for s in order}  # POT-01: face-down cards
         self.board: list[str] = []
         self.street_pots: dict[int, tuple[Any, ...]] = {}
         self.events: list[Any] = []
@@ -318,6 +319,8 @@ class _Run:
                     q = self.holes.setdefault(self.street, {}).setdefault(e.seat, deque())
                     q.extend(e.cards)
                     self.own[e.seat].extend(e.cards)
+                    self.hole[e.seat].extend(c for c, up in zip(e.cards, e.up, strict=True)
+                                             if not up)
             elif isinstance(e, Burned):
                 self.burns.setdefault(self.street, deque()).append(e.card)
             elif isinstance(e, BoardDealt):
@@ -756,7 +759,7 @@ class _Run:
             shares = dict.fromkeys(winners, each)
             if rem:
                 first = min(winners, key=lambda s: self.idx_of[s])  # pokerkit's odd chip
-                odd = max(winners, key=lambda s: _high_key(self.own[s]))
+                odd = max(winners, key=lambda s: _high_key(self.hole[s]))
                 if odd != first and not self.use("POT-01"):
                     odd = first
                 shares[odd] += rem

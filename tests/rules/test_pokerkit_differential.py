@@ -104,13 +104,14 @@ BY_DESIGN: dict[str, ByDesign] = {
         "harness applies SHOW-01 to pokerkit's show order, pots and hand values."),
     "POT-01": ByDesign(
         "POT-01",
-        "The odd chip of a split pot goes to the tied player with the highest card (rank "
-        "then suit, spades high); pokerkit gives it to the first tied player in position; "
-        "pokerkit also merges a side pot into the main pot once losing hands are killed, ours "
-        "splits each pot on its own.",
+        "The odd chip of a split pot goes to the tied player with the highest hole card "
+        "(rank then suit, spades high; stud's up cards and the board do not count); "
+        "pokerkit gives it to the first tied player in position; pokerkit also merges a "
+        "side pot into the main pot once losing hands are killed, ours splits each pot on "
+        "its own.",
         "each pokerkit pot taken before the showdown is split among its best shown hands "
-        "with the remainder to the highest card; pokerkit's pushes may differ from that by "
-        "at most one chip per pot, and the final stacks are compared after that move."),
+        "with the remainder to the highest hole card; pokerkit's pushes may differ from "
+        "that by at most one chip per pot, and the final stacks are compared after that move."),
 }
 
 DEFAULT_HANDS = 2_000

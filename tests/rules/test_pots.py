@@ -96,8 +96,8 @@ def test_pot_01_each_side_pot_split_on_its_own() -> None:
                 PotAwarded(1, 134, {2: 134}, None, "three of a kind, kings")],
         final={1: 49, 2: 1084, 3: 900},
     ))
-    shares, odd = split_pot(7, [4, 5, 6], chip=1, cards_of={4: ["2c"], 5: ["Ks"],
-                                                            6: ["Kh"]}.__getitem__)
+    shares, odd = split_pot(7, [4, 5, 6], chip=1, hole_cards={4: ["2c"], 5: ["Ks"],
+                                                              6: ["Kh"]}.__getitem__)
     assert shares == {4: 2, 5: 3, 6: 2} and odd == 5
 
 
@@ -151,4 +151,4 @@ def test_chips_above_every_live_level_stay_in_the_last_pot() -> None:
 def test_split_pot_needs_a_winner() -> None:
     """POT-01 divides among the tied winners: a pot without one is a caller's bug."""
     with pytest.raises(ValueError, match="at least one winner"):
-        split_pot(100, [], cards_of=lambda s: ())
+        split_pot(100, [], hole_cards=lambda s: ())
