@@ -10,7 +10,7 @@
 import { app } from "./ctx.js";
 import { plainError } from "./errors.js";
 import { loadHistory, setupHistory } from "./history-page.js";
-import { parseRoute as routeOf } from "./home.js";
+import { isPrivateId, parseRoute as routeOf } from "./home.js";
 import { codes, homeMessage, renderHome, setupHost } from "./host-page.js";
 import { refreshTables, renderLobby, setupLobby } from "./lobby-page.js";
 import { createPacer } from "./pacing.js";
@@ -139,7 +139,7 @@ async function openTable(id, watch, route) {
   rememberMyTables();
   const answer = await app.socket.request("watch", withCode(id, { table: id }, route));
   if (answer.type === "error") {
-    if (answer.code === "invite_required") { // a private game, and no (valid) invite code
+    if (answer.code === "unknown_table" && isPrivateId(id)) { // a private game, no (valid) code
       app.socket.unfollow(id);
       codes.forget(id);
       dispatch({ type: "local:home_private", table: id });

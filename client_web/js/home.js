@@ -30,6 +30,13 @@ export function parseRoute(hash) {
   return { view: "lobby" };
 }
 
+/** Whether `id` is a private table's id (`t12-<random suffix>`, issue 23): the server
+ * answers `unknown_table` to whom such a table does not admit, exactly as for a table that
+ * does not exist, so the page shows the private-game gate for such an id. */
+export function isPrivateId(id) {
+  return typeof id === "string" && /^t\d+-[A-Za-z0-9_-]+$/.test(id);
+}
+
 /** The invite link of a private table (`base`: the page's origin and path). */
 export function inviteLink(base, id, code) {
   const link = `${base}#/table/${encodeURIComponent(id)}`;

@@ -16,6 +16,7 @@
 // died), the backoff goes on at the home URL (the first one given: the cluster's address).
 
 import { SUBPROTOCOL_JSON } from "../protocol.js";
+import { isPrivateId } from "./home.js";
 
 export const BACKOFF_MS = [250, 500, 1000, 2000, 4000, 8000];
 
@@ -154,12 +155,12 @@ export class PokerSocket {
       if (answer.type !== "error") continue;
       if (answer.code === "moved" && isWsUrl(answer.url)) {
         movedTo = movedTo || answer.url; // on another process now: followed there
+      } else if (answer.code === "unknown_table" && isPrivateId(table)) {
+        this.unfollow(table); // a private game whose code is no longer good (or that ended)
+        this.onMessage({ type: "local:home_private", table });
       } else if (answer.code === "unknown_table" || answer.code === "table_closed") {
         this.unfollow(table); // a table that is gone: no ghost of it stays on screen
         this.onMessage({ type: "local:gone", table });
-      } else if (answer.code === "invite_required") {
-        this.unfollow(table); // a private game whose code is no longer good
-        this.onMessage({ type: "local:home_private", table });
       }
     }
     return movedTo;

@@ -4,8 +4,8 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 
 import {
-  changeRequest, codeStore, csvFilename, homeCreateFields, homeFrom, homeLabel, inviteLink, ledgerView,
-  nextText,
+  changeRequest, codeStore, csvFilename, homeCreateFields, homeFrom, homeLabel, inviteLink, isPrivateId,
+  ledgerView, nextText,
   parseRoute, signed,
 } from "../js/home.js";
 import { initialState, reduce } from "../js/state.js";
@@ -210,4 +210,14 @@ test("a reload keeps my waiting seat request from the snapshot's host.request", 
   assert.equal(t.homeWait, 3);
   const seated = homeFrom({ you: 3, host: { private: true } }, { homeWait: 3 });
   assert.equal(seated.homeWait, null);
+});
+
+test("a private table's id is told from a public one's by its random suffix (issue 23)", () => {
+  assert.equal(isPrivateId("t12-Ab_3-dEf9kXyZ"), true);
+  assert.equal(isPrivateId("t12"), false);
+  assert.equal(isPrivateId("t12-"), false);
+  assert.equal(isPrivateId("x12-abc"), false);
+  assert.equal(isPrivateId(null), false);
+  const route = parseRoute(`#/table/${encodeURIComponent("t3-Zz_9-aaaaaaa")}?code=abc`);
+  assert.deepEqual(route, { view: "table", id: "t3-Zz_9-aaaaaaa", watch: false, code: "abc" });
 });

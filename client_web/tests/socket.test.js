@@ -129,6 +129,32 @@ test("after a server restart: a forgotten session signs out, a table that is gon
   sock.close();
 });
 
+test("a private table that answers unknown_table on resume shows the private-game gate", async () => {
+  const PRIVATE = "t7-AbC_d-1234567";
+  class GateWS extends FakeWS {
+    send(data) {
+      const msg = JSON.parse(data);
+      this.sent.push(msg);
+      const answer = msg.type === "resume"
+        ? { type: "error", rid: msg.rid, code: "unknown_table", message: `no table '${msg.table}'` }
+        : msg.type === "ping" ? { type: "pong", rid: msg.rid, time: 1 } : { type: "ok", rid: msg.rid };
+      queueMicrotask(() => this.receive(answer));
+    }
+  }
+  FakeWS.all = [];
+  const got = [];
+  const sock = new PokerSocket("ws://x/ws", { WebSocketImpl: GateWS, onMessage: (m) => got.push(m) });
+  await sock.connect();
+  sock.follow(PRIVATE);
+  sock.follow("t8");
+  FakeWS.all[0].close();
+  await until(() => got.some((m) => m.type === "local:home_private") && got.some((m) => m.type === "local:gone"));
+  assert.deepEqual(got.find((m) => m.type === "local:home_private"), { type: "local:home_private", table: PRIVATE });
+  assert.deepEqual(got.find((m) => m.type === "local:gone"), { type: "local:gone", table: "t8" });
+  assert.equal(sock.followed.size, 0);
+  sock.close();
+});
+
 test("moved: the socket goes to its url, says hello with the token, sends the request again", async () => {
   FakeWS.all = [];
   const sock = new PokerSocket("ws://lb/ws", { WebSocketImpl: FakeWS });
