@@ -133,7 +133,8 @@ class Directory:
         self.draining = False
         self._healthy_since: float | None = None  # Redis answering since (monotonic)
         self._want_read = False  # another process announced a change: read soon
-        self.spectate = Spectate(lambda: self.redis, registry=registry, prefix=prefix)
+        self.spectate = Spectate(lambda: self.redis, registry=registry, prefix=prefix,
+                                 node=node, lease=lease)
         """Spectators across processes (:mod:`server.cluster.spectate`): the registry's
         relay, and the remote tables watched here."""
         self.moves = Moves(self)

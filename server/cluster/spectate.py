@@ -22,29 +22,57 @@ subscribes to the frames channel, asks for a snapshot, sends each new watcher th
 snapshot that arrives after it came (then the frames with a higher ``seq``), encodes each frame
 once per codec, and unsubscribes when its last watcher leaves. A watcher still waiting for its
 snapshot after ``ASK_RETRY`` seconds asks again.
+
+Remote spectators chat and count (issue 23). A remote spectator's ``chat`` (the router spent
+the connection's and the account's chat tokens here) is forwarded on the ask channel as JSON
+(``{"op": "chat", "table", "node", "id", "player", "name", "text"}``); the owner checks it
+and publishes it as a local spectator's chat (the table's own limit, its settings, its mutes:
+:meth:`~server.table.viewers.ViewerDesk.remote_chat`) and answers on the asker's
+``<p>:{room}:said:<node>`` channel (``{"id", "answer"}``); no answer within
+:data:`CHAT_TIMEOUT`: ``server_busy``. A relayed chat carries its sender's id (``_from``,
+removed before the fan-out), so each process skips its own muters of the sender; a remote
+spectator's ``mute`` names a player who chatted in that stream and is kept here (mutes are
+per process). Each process tells the owners how many watchers its remote tables have
+(``{"op": "watchers", "table", "node", "count"}``): at once when a count changes, and every
+half lease for all of them (so a table that moved, or reopened after a failover, learns them
+again); an owner adds the counts heard within a lease to the lobby entry's ``spectators``.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
+import itertools
 import logging
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import orjson
 
+from protocol import messages as m
+from protocol.errors import ProtocolError
+from protocol.requests import Chat, Mute
 from server.cluster.tasks import cancel_all
 from server.redisio import Redis, RedisScriptError, RedisUnavailable
 from server.table.api import Sink
 from server.table.registry import TableRegistry
 
-__all__ = ["ASK_RETRY", "RemoteTable", "Spectate"]
+if TYPE_CHECKING:
+    from server.table.actor import TableActor
+
+__all__ = ["ASK_RETRY", "CHAT_TIMEOUT", "CHATTERS", "RemoteTable", "Spectate"]
 
 log = logging.getLogger("server.cluster")
 
 ASK_RETRY = 2.0
 """Seconds a new remote watcher waits for its snapshot before the ask is sent again."""
+
+CHAT_TIMEOUT = 5.0
+"""Seconds a remote spectator's ``chat`` waits for the owner's answer (then ``server_busy``)."""
+
+CHATTERS = 256
+"""Senders of a remote table's recent chats kept for its watchers' ``mute``."""
 
 
 class RemoteTable:
@@ -58,6 +86,7 @@ class RemoteTable:
         self.pending: dict[int, Sink] = {}  # waiting for their snapshot
         self.seq = 0  # the highest seq sent to the live watchers
         self.frames = 0  # frames received (tests)
+        self.chatters: dict[tuple[str, Any], str] = {}  # ("seat", n) / ("name", s) -> player
         self.subscribed = asyncio.Event()
         self._asked = asyncio.Event()  # a new watcher came: ask (again)
         self._snapshot = asyncio.Event()  # a snapshot arrived
@@ -76,9 +105,16 @@ class RemoteTable:
         self.sinks.pop(sink.conn_id, None)
         self.pending[sink.conn_id] = sink
         self._asked.set()
+        self.spectate.counted(self.table_id)
 
     def remove(self, conn_id: int) -> bool:
-        return (self.sinks.pop(conn_id, None) or self.pending.pop(conn_id, None)) is not None
+        gone = (self.sinks.pop(conn_id, None) or self.pending.pop(conn_id, None)) is not None
+        if gone:
+            self.spectate.counted(self.table_id)
+        return gone
+
+    def watches(self, conn_id: int) -> bool:
+        return conn_id in self.sinks or conn_id in self.pending
 
     @property
     def watchers(self) -> int:
@@ -105,6 +141,16 @@ class RemoteTable:
         those waiting for one (and to the live watchers too when it is newer than what they
         have), a frame newer than what the live watchers have to them."""
         self.frames += 1
+        sender = msg.pop("_from", None)
+        skip: frozenset[str] = frozenset()
+        if isinstance(sender, str):  # a chat: this process's muters of its sender skip it
+            skip = self.spectate.registry.mutes.muters_of(sender)
+            seat = msg.get("seat")
+            key = ("seat", seat) if seat is not None else ("name", msg.get("name"))
+            self.chatters.pop(key, None)
+            self.chatters[key] = sender
+            while len(self.chatters) > CHATTERS:
+                del self.chatters[next(iter(self.chatters))]
         seq = int(msg.get("seq", 0))
         if msg.get("type") == "snapshot":
             if seq > self.seq and self.sinks:  # the live view fell behind (the table moved,
@@ -123,7 +169,7 @@ class RemoteTable:
         if seq <= self.seq:
             return  # the snapshot (or an earlier frame) holds it already
         self.seq = seq
-        self._fan(msg, list(self.sinks.values()))
+        self._fan(msg, [s for s in self.sinks.values() if s.player_id not in skip])
         if msg.get("type") == "table_closed":
             self.spectate.forget(self.table_id)
 
@@ -166,11 +212,21 @@ class Spectate:
     tables (the owner's side answers asks for them)."""
 
     def __init__(self, redis: Callable[[], Redis | None], *, registry: TableRegistry,
-                 prefix: str = "dir") -> None:
+                 prefix: str = "dir", node: str = "-", lease: float = 10.0) -> None:
         self._redis = redis
         self.registry = registry
         self.prefix = prefix
+        self.node = node
+        self.lease = lease
         self.ask_channel = f"{prefix}:{{room}}:ask"
+        self.said_channel = self.said(node)  # the owners' answers to this process's chats
+        self._chat_ids = itertools.count(1)
+        self._chats: dict[str, tuple[Sink, Any, asyncio.TimerHandle]] = {}  # id -> asker
+        self._counted: set[str] = set()  # remote tables whose watcher count changed
+        self._count_wake = asyncio.Event()
+        self._count_busy = False
+        self._count_idle = asyncio.Event()  # a round of count publishes ended
+        self._heard: dict[str, dict[str, tuple[int, float]]] = {}  # table -> node -> count
         self.remote: dict[str, RemoteTable] = {}  # tables watched here, owned elsewhere
         self.published = 0  # frames and snapshots published (tests)
         self.listening = asyncio.Event()  # the ask channel is subscribed
@@ -189,16 +245,24 @@ class Spectate:
     def frames_channel(self, table_id: str) -> str:
         return f"{self.prefix}:table:{{{table_id}}}:frames"
 
+    def said(self, node: str) -> str:
+        """The channel of the owners' answers to ``node``'s forwarded chats."""
+        return f"{self.prefix}:{{room}}:said:{node}"
+
     async def start(self) -> None:
         loop = asyncio.get_running_loop()
         self._tasks = [loop.create_task(self._publish(), name="spectate:publish"),
-                       loop.create_task(self._listen(), name="spectate:asks")]
+                       loop.create_task(self._listen(), name="spectate:asks"),
+                       loop.create_task(self._count(), name="spectate:count")]
         await asyncio.wait_for(self.listening.wait(), 10.0)
 
     async def close(self) -> None:
         for remote in list(self.remote.values()):
             await remote.close()
         self.remote.clear()
+        for _, _, timer in self._chats.values():
+            timer.cancel()
+        self._chats.clear()
         await cancel_all([*self._tasks, *self._closing])
         self._tasks = []
 
@@ -210,9 +274,9 @@ class Spectate:
         self._gen[table_id] = self._gen.get(table_id, 0) + 1
         self._wanted.add(table_id)
 
-    def send(self, table_id: str, msg: dict[str, Any]) -> None:
+    def send(self, table_id: str, msg: dict[str, Any], sender: str | None = None) -> None:
         try:
-            text = orjson.dumps(msg).decode("utf-8")
+            text = orjson.dumps(msg if sender is None else {**msg, "_from": sender}).decode()
         except TypeError:
             log.exception("event=relay_encode_failed table=%s", table_id)
             return
@@ -237,11 +301,179 @@ class Spectate:
         await asyncio.wait_for(self._out.join(), timeout)
 
     async def _listen(self) -> None:
-        async for _, table_id in self.redis.subscribe(self.ask_channel,
-                                                      ready=self.listening.set):
-            actor = self.registry.get(table_id)
-            if actor is not None:
-                actor.call(actor.fanout.relay_snapshot)
+        async for channel, message in self.redis.subscribe(self.ask_channel, self.said_channel,
+                                                           ready=self.listening.set):
+            text = str(message)
+            if channel == self.said_channel:
+                self._answered(text)
+            elif text.startswith("{"):
+                self._request(text)
+            else:
+                actor = self.registry.get(text)
+                if actor is not None:
+                    actor.call(actor.fanout.relay_snapshot)
+
+    def _request(self, text: str) -> None:
+        """A chat or a watcher count from another process, for a table of this one (any
+        other process ignores it)."""
+        try:
+            req = orjson.loads(text)
+            op, table_id, node = str(req["op"]), str(req["table"]), str(req["node"])
+        except (orjson.JSONDecodeError, KeyError, TypeError):
+            log.warning("event=spectate_request_bad text=%r", text[:200])
+            return
+        actor = self.registry.get(table_id)
+        if actor is None or actor.stopped:
+            return
+        if op == "chat":
+            actor.call(functools.partial(self._chat, actor, req))
+        elif op == "watchers":
+            heard = self._heard.setdefault(table_id, {})
+            heard[node] = (int(req["count"]), asyncio.get_running_loop().time())
+            self._tally(table_id, actor)
+
+    def _chat(self, actor: TableActor, req: dict[str, Any]) -> None:
+        """In the table's task: the forwarded chat, checked and published; the answer back."""
+        answer = actor.viewers.remote_chat(str(req["player"]), str(req["name"]),
+                                           str(req["text"]))
+        reply = orjson.dumps({"id": req.get("id"), "answer": answer}).decode()
+        self._spawn(self.redis.publish(self.said(str(req["node"])), reply), "spectate:said")
+
+    def _spawn(self, coro: Any, name: str) -> None:
+        task = asyncio.get_running_loop().create_task(self._quietly(coro), name=name)
+        self._closing.add(task)
+        task.add_done_callback(self._closing.discard)
+
+    @staticmethod
+    async def _quietly(coro: Any) -> None:
+        try:
+            await coro
+        except (RedisUnavailable, RedisScriptError) as exc:  # (the asker's timeout answers)
+            log.warning("event=spectate_publish_failed error=%r", exc)
+
+    def _tally(self, table_id: str, actor: TableActor | None = None) -> None:
+        """The table's remote spectators: the counts heard within a lease."""
+        actor = actor or self.registry.get(table_id)
+        heard = self._heard.get(table_id, {})
+        oldest = asyncio.get_running_loop().time() - self.lease
+        for node in [n for n, (_, when) in heard.items() if when < oldest]:
+            del heard[node]
+        if not heard:
+            self._heard.pop(table_id, None)
+        total = sum(n for n, _ in heard.values())
+        if actor is not None and actor.remote_spectators != total:
+            actor.call(functools.partial(setattr, actor, "remote_spectators", total))
+
+    # ------------------------------------------------------------------ remote viewers' asks
+    def viewer_request(self, sink: Sink, request: Chat | Mute) -> bool:
+        """A ``chat`` or ``mute`` from a connection watching ``request.table`` here (owned
+        elsewhere): handled (True), or not watching it here (False: answered as any request
+        for another process's table)."""
+        remote = self.remote.get(request.table)
+        if remote is None or not remote.watches(sink.conn_id):
+            return False
+        if isinstance(request, Chat):
+            self._forward(sink, request)
+        else:
+            self._mute(remote, sink, request)
+        return True
+
+    def _forward(self, sink: Sink, request: Chat) -> None:
+        key = f"{self.node}:{next(self._chat_ids)}"
+        timer = asyncio.get_running_loop().call_later(CHAT_TIMEOUT, self._expire, key)
+        self._chats[key] = (sink, request.rid, timer)
+        text = orjson.dumps({"op": "chat", "table": request.table, "node": self.node,
+                             "id": key, "player": sink.player_id,
+                             "name": sink.name or sink.player_id, "text": request.text})
+        self._spawn(self.redis.publish(self.ask_channel, text.decode()), "spectate:chat")
+
+    def _answered(self, text: str) -> None:
+        try:
+            reply = orjson.loads(text)
+            key, answer = str(reply["id"]), dict(reply["answer"])
+        except (orjson.JSONDecodeError, KeyError, TypeError, ValueError):
+            log.warning("event=spectate_answer_bad text=%r", text[:200])
+            return
+        asked = self._chats.pop(key, None)
+        if asked is None:
+            return  # (answered already: it timed out)
+        sink, rid, timer = asked
+        timer.cancel()
+        self._answer(sink, {**answer, "rid": rid})
+
+    def _expire(self, key: str) -> None:
+        asked = self._chats.pop(key, None)
+        if asked is not None:
+            self._answer(asked[0], m.error(asked[1], "server_busy",
+                                           "the table's server did not answer; try again"))
+
+    def _answer(self, sink: Sink, msg: dict[str, Any]) -> None:
+        try:
+            sink.send(sink.codec.encode(msg))
+        except Exception as exc:
+            log.warning("event=sink_failed conn=%s error=%r", sink.conn_id, exc)
+
+    def _mute(self, remote: RemoteTable, sink: Sink, request: Mute) -> None:
+        """``mute`` of a player seen chatting in the remote table's stream, kept here (a
+        process's mutes are its own; the fan-out above skips them)."""
+        seat = request.seat
+        target = remote.chatters.get(("seat", seat) if seat is not None else
+                                     ("name", request.name))
+        if target is None:
+            code = "bad_seat" if seat is not None else "bad_field"
+            return self._answer(sink, m.error(request.rid, code,
+                                              "nobody of that name is at this table"
+                                              if seat is None else
+                                              "nobody there has chatted at this table"))
+        if sink.player_id is None:
+            return self._answer(sink, m.error(request.rid, "unauthorized"))
+        try:
+            muted = self.registry.mutes.set(sink.player_id, target, request.on)
+        except ProtocolError as exc:
+            return self._answer(sink, m.error(request.rid, exc.code, exc.message))
+        self._answer(sink, m.ok(request.rid, muted=muted))
+
+    # ------------------------------------------------------------------ watcher counts
+    def counted(self, table_id: str) -> None:
+        """A remote table's watchers changed: tell its owner soon (non-blocking)."""
+        self._counted.add(table_id)
+        self._count_wake.set()
+
+    async def _count(self) -> None:
+        """Publish the watcher counts that changed, and every half lease all of them (the
+        owners forget a count not heard for a lease); expire the counts heard here."""
+        loop = asyncio.get_running_loop()
+        period = self.lease / 2
+        next_all = loop.time() + period
+        while True:
+            with contextlib.suppress(TimeoutError):  # (asyncio.timeout: a cancel is kept)
+                async with asyncio.timeout(max(0.0, next_all - loop.time())):
+                    await self._count_wake.wait()
+            self._count_wake.clear()
+            self._count_busy = True
+            tables, self._counted = self._counted, set()
+            if loop.time() >= next_all:
+                next_all = loop.time() + period
+                tables |= set(self.remote)
+                for table_id in list(self._heard):
+                    self._tally(table_id)
+            for table_id in tables:
+                remote = self.remote.get(table_id)
+                text = orjson.dumps({"op": "watchers", "table": table_id, "node": self.node,
+                                     "count": 0 if remote is None else remote.watchers})
+                try:
+                    await self.redis.publish(self.ask_channel, text.decode())
+                except (RedisUnavailable, RedisScriptError) as exc:
+                    log.warning("event=spectate_count_failed table=%s error=%r", table_id, exc)
+            self._count_busy = False
+            self._count_idle.set()
+
+    async def counts_sent(self, timeout: float = 10.0) -> None:
+        """Wait until every watcher count changed so far is published (tests)."""
+        async with asyncio.timeout(timeout):
+            while self._counted or self._count_busy:
+                self._count_idle.clear()
+                await self._count_idle.wait()
 
     # ------------------------------------------------------------------ the receiving side
     def watch(self, table_id: str, sink: Sink) -> RemoteTable:

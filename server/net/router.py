@@ -22,7 +22,8 @@ here from the `HistoryStore`: only hands the player played, only as that player 
 In cluster mode (`Router.cluster`, `server.cluster`): `tables` lists the whole room from the
 directory's copy, a table request for a table another process owns answers `moved` (with
 `url` and `table`) but `watch`/`resume` of a listed one, served here from the owner's public
-stream (`server.cluster.spectate`; `unwatch` leaves it), and `create_table` answers `moved`
+stream (`server.cluster.spectate`; `unwatch` leaves it; such a spectator's `chat` is forwarded
+to the owner and its `mute` kept here), and `create_table` answers `moved`
 (without `table`) when another process is less loaded, else once the new table is in the directory.
 Identity requests carry the connection's address (`Connection.remote_ip`, keyed by
 `server.net.loginguard.address_key`) for the lockouts and the guest limit. `logout` ends the
@@ -262,6 +263,9 @@ class Router:
                     if isinstance(request, Watch | Resume | Unwatch) \
                             and self._watch_remote(conn, request, table_id):
                         return None  # served here, from the owner's public stream
+                    if isinstance(request, Chat | Mute) \
+                            and self.cluster.spectate.viewer_request(conn, request):
+                        return None  # a spectator here: chat forwarded to the owner
                     return self._finish(conn, rid, self._elsewhere(table_id, rid))
                 raise ProtocolError.unknown_table(table_id, rid=rid)
             if isinstance(request, Act):

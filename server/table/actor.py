@@ -144,6 +144,9 @@ class TableActor:
         # no seat from the waiting list or a host's approval either (the router refuses `sit`)
         self.closed_for_good = False  # the registry forgets a table closed for good
         self._lobby_key: object = None
+        self.remote_spectators = 0
+        """Spectators of this table on other processes of a cluster (their own counts,
+        ``server.cluster.spectate``), added to the lobby entry's ``spectators``."""
         self.chat_bucket = TokenBucket(rate=config.chat_rate_per_table,
                                        burst=config.chat_burst_per_table, clock=clock.now)
 
@@ -195,7 +198,8 @@ class TableActor:
         return {
             "table": self.table_id, "name": self.spec.name, "variant": self.spec.variant_name,
             "structure": self.spec.structure, "stakes": dict(self.spec.stakes_wire),
-            "seats": self.spec.seats, "players": len(players), "spectators": len(spectators),
+            "seats": self.spec.seats, "players": len(players),
+            "spectators": len(spectators) + self.remote_spectators,
             **self.game.lobby_entry(),  # GEN-09/GEN-10: the house's revenue at this table
         }
 
@@ -356,7 +360,7 @@ class TableActor:
         (seats taken or freed, viewers come or gone), so the listing is rebuilt once per
         change and the idle count starts or stops. Cheap: the seats' owners and the number
         of connections."""
-        key = (len(self.sinks), self.seats.owners())
+        key = (len(self.sinks), self.seats.owners(), self.remote_spectators)
         if key != self._lobby_key:
             self._lobby_key = key
             if self.on_change is not None:

@@ -13,7 +13,8 @@ In a cluster, a :class:`Relay` (``Fanout.relay``, set by the registry) carries t
 stream to other processes' spectators: while ``relay.wanted(table)`` each public frame is
 handed to ``relay.send`` once (``spectator_delay`` seconds late at a delayed table: the
 relayed stream is the already-delayed public one), and :meth:`Fanout.relay_snapshot` hands it
-the public snapshot (delayed alike), so the receiver's view starts consistent.
+the public snapshot (delayed alike), so the receiver's view starts consistent. A chat goes
+with its sender's player id (``sender``), for the other processes to skip their own muters.
 
 :class:`Fanout` owns its state (``seq``, the event log, the sinks, the pending delayed
 snapshots and timers); the actor is its only caller.
@@ -55,13 +56,14 @@ class Relay(Protocol):
     """Where a table's public stream goes beyond this process (``server.cluster``).
 
     ``wanted(table)``: is some other process watching it now (asked at each event, so it must
-    be cheap); ``send(table, msg)``: one public frame or snapshot, in the table's order (never
-    blocks: the relay queues it); ``asked(table)``: a snapshot was handed over (from now on
+    be cheap); ``send(table, msg, sender)``: one public frame or snapshot, in the table's
+    order (never blocks: the relay queues it; ``sender``: a chat's sender, else None);
+    ``asked(table)``: a snapshot was handed over (from now on
     the table's frames are wanted)."""
 
     def wanted(self, table_id: str) -> bool: ...
 
-    def send(self, table_id: str, msg: Msg) -> None: ...
+    def send(self, table_id: str, msg: Msg, sender: str | None = None) -> None: ...
 
     def asked(self, table_id: str) -> None: ...
 
@@ -123,10 +125,12 @@ class Fanout:
         self.sinks.pop(sink.conn_id, None)  # no more frames to it, at once
         self.on_sink_failed(sink)  # and forget it as a seat's connection, in the actor task
 
-    def publish(self, draft: Draft, skip: frozenset[str] | None = None) -> None:
+    def publish(self, draft: Draft, skip: frozenset[str] | None = None,
+                sender: str | None = None) -> None:
         """Give ``draft`` the next ``seq``, log it, project once per audience and send.
         ``skip``: players whose sinks do not get it (a chat's sender's muters; still encoded
-        once per audience, the others' frames are the same objects)."""
+        once per audience, the others' frames are the same objects); ``sender``: a chat's
+        sender, for the relay (other processes skip their own muters)."""
         self.seq += 1
         public, private = draft.render(self.table_id, self.seq)
         self.events.append(LogEntry(self.seq, public, private, skip or None))
@@ -165,9 +169,9 @@ class Fanout:
         relay = self.relay
         if relay is not None and public is not None and relay.wanted(self.table_id):
             if delay > 0:
-                self._later(lambda: relay.send(self.table_id, public))
+                self._later(lambda: relay.send(self.table_id, public, sender))
             else:
-                relay.send(self.table_id, public)
+                relay.send(self.table_id, public, sender)
 
     def relay_snapshot(self) -> None:
         """Another process asked for this table's public stream: hand the relay the public

@@ -2,12 +2,14 @@
 the last hand's mucked cards.
 
 Rule of this module: :class:`ViewerDesk` handles those requests for the table actor, in its
-task; it never changes a seat or a stack.
+task; it never changes a seat or a stack. A spectator on another process of a cluster chats
+through :meth:`ViewerDesk.remote_chat` (``server.cluster.spectate`` forwards it): the same
+checks, the table's own limit and mutes as a local spectator's chat.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from protocol import messages as m
 from protocol.errors import ProtocolError
@@ -19,7 +21,10 @@ from server.table.fanout import draft
 if TYPE_CHECKING:
     from server.table.actor import TableActor
 
-__all__ = ["ViewerDesk"]
+__all__ = ["REMOTE_NAMES", "ViewerDesk"]
+
+REMOTE_NAMES = 256
+"""Names of other processes' spectators who chatted here, remembered for ``mute`` by name."""
 
 
 class ViewerDesk:
@@ -27,6 +32,7 @@ class ViewerDesk:
 
     def __init__(self, table: TableActor) -> None:
         self.table = table
+        self.remote_names: dict[str, str] = {}  # chat name -> player id (remote chatters)
 
     async def watch(self, env: Envelope) -> None:
         t = self.table
@@ -59,19 +65,53 @@ class ViewerDesk:
         if env.sink.player_id is None:
             return t.fanout.answer(env, m.error(req.rid, "unauthorized"))
         seat = t.seats.seat_of(env.sink.player_id)
-        if not t.spec.chat or (seat is None and not t.spec.spectator_chat):
-            return t.fanout.answer(env, m.error(req.rid, "chat_disabled"))
-        if not t.chat_bucket.take():  # the table's own limit (everyone's chat together)
-            return t.fanout.answer(env, m.error(req.rid, "chat_limited"))
+        refused = self._refusal(seat)
+        if refused is not None:
+            return t.fanout.answer(env, m.error(req.rid, refused))
         t.fanout.answer(env, m.ok(req.rid))
-        # players who muted the sender do not get it (the fan-out skips their sinks)
-        skip = t.mutes.muters_of(env.sink.player_id) if t.mutes is not None else None
+        self._say(env.sink.player_id, env.sink.name or env.sink.player_id, req.text, seat)
+
+    def remote_chat(self, player_id: str, name: str, text: str) -> dict[str, Any]:
+        """A ``chat`` of a spectator on another process (forwarded by
+        ``server.cluster.spectate``, which spent the connection's and the account's tokens
+        there): checked and published as a local one; the answer (``ok`` or ``error``,
+        without ``rid``) that process sends on. A private table is never watched from
+        elsewhere: ``unknown_table``, as to anyone it does not admit."""
+        t = self.table
+        if t.host.private:
+            return ProtocolError.unknown_table(t.table_id).to_message()
+        seat = t.seats.seat_of(player_id)
+        refused = self._refusal(seat)
+        if refused is not None:
+            return m.error(None, refused)
+        if seat is None:  # (``mute`` by name finds them, as it finds a local spectator)
+            self.remote_names.pop(name, None)
+            self.remote_names[name] = player_id
+            while len(self.remote_names) > REMOTE_NAMES:
+                del self.remote_names[next(iter(self.remote_names))]
+        self._say(player_id, name, text, seat)
+        return m.ok(None)
+
+    def _refusal(self, seat: int | None) -> str | None:
+        """Why a chat from ``seat`` (None: a spectator) is refused now, if it is: the table's
+        settings, then its own limit (everyone's chat together: one token spent)."""
+        t = self.table
+        if not t.spec.chat or (seat is None and not t.spec.spectator_chat):
+            return "chat_disabled"
+        if not t.chat_bucket.take():
+            return "chat_limited"
+        return None
+
+    def _say(self, player_id: str, name: str, text: str, seat: int | None) -> None:
+        """Publish the chat. Players who muted the sender do not get it: the fan-out skips
+        their sinks, and other processes skip their own muters (``sender``)."""
+        t = self.table
+        skip = t.mutes.muters_of(player_id) if t.mutes is not None else None
         if seat is not None:
-            t.fanout.publish(draft(m.chat, text=req.text, seat=seat), skip=skip)
+            t.fanout.publish(draft(m.chat, text=text, seat=seat), skip=skip, sender=player_id)
         else:
-            t.fanout.publish(draft(m.chat, text=req.text,
-                                   guest=guest_tag(env.sink.player_id or ""),
-                                   name=env.sink.name or env.sink.player_id), skip=skip)
+            t.fanout.publish(draft(m.chat, text=text, guest=guest_tag(player_id), name=name),
+                             skip=skip, sender=player_id)
 
     async def mute(self, env: Envelope) -> None:
         """``mute``: the player at ``seat`` (or the viewer who chats as ``name``) is muted
@@ -94,6 +134,8 @@ class ViewerDesk:
                 if sink.player_id is not None and (sink.name or sink.player_id) == req.name:
                     target = sink.player_id
                     break
+            else:  # a spectator on another process who chatted here
+                target = self.remote_names.get(req.name or "")
             if target is None:
                 return t.fanout.answer(env, m.error(req.rid, "bad_field",
                                                  "nobody of that name is at this table"))

@@ -27,15 +27,19 @@ import pytest
 from websockets.asyncio.client import connect
 from websockets.typing import Subprotocol
 
+import server.cluster.spectate as spectate_module
 from protocol import SUBPROTOCOL_JSON
 from server.cluster.failover import SEQ_JUMP
 from server.ledger.journal import Ledger, player_account
 from server.ledger.redis_store import RedisStore
+from tests.cluster.test_directory import Node, directory, node, settled
+from tests.cluster.test_directory import guest as lguest
 from tests.ledger.test_crash import Server, start_server
-from tests.net.conftest import Client
+from tests.net.conftest import Client, Live
 from tests.redis_helpers import RedisProcess, free_port
 
 pytestmark = [pytest.mark.redis, pytest.mark.slow]
+__all__ = ["node"]  # the fixture, shared with test_directory
 
 LEASE = 2.0
 TIMEOUT = 30.0
@@ -132,6 +136,10 @@ async def observer(redis: RedisProcess) -> tuple[Ledger, RedisStore]:
     store = RedisStore(redis.url)
     await store.open()
     return Ledger(store, node="observer"), store
+
+
+async def ledger_total(live: Live) -> int:
+    return int(await live.app.wallet.ledger.total())
 
 
 async def balance(ledger: Ledger, c: Client) -> int:
@@ -244,3 +252,109 @@ async def test_a_failover_reopens_the_table_without_a_stack_that_differs(
     finally:
         await store.close()
         stop(servers)
+
+
+# ------------------------------------------------------------------ remote spectators
+# (in-process servers, as tests/cluster/test_spectate.py: the waits are on the directory's
+# reads and the relay's queues)
+async def watching(c: Client, table: str) -> dict[str, Any]:
+    await ok(c, "watch", table=table)
+    return await event(c, "snapshot", table=table)
+
+
+async def chat_text(c: Client, table: str) -> str:
+    return str((await event(c, "chat", table=table))["text"])
+
+
+def spectators(page: dict[str, Any], table: str) -> int:
+    return int(next(e for e in page["tables"] if e["table"] == table)["spectators"])
+
+
+async def test_a_remote_spectator_chats_is_muted_and_is_counted_in_the_lobby(
+        node: Node) -> None:
+    a, b = await node("a"), await node("b")
+    alice, bob = await lguest(a, "Alice"), await lguest(a, "Bob")
+    table = (await ok(alice, "create_table", **{**HOLDEM, "settings": {"pause": 30}}))["table"]
+    await ok(alice, "sit", table=table, seat=0, buy_in=500)
+    await ok(bob, "sit", table=table, seat=3, buy_in=500)
+    await settled(a, b)
+    sam = await lguest(a, "Sam")  # a spectator on the owner
+    vic, wes = await lguest(b, "Vic"), await lguest(b, "Wes")  # spectators elsewhere
+    for c in (sam, vic, wes):
+        await watching(c, table)
+    assert table in directory(b).spectate.remote
+    await directory(b).spectate.counts_sent()
+
+    # Vic chats from b: players and spectators on a, and spectators on b, see it
+    said = await ok(vic, "chat", table=table, text="hello from b")
+    assert set(said) == {"type", "rid"}
+    seen = [await event(c, "chat", table=table) for c in (alice, bob, sam, vic, wes)]
+    assert all(m == seen[0] for m in seen), seen
+    assert seen[0]["name"] == "Vic" and seen[0]["text"] == "hello from b" and "seat" not in seen[0]
+    assert "_from" not in seen[0]
+
+    # the lobby counts the spectators of both processes (the count reached the owner before
+    # the chat did: one channel, in order)
+    await settled(a, b)
+    assert spectators(await ok(wes, "tables"), table) == 3
+    assert spectators(await ok(sam, "tables"), table) == 3
+
+    # mutes hold: Alice (on the owner) and Wes (on b) mute Vic by his chat name
+    assert (await ok(alice, "mute", table=table, name="Vic"))["muted"] is True
+    assert (await ok(wes, "mute", table=table, name="Vic"))["muted"] is True
+    await ok(vic, "chat", table=table, text="muted?")
+    assert await chat_text(sam, table) == "muted?" and await chat_text(vic, table) == "muted?"
+    await ok(bob, "chat", table=table, text="from a seat")
+    for c in (alice, wes):  # Vic's second line never reached them: Bob's is next
+        assert await chat_text(c, table) == "from a seat"
+    for c in (sam, vic):
+        assert await chat_text(c, table) == "from a seat"
+    # Wes mutes Bob by his seat (he chatted in the stream) and unmutes Vic
+    assert (await ok(wes, "mute", table=table, seat=3))["muted"] is True
+    assert (await ok(wes, "mute", table=table, name="Vic", on=False))["muted"] is False
+    await ok(bob, "chat", table=table, text="bob again")
+    await ok(vic, "chat", table=table, text="vic again")
+    assert await chat_text(wes, table) == "vic again"
+    nobody = await wes.request("mute", table=table, name="Nobody")
+    assert nobody["type"] == "error" and nobody["code"] == "bad_field", nobody
+
+    # a remote spectator leaves: the count follows
+    await ok(wes, "unwatch", table=table)
+    await directory(b).spectate.counts_sent()
+    await ok(vic, "chat", table=table, text="still counted")
+    await settled(a, b)
+    assert spectators(await ok(sam, "tables"), table) == 2
+    assert await ledger_total(a) == 0
+    for c in (alice, bob, sam, vic, wes):
+        await c.ws.close()
+
+
+async def test_a_remote_spectators_chat_is_refused_as_the_owner_would(node: Node) -> None:
+    """The owner's rules apply: a table without spectator chat refuses it; a muted account
+    is refused on its own process; a chat nobody answers gets `server_busy`."""
+    a, b = await node("a"), await node("b")
+    alice = await lguest(a, "Alice")
+    made = await ok(alice, "create_table",
+                    **{**HOLDEM, "settings": {"spectator_chat": False}})
+    table = made["table"]
+    await settled(a, b)
+    vic = await lguest(b, "Vic")
+    await watching(vic, table)
+    refused = await vic.request("chat", table=table, text="hi")
+    assert refused["type"] == "error" and refused["code"] == "chat_disabled", refused
+    # not watching there: as any request for another process's table, `moved`
+    await ok(vic, "unwatch", table=table)
+    moved = await vic.request("chat", table=table, text="hi")
+    assert moved["code"] == "moved", moved
+    # the owner never answers (its ask channel is not listened to): server_busy
+    await watching(vic, table)
+    old = spectate_module.CHAT_TIMEOUT
+    spectate_module.CHAT_TIMEOUT = 0.2
+    try:
+        await directory(a).spectate.close()
+        busy = await vic.request("chat", table=table, text="anyone?")
+    finally:
+        spectate_module.CHAT_TIMEOUT = old
+    assert busy["type"] == "error" and busy["code"] == "server_busy", busy
+    await vic.ws.close()
+    await alice.ws.close()
