@@ -17,6 +17,7 @@ import pytest
 from server.ledger.journal import Ledger, hand_entries, player_account
 from server.ledger.store import Entry, Store
 from server.ledger.takeover import cash_out_rest, take_table, void_hands_of
+from server.table.session import session_rows
 
 START = 10_000
 
@@ -207,3 +208,36 @@ async def test_chips_in_a_pot_account_stop_the_takeover(ledger: Ledger) -> None:
         await cash_out_rest(ledger, "x")
     assert await ledger.balance(x.pot_account("t1")) == 100
     assert await ledger.total() == 0
+
+
+async def test_a_moved_tables_lines_are_found_by_the_table_on_every_run(
+        ledger: Ledger, store: Store) -> None:
+    """Issue 23: after a move, the taker's ``table_entries`` of the table holds the lines
+    written by the old owner's run too (the buy-ins there), and nothing of another table
+    whose id merely shares a prefix; the session rows' nets equal the balances' moves."""
+    old = await lost_process(store)
+    await seat(old, "t7", {"ann": 500, "ben": 500})
+    await seat(old, "t70", {"cat": 300})  # another table: never in t7's lines
+    before = await ledger.table_entries("t7")  # followed from before the move, too
+    assert {e.reason for e in before} == {"buy_in t7"}
+    await take_table(ledger, "t7", "x", "rx", {"ann", "ben"})
+    assert await ledger.transfer(ledger.table_account("t7", "ann"),
+                                 ledger.table_account("t7", "ben"), 20, reason="pot")
+    for player in ("ann", "ben"):
+        account = ledger.table_account("t7", player)
+        assert await ledger.cash_out(player, "t7", await ledger.balance(account),
+                                     reason="cash_out t7")
+    lines = await ledger.table_entries("t7")
+    assert [e.reason for e in lines[:2]] == ["buy_in t7", "buy_in t7"]
+    assert all("t70" not in e.src + e.dst for e in lines)
+    rows = {r["player"]: r for r in session_rows(lines, ())}
+    assert (rows["ann"]["buy_ins"], rows["ann"]["net"], rows["ann"]["at_table"]) == (500, -20, 0)
+    assert (rows["ben"]["buy_ins"], rows["ben"]["net"], rows["ben"]["cash_outs"]) == (500, 20, 520)
+    for player, net in (("ann", -20), ("ben", 20)):
+        assert await ledger.balance(player_account(player)) == START + net
+    assert await old.cash_out("cat", "t70", 300, reason="cash_out t70")
+
+
+def test_a_run_with_a_colon_is_refused(store: Store) -> None:
+    with pytest.raises(ValueError):
+        Ledger(store, node="n", run="r:1")
