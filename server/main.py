@@ -62,7 +62,7 @@ from server.net.router import Router
 from server.net.sessions import GuestSweeper, Sessions
 from server.operator import AdminApi
 from server.operator.audit import AuditLog
-from server.operator.auth import OperatorAuth
+from server.operator.auth import OperatorAuth, OperatorGuard
 from server.operator.service import OperatorService
 from server.roomlimits import RoomLimits
 from server.table import TableRegistry, TableRegistryAPI
@@ -433,10 +433,23 @@ async def _listen(app: App, config: Config) -> tuple[Server, OperatorServer, int
         ping_timeout=config.ping_timeout or None,
     )
     auth = OperatorAuth(config.operator_token, session_ttl=config.operator_session_ttl)
-    admin = None if app.operator is None else AdminApi(app.operator, auth).handle
-    endpoints = OperatorEndpoints(app.http, authorized=auth.allows, admin=admin)
+    admin = None if app.operator is None else AdminApi(
+        app.operator, auth, json_depth=config.operator_json_depth).handle
+    guard = OperatorGuard(limit=config.operator_fail_limit, window=config.operator_fail_window,
+                          lockout=config.operator_lockout,
+                          lockout_max=config.operator_lockout_max)
+    endpoints = OperatorEndpoints(
+        app.http, admin=admin, auth=auth, guard=guard,
+        host_names=(config.operator_host, *config.operator_host_names),
+        trusted_proxies=config.trusted_proxies, fail_delay=config.operator_fail_delay)
+    if app.operator is not None:  # a lockout is an audit record
+        audit = app.operator.audit
+        endpoints.on_lockout = lambda address, failures, seconds: audit.record(
+            "listener", "operator_locked", reason="failed operator credentials",
+            target=address, details={"failures": failures, "seconds": seconds})
     operator = OperatorServer(endpoints.handle, host=config.operator_host,
-                              port=config.operator_port, max_body=config.operator_body_max)
+                              port=config.operator_port, max_body=config.operator_body_max,
+                              check=endpoints.check)
     try:
         port = await operator.start()
     except BaseException:

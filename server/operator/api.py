@@ -3,7 +3,9 @@
 Rule of this module: a call is authenticated first (`OperatorAuth.who`), then its body and
 query are checked against their types and the operator's bounds, then the action runs
 (`OperatorService`); any refusal is an :class:`AdminError` answered with its status and
-``{"error": {"code", "message"}}`` and nothing changed. Every answer is a JSON object.
+``{"error": {"code", "message"}}`` and nothing changed. Every answer is a JSON object. A body
+nested deeper than `Config.operator_json_depth` is refused `bad_json` before it is parsed
+(the listener has checked the credential before reading it: `server.net.operator_http`).
 """
 
 from __future__ import annotations
@@ -30,9 +32,11 @@ _ID = r"([A-Za-z0-9_.:-]{1,64})"
 class AdminApi:
     """`handle(method, path, query, headers, body)` for `server.net.operator_http`."""
 
-    def __init__(self, service: OperatorService, auth: OperatorAuth) -> None:
+    def __init__(self, service: OperatorService, auth: OperatorAuth, *,
+                 json_depth: int = 16) -> None:
         self.service = service
         self.auth = auth
+        self.json_depth = json_depth
         s = service
         self._routes: list[tuple[str, re.Pattern[str], _Call]] = [
             ("GET", re.compile(r"/admin/tables"), lambda w, a, q, b: _now(s.tables())),
@@ -54,6 +58,7 @@ class AdminApi:
              lambda w, a, q, b: s.jackpot(_int(q, "start", 0, 0, 2**53),
                                           _int(q, "count", 100, 0, 1000))),
             ("GET", re.compile(r"/admin/metrics"), lambda w, a, q, b: _now(s.counters())),
+            ("GET", re.compile(r"/admin/house"), lambda w, a, q, b: s.house()),
             ("GET", re.compile(r"/admin/audit"), self._audit),
             ("GET", re.compile(r"/admin/collusion"),
              lambda w, a, q, b: s.collusion(q.get("a"), q.get("b"))),
@@ -72,7 +77,8 @@ class AdminApi:
         if path == "/admin/session":
             if method != "POST":
                 raise AdminError("method_not_allowed")
-            return self.auth.open_session(authorization, _body(body).get("operator", operator))
+            return self.auth.open_session(authorization,
+                                          _body(body, self.json_depth).get("operator", operator))
         who = self.auth.who(authorization, operator)
         allowed = False
         for verb, pattern, call in self._routes:
@@ -82,7 +88,7 @@ class AdminApi:
             if verb != method:
                 allowed = True
                 continue
-            data = _body(body) if method == "POST" else {}
+            data = _body(body, self.json_depth) if method == "POST" else {}
             answer = await call(who, list(match.groups()), query, data)
             if method == "POST":
                 log.info("event=operator_action who=%s path=%s", who, path)
@@ -106,17 +112,43 @@ async def _now(value: dict[str, Any]) -> dict[str, Any]:
     return value
 
 
-def _body(body: bytes) -> dict[str, Any]:
-    """A POST body: a JSON object (empty body: {}), else `bad_json`."""
+def _body(body: bytes, depth: int) -> dict[str, Any]:
+    """A POST body: a JSON object (empty body: {}) nested at most `depth` deep, else
+    `bad_json`."""
     if not body.strip():
         return {}
+    if _depth(body) > depth:
+        raise AdminError("bad_json", f"the body is nested deeper than {depth}")
     try:
         data = json.loads(body)
-    except (ValueError, UnicodeDecodeError):
+    except (ValueError, UnicodeDecodeError, RecursionError):
         raise AdminError("bad_json") from None
     if not isinstance(data, dict):
         raise AdminError("bad_json")
     return data
+
+
+def _depth(body: bytes) -> int:
+    """The deepest nesting of arrays and objects in a JSON text (strings skipped), without
+    parsing it: one pass over the bytes."""
+    deepest = level = 0
+    in_string = escaped = False
+    for byte in body:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif byte == 0x5C:  # backslash
+                escaped = True
+            elif byte == 0x22:  # quote
+                in_string = False
+        elif byte == 0x22:
+            in_string = True
+        elif byte in (0x5B, 0x7B):  # [ {
+            level += 1
+            deepest = max(deepest, level)
+        elif byte in (0x5D, 0x7D):  # ] }
+            level -= 1
+    return deepest
 
 
 def _int(query: Mapping[str, str], name: str, default: int, low: int, high: int) -> int:

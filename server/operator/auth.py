@@ -5,8 +5,16 @@ admin API is off (every call: `admin_disabled`); with one, a call carries
 `Authorization: Bearer <credential>`, the token itself or a session from
 `POST /admin/session` (valid `Config.operator_session_ttl` seconds). Missing:
 `credential_required`; anything else that does not match (compared in constant time):
-`bad_credential`; a session past its time: `credential_expired`. Who acts is the session's
-operator name, or with the token the `X-Operator` header (default `operator`).
+`bad_credential`; a session past its time: `credential_expired`, every time it is shown
+until it is forgotten (a session ttl after it expired, or as the oldest of `MAX_SESSIONS`).
+Who acts is the session's operator name, or with the token the `X-Operator` header (default
+`operator`).
+
+Guessing is bounded per client address (:class:`OperatorGuard`): failed credentials within
+`Config.operator_fail_window` are counted, and at `Config.operator_fail_limit` the address is
+locked (every call refused `operator_locked` without looking at its credential) for
+`Config.operator_lockout` seconds, doubled by each further failure up to
+`Config.operator_lockout_max`.
 """
 
 from __future__ import annotations
@@ -15,11 +23,13 @@ import hmac
 import re
 import secrets
 import time
+from collections import OrderedDict
 from collections.abc import Callable
+from dataclasses import dataclass
 
 from server.operator.errors import AdminError
 
-__all__ = ["MAX_SESSIONS", "OperatorAuth"]
+__all__ = ["MAX_SESSIONS", "OperatorAuth", "OperatorGuard"]
 
 MAX_SESSIONS = 1000
 """Live operator sessions kept; past it the oldest is forgotten."""
@@ -51,6 +61,11 @@ class OperatorAuth:
             return False
         return True
 
+    def check(self, header: str | None) -> None:
+        """Raise :class:`AdminError` unless `header` carries a valid credential (the token
+        or a live session; the operator's name is checked later, by `who`)."""
+        self.who(header, "operator")
+
     def who(self, header: str | None, operator: str | None) -> str:
         """The operator a call with this `Authorization` header (and `X-Operator`) is from;
         raises :class:`AdminError` (see the module docstring)."""
@@ -76,9 +91,8 @@ class OperatorAuth:
                 found = (sid, value)
         if found is None:
             raise AdminError("bad_credential")
-        sid, (name, expires) = found
-        if self._clock() >= expires:
-            del self._sessions[sid]
+        _, (name, expires) = found
+        if self._clock() >= expires:  # (kept: it says `credential_expired` every time)
             raise AdminError("credential_expired")
         return name
 
@@ -90,10 +104,58 @@ class OperatorAuth:
         if not hmac.compare_digest(secret.encode("utf-8", "replace"), self._token or b""):
             raise AdminError("bad_credential", "a session is opened with the token itself")
         now = self._clock()
-        self._sessions = {s: v for s, v in self._sessions.items() if v[1] > now}
+        self._sessions = {s: v for s, v in self._sessions.items()
+                          if v[1] + self.session_ttl > now}  # expired ones: a ttl more
         while len(self._sessions) >= MAX_SESSIONS:
             del self._sessions[next(iter(self._sessions))]
         sid = secrets.token_urlsafe(32)
         expires = now + self.session_ttl
         self._sessions[sid] = (name, expires)
         return {"session": sid, "operator": name, "expires": expires}
+
+
+@dataclass(slots=True)
+class _Failures:
+    count: int = 0
+    last: float = 0.0
+    locked_until: float = 0.0
+
+
+class OperatorGuard:
+    """Failed operator credentials per client address, and the lockouts they earn (see the
+    module docstring). Answers from memory; at most `tracked` addresses, the oldest
+    forgotten first."""
+
+    def __init__(self, *, limit: int, window: float, lockout: float, lockout_max: float,
+                 tracked: int = 4096, clock: Callable[[], float] = time.monotonic) -> None:
+        self.limit = limit
+        self.window = window
+        self.lockout = lockout
+        self.lockout_max = lockout_max
+        self.tracked = tracked
+        self._clock = clock
+        self._records: OrderedDict[str, _Failures] = OrderedDict()
+
+    def retry_after(self, address: str) -> float:
+        """Seconds until `address` may present a credential again (0: now)."""
+        record = self._records.get(address)
+        return 0.0 if record is None else max(0.0, record.locked_until - self._clock())
+
+    def failed(self, address: str) -> tuple[int, float]:
+        """Count one failed credential from `address`: (its failures in the window, the
+        lockout it starts now in seconds, 0 for none)."""
+        now = self._clock()
+        record = self._records.pop(address, None) or _Failures()
+        if now - max(record.last, record.locked_until) > self.window:
+            record.count = 0  # quiet for a whole window: forgiven
+        record.count += 1
+        record.last = now
+        lock = 0.0
+        over = record.count - self.limit
+        if over >= 0:
+            lock = min(self.lockout_max, self.lockout * 2.0 ** min(over, 60))
+            record.locked_until = now + lock
+        self._records[address] = record
+        while len(self._records) > self.tracked:
+            self._records.popitem(last=False)
+        return record.count, lock

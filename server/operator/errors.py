@@ -16,6 +16,10 @@ ADMIN_ERRORS: dict[str, tuple[int, str]] = {
                                  "(Authorization: Bearer <token or session>)"),
     "bad_credential": (401, "this operator credential is not valid"),
     "credential_expired": (401, "this operator session has expired; open a new one"),
+    "operator_locked": (429, "too many failed credentials from your address; try again "
+                             "after Retry-After seconds"),
+    "host_not_allowed": (421, "this listener does not answer to that Host name (add it to "
+                              "operator_host_names)"),
     "bad_operator": (400, "the operator name must be 1..32 letters, digits or ._@-"),
     "unknown_endpoint": (404, "no such admin endpoint"),
     "method_not_allowed": (405, "this endpoint does not take that method"),

@@ -19,7 +19,15 @@ from typing import Any
 from protocol import Chat, ProtocolError, Request, Sit, messages
 from server.config import Config
 from server.ledger.history import HistoryStore
-from server.ledger.journal import HOUSE, player_account
+from server.ledger.journal import (
+    BANK,
+    HOUSE,
+    JACKPOT_HOUSE,
+    JACKPOT_MINOR,
+    JACKPOT_POOL,
+    RAKE,
+    player_account,
+)
 from server.ledger.wallet import LedgerWallet
 from server.operator import collusion
 from server.operator.audit import AuditLog
@@ -270,6 +278,17 @@ class OperatorService:
         if self.jackpot_history is None:
             raise AdminError("unavailable", "no jackpot history here")
         return await self.jackpot_history(start, count)
+
+    async def house(self) -> dict[str, Any]:
+        """The room's own accounts, for reconciling (read from the ledger's store, the
+        same on every process): ``house`` (rake and house games), ``rake``, ``bank`` (what
+        new players' chips came from: negative), the jackpot's pools, and ``total``, the
+        sum of every account of the journal (0: no chip created or destroyed)."""
+        ledger = self.wallet.ledger
+        accounts = {name: await ledger.balance(account) for name, account in (
+            ("house", HOUSE), ("rake", RAKE), ("bank", BANK), ("jackpot_pool", JACKPOT_POOL),
+            ("jackpot_minor", JACKPOT_MINOR), ("jackpot_house", JACKPOT_HOUSE))}
+        return {"accounts": accounts, "total": await ledger.total()}
 
     def counters(self) -> dict[str, Any]:
         """`/metrics` as ``{series: value}`` (the page's live counters)."""

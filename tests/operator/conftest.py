@@ -2,7 +2,8 @@
 operator listener, an operator token, and the ledger checked after every test.
 
 - `operator_server(**config_overrides)` starts a server in test mode with `TOKEN` as the
-  operator token (pass `operator_token=None` for none); at teardown every chip is checked:
+  operator token (pass `operator_token=None` for none), failed credentials neither slowed
+  nor locked (unless overridden); at teardown every chip is checked:
   the ledger sums to 0 and no player or table account is negative, then the server stops.
 - `admin(server, method, path, body=None, token=TOKEN, headers=None)` -> (status, JSON).
 - `seat_two(server)`: Alice (seat 0) and Bob (seat 1) at a new hold'em table (fixed deck).
@@ -71,6 +72,10 @@ async def operator_server(tmp_path: Path) -> AsyncIterator[OperatorFactory]:
 
     async def factory(**overrides: Any) -> Live:
         overrides.setdefault("operator_token", TOKEN)
+        # the calls' own checks, not guessing (tests/security/test_operator_listener.py):
+        # bad credentials answered at once and never locking the tests' address
+        overrides.setdefault("operator_fail_limit", 1000)
+        overrides.setdefault("operator_fail_delay", 0.0)
         server = await start_live(test_config(tmp_path / f"s{len(servers)}", **overrides))
         servers.append(server)
         return server
