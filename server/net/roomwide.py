@@ -157,7 +157,9 @@ class Room:
             flags = self.operator.flags
             marked = {"frozen": flags.frozen, "muted": flags.muted}.get(event.get("f", ""))
             if marked is not None:
-                (marked.add if event.get("on") else marked.discard)(player_id)
+                on = bool(event.get("on"))
+                (marked.add if on else marked.discard)(player_id)
+                log.info("event=room_flag player=%s flag=%s on=%s", player_id, event["f"], on)
 
     def _connections(self, player_id: str | None = None) -> Iterable[Connection]:
         for conn in list(self.router.connections()):
