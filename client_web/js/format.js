@@ -93,13 +93,13 @@ export function bigBet(variant, stakes) {
 const ACTION_VERBS = {
   fold: "folds", check: "checks", call: "calls", bet: "bets", raise: "raises to",
   bring_in: "brings in for", complete: "completes to", play: "plays", ante: "antes",
-  returned: "takes back", draw: "draws",
+  returned: "takes back", draw: "draws", decline: "declines the over blind",
 };
 
 /** A log line for an `acted` event. */
 export function actedText(name, action, amount) {
   const verb = ACTION_VERBS[action] || action;
-  if (action === "fold" || action === "check") return `${name} ${verb}`;
+  if (action === "fold" || action === "check" || action === "decline") return `${name} ${verb}`;
   if (action === "call" || action === "play") return `${name} ${verb} ${chips(amount)}`;
   return `${name} ${verb} ${chips(amount)}`;
 }

@@ -96,6 +96,10 @@ function handStarted(t, msg) {
 function posted(t, msg) {
   const s = t.seats[msg.seat];
   if (!s) return;
+  if (msg.kind === "over_blind" && t.turns && t.turns[msg.seat]) {
+    delete t.turns[msg.seat]; // the answer to the over blind's question (BLIND-04)
+    t.turn = pickTurn(t);
+  }
   s.state = "active";
   s.waitsForBigBlind = false; // posting: in this hand
   s.stack -= msg.amount;
@@ -167,6 +171,10 @@ function acted(t, msg) {
     return;
   } else if (caribbean && msg.action === "play") {
     s.bet += msg.amount;
+  } else if (msg.action === "decline") { // no over blind (BLIND-04): nothing moves
+    addLog(t, `${s.name} declines the over blind${msg.timeout ? " (no answer)" : ""}`);
+    s.action = "no over blind";
+    return;
   } else if (msg.action !== "check") {
     s.bet = msg.amount;
   }

@@ -222,3 +222,26 @@ test("a redraw does not replay a deal: only the latest event's cards carry deal-
   s = run([{ type: "chat", seat: 1, text: "gl" }], s);
   assert.doesNotMatch(feltHTML(s.table, {}), /deal-in/);
 });
+
+test("BLIND-04: the over blind's question ends with its answer: posted (a bet) or declined (logged, nothing moves)", () => {
+  const three = snapshot({ variant: "draw", you: 2, seats: [
+    { seat: 0, name: "Alice", stack: 5000, bet: 0, state: "waiting", cards: [], up: [] },
+    { seat: 1, name: "Bob", stack: 5000, bet: 0, state: "waiting", cards: [], up: [] },
+    { seat: 2, name: "Carol", stack: 5000, bet: 0, state: "waiting", cards: [], up: [] }] });
+  const start = reduce({ ...initialState(), opening: T }, three);
+  const asked = [
+    { type: "hand_started", hand: "t1.1", button: 2, commitment: "x" },
+    { type: "posted", seat: 0, kind: "blind", amount: 50 },
+    { type: "posted", seat: 1, kind: "blind", amount: 100 },
+    { type: "turn", seat: 2, deadline: 1e10, options: { fold: false, check: false, over_blind: 200, decline: true, stack: 5000 } },
+  ];
+  let s = run([...asked, { type: "posted", seat: 2, kind: "over_blind", amount: 200 }], start);
+  assert.equal(s.table.turn, null);
+  assert.equal(s.table.seats[2].bet, 200);
+  assert.equal(s.table.seats[2].stack, 4800);
+  s = run([...asked, { type: "acted", seat: 2, action: "decline", amount: 0, stack: 5000, timeout: true }], start);
+  assert.equal(s.table.turn, null);
+  assert.equal(s.table.seats[2].bet, 0);
+  assert.equal(s.table.seats[2].stack, 5000);
+  assert.ok(s.table.log.some((l) => /Carol declines the over blind \(no answer\)/.test(l.text || l)));
+});

@@ -113,3 +113,11 @@ test("only what the latest event brought in is animated (dealt cards, the board'
   assert.deepEqual(freshOf(t, { type: "pot_awarded", winners: { 3: 200 } }), { won: [3] });
   assert.equal(freshOf(t, { type: "chat", text: "hi" }), null);
 });
+
+test("BLIND-04: the over blind's question offers exactly two buttons, the amount on the one that posts it", () => {
+  const html = actionsHTML(table({ variant: "draw", turn: { seat: 0, options: { fold: false, check: false, over_blind: 200, decline: true, stack: 5000 } } }));
+  assert.match(html, /data-act="over_blind"[^>]*>Post over blind 200/);
+  assert.match(html, /data-act="decline"[^>]*>No over blind/);
+  assert.doesNotMatch(html, /data-act="(fold|check|call|raise|bet|draw)"/);
+  assert.equal(actionsHTML(table({ variant: "draw", you: 1, turn: { seat: 0, options: { over_blind: 200, decline: true } } })), "");
+});

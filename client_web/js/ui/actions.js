@@ -2,8 +2,9 @@
 // Bet/raise: a slider and a number input that cannot leave [min, max], quick sizes (min,
 // half pot, pot, all-in) when they are legal; the draw: pick the cards to discard; stud:
 // bring-in or complete; Caribbean Stud: the ante (with the jackpot wager) and fold/play.
+// Draw's over blind (BLIND-04): post it or not, before the deal.
 // Keyboard: f fold, c check/call, r bet/raise, b bring-in, m complete, d draw, a ante,
-// p play (ignored while typing in a text field).
+// p play, o over blind, n no over blind (ignored while typing in a text field).
 
 import { chips } from "../format.js";
 import { maxBet, potTotal } from "../state.js";
@@ -45,6 +46,14 @@ export function quickSizes(t, options, kind) {
     seen.add(s.amount);
     return true;
   });
+}
+
+/** BLIND-04: the over blind's question before the deal: post it (its exact amount) or not. */
+function overBlindHTML(o) {
+  return `<p class="hint" id="over-blind-hint">You may post an over blind of ${chips(o.over_blind)} (double the big blind) before the deal; the first round then starts on your left.</p>` +
+    `<div class="buttons" role="group" aria-describedby="over-blind-hint">` +
+    `<button type="button" class="act decline" data-act="decline" aria-keyshortcuts="n">No over blind <kbd>N</kbd></button>` +
+    `<button type="button" class="act over-blind" data-act="over_blind" aria-keyshortcuts="o">Post over blind ${chips(o.over_blind)} <kbd>O</kbd></button></div>`;
 }
 
 function potGameHTML(t, o) {
@@ -121,6 +130,7 @@ export function actionsHTML(t) {
   const o = turn.options;
   let body;
   if (t.variant === "caribbean") body = caribbeanHTML(t, o);
+  else if (o.over_blind != null && o.over_blind !== false) body = overBlindHTML(o);
   else if (o.draw) body = drawHTML(t, o);
   else body = potGameHTML(t, o);
   return `<h2 class="your-turn">Your turn</h2>${body}`;
@@ -203,7 +213,7 @@ function barClick(root, ev, setAmount, send) {
 }
 
 
-const KEYS = { f: "fold", c: ["check", "call"], r: ["raise", "bet"], b: "bring_in", m: "complete", d: "draw", a: "ante", p: "play" };
+const KEYS = { f: "fold", c: ["check", "call"], r: ["raise", "bet"], b: "bring_in", m: "complete", d: "draw", a: "ante", p: "play", o: "over_blind", n: "decline" };
 
 /** Global shortcuts: a key clicks the matching action button, if offered. */
 export function bindShortcuts(root) {
