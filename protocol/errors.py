@@ -103,7 +103,8 @@ class ErrorCode(StrEnum):
         "account_frozen",
         "Your account is frozen by the operator: you can watch, not sit or chat.")
     ACCOUNT_MUTED = "account_muted", "The operator has muted you in chat."
-    # Private tables and their hosts.
+    # Private tables and their hosts. (``invite_required`` is no longer sent: since issue 23 a
+    # private table answers whom it does not admit ``unknown_table``; kept for old clients.)
     INVITE_REQUIRED = (
         "invite_required",
         "This is a private table: you need its invite link (the code in it) to join.")
