@@ -177,6 +177,12 @@ async def test_a_private_table_is_not_listed_but_found(node: Node) -> None:
     assert (await bob.request("tables"))["total"] == 0
     moved = await bob.request("watch", table=made["table"], code=made["code"])
     assert moved["code"] == "moved" and moved["url"] == directory(a).url
+    # issue 23: at its owner, without the code, it is a table that does not exist
+    bob_a, refused = await follow(bob, moved, "mute", table=made["table"], seat=0)
+    assert refused == {"type": "error", "rid": refused["rid"], "code": "unknown_table",
+                       "message": f"no table {made['table']!r}"}, refused
+    watched = await bob_a.request("watch", table=made["table"], code=made["code"])
+    assert watched["type"] == "ok", watched
 
 
 async def test_create_table_goes_to_the_least_loaded_process(node: Node) -> None:
