@@ -36,7 +36,10 @@ from typing import Any
 import pytest
 from websockets.exceptions import ConnectionClosed
 
+from protocol import ProtocolError
+from server.config import Config
 from server.ledger.redis_store import RedisStore
+from server.net.loginguard import LoginGuard
 from server.redisio import Redis
 from server.roomlimits import PENDING_GRACE_MS, RoomLimits
 from tests.cluster.test_nginx import open_at
@@ -491,3 +494,51 @@ async def test_a_tables_place_is_freed_when_it_leaves_the_directory(
     await redis.call("ZADD", limits.directory_tables, 3, "t3")
     assert (await limits.reserve_table(counts))[0] is None
     assert PENDING_GRACE_MS > 0
+
+
+async def test_a_revocation_whose_message_was_lost_is_caught_by_the_recheck(
+        tmp_path: Path, redis_server: RedisProcess) -> None:
+    """A session ended in the store without a message (as if published while the process's
+    subscription was down): the periodic re-check (`session_recheck_interval`) closes the
+    socket with `bad_token`."""
+    proc = start_proc(tmp_path, "a", redis_server, "--set", "session_recheck_interval=0.5")
+    try:
+        c = await named(proc.ws_url, "register", "Wanda", "wanda-password")
+        other = await named(proc.ws_url, "login", "Wanda", "wanda-password")
+        logged = proc.watch("event=session_recheck closed=2")
+        store = RedisStore(redis_server.url)
+        await store.open()
+        try:
+            assert await store.sessions.revoke_all(str(c.player_id)) == 2  # no publish
+        finally:
+            await store.close()
+        started = time.monotonic()
+        took = [await revoked_within(x, started) for x in (c, other)]
+        assert max(took) < 0.5 + WITHIN, took
+        await asyncio.wait_for(logged, TIMEOUT)
+    finally:
+        stop_proc(proc)
+
+
+async def test_the_guard_counts_in_memory_while_redis_is_unreachable() -> None:
+    """A check Redis does not answer falls back to the process's own counts."""
+    guard = LoginGuard(Config(login_fail_limit=2, guests_per_ip_per_minute=1),
+                       room=RoomLimits(f"redis://127.0.0.1:{free_port()}/0"))  # never started
+    await guard.failed("acct", "1.2.3.4")
+    await guard.failed("acct", "1.2.3.4")
+    with pytest.raises(ProtocolError) as info:
+        await guard.check("acct", "5.6.7.8")
+    assert info.value.code == "login_locked"
+    await guard.succeeded("acct")
+    await guard.check("acct", "5.6.7.8")
+    await guard.guest("1.2.3.4")
+    with pytest.raises(ProtocolError) as info:
+        await guard.guest("1.2.3.4")
+    assert info.value.code == "too_many_guests"
+
+
+def test_session_recheck_interval_is_checked() -> None:
+    assert Config(session_recheck_interval=0).session_recheck_interval == 0
+    for bad in (-1.0, float("nan"), True):
+        with pytest.raises(ValueError, match="session_recheck_interval"):
+            Config(session_recheck_interval=bad)
