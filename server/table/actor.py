@@ -402,7 +402,10 @@ class TableActor:
             item = self.inbox.get_nowait()
             if isinstance(item, Envelope):
                 self._external -= 1
-                self.fanout.answer(item, m.error(item.request.rid, "table_closed"))
+                if self.host.admits_request(item, remember=False):
+                    self.fanout.answer(item, m.error(item.request.rid, "table_closed"))
+                else:  # a private table tells whom it does not admit nothing, even now
+                    self._unknown(item)
             self.inbox.task_done()
 
     _handlers: dict[type[Request], Callable[[TableActor, Envelope], Any]] = {

@@ -8,7 +8,9 @@ import re
 from typing import Any
 
 from protocol.errors import ProtocolError
+from protocol.requests import parse_request
 from server.table import TableActor
+from server.table.api import Envelope
 from server.table.lobby import table_number
 from server.table.session import HOUSE_ROW, session_csv
 from tests.table.helpers import FakeSink, Harness, hand_of
@@ -100,6 +102,20 @@ async def test_a_watcher_admitted_before_hello_and_a_busy_or_closed_private_tabl
     assert (await h.send(t, friend, "watch"))["code"] == "table_closed"  # admitted: the truth
     assert (await h.send(t, h.player("late"), "watch", code=code))["code"] == "table_closed"
     assert "late" not in t.host.admitted  # a refused request admits nobody
+
+
+async def test_requests_queued_when_a_private_table_closes_tell_a_stranger_nothing() -> None:
+    h = Harness()
+    t, host, code = await _home(h)
+    stranger, friend = h.player("stranger"), h.player("friend")
+    assert (await h.send(t, friend, "watch", code=code))["type"] == "ok"
+    t.call(lambda: t.close_for_good("host"))  # handled before the requests queued behind it
+    for sink, rid in ((stranger, "s1"), (friend, "f1")):
+        t.submit_nowait(Envelope(parse_request({"type": "mute", "rid": rid,
+                                                "table": t.table_id, "seat": 0}), sink))
+    await t.idle()
+    assert stranger.answers() == [ProtocolError.unknown_table(t.table_id, rid="s1").to_message()]
+    assert friend.answers()[-1]["code"] == "table_closed"
 
 
 async def test_seat_requests_wait_for_the_host() -> None:
