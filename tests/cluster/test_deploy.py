@@ -39,6 +39,10 @@ def test_compose_runs_three_cluster_processes_behind_nginx() -> None:
         config = server_config(service["command"], {})
         assert config.node == name and config.redis_url == "redis://redis:6379/0"
         assert config.public_url == f"ws://127.0.0.1:8080/node/{name}/ws"
+        # the client's address from X-Forwarded-For, only on nginx's fixed address (issue 23)
+        assert config.trusted_proxies == (services["nginx"]["networks"]["poker"]
+                                          ["ipv4_address"] + "/32",)
+        assert service["networks"] == ["poker"]
         nodes.add(config.node)
         # nginx: the process in the pool, and its own path to its /ws
         assert f"server {name}:{config.port}" in nginx_conf
@@ -61,6 +65,18 @@ def test_compose_runs_three_cluster_processes_behind_nginx() -> None:
     assert redis_cmd[redis_cmd.index("--appendonly") + 1] == "yes"
     assert "appendonly yes" in (DEPLOY / "redis.conf").read_text()
     assert "Upgrade $http_upgrade" in nginx_conf and "location = /ws" in nginx_conf
+    assert "X-Forwarded-For $proxy_add_x_forwarded_for;" in nginx_conf
+    subnet = compose["networks"]["poker"]["ipam"]["config"][0]["subnet"]
+    assert services["nginx"]["networks"]["poker"]["ipv4_address"].startswith(
+        subnet.rsplit(".", 1)[0] + ".")
+
+
+def test_systemd_unit_trusts_the_local_proxy_only() -> None:
+    unit = (DEPLOY / "poker-server.service").read_text()
+    command = re.search(r"ExecStart=(.*?)\n(?!\s)", unit.replace("\\\n", " "), re.S)
+    assert command is not None
+    config = server_config(command.group(1).split()[1:], {})
+    assert config.trusted_proxies == ("127.0.0.1/32", "::1/128") and config.host == "127.0.0.1"
 
 
 def test_kubernetes_statefulset_service_and_budget() -> None:
@@ -81,6 +97,7 @@ def test_kubernetes_statefulset_service_and_budget() -> None:
     config = server_config(container["args"], env)
     assert config.node == "poker-0"  # a stable node name per pod
     assert config.public_url == "ws://poker.example.com/node/poker-0/ws"
+    assert config.trusted_proxies == ("10.0.0.0/8",)  # the proxy's pods (issue 23)
     (port,) = container["ports"]
     assert port["containerPort"] == config.port
     assert service["spec"]["ports"][0]["port"] == config.port

@@ -1,6 +1,11 @@
 """Debian's nginx with deploy/nginx.conf in front of three real `poker-server` processes and a
 redis-server of the test's own, all on loopback (issue 17): the lobby is the same through
-every path, and a player on each process sits at one table by following `moved`.
+every path, and a player on each process sits at one table by following `moved`. Behind
+nginx one address is not everyone (issue 23): the processes trust nginx's address
+(`--trusted-proxies`) and read each client's from `X-Forwarded-For`, so an attacker's login
+lockout and guest flood from 127.0.0.2 leave a player on 127.0.0.3 unaffected (all of 127/8
+is local: nginx's `$remote_addr` is the client socket's own address). The processes run
+without test mode, as an outside attacker meets them.
 
 The servers' and nginx's ports are free ports picked by binding port 0; every process is
 killed at teardown. Skipped when nginx is not installed (`python3 dev.py test` installs it).
@@ -22,6 +27,8 @@ from websockets.asyncio.client import connect
 from websockets.typing import Subprotocol
 
 from protocol import SUBPROTOCOL_JSON
+from server.config import Config
+from server.ledger.redis_store import RedisStore
 from tests.ledger.test_crash import Server, start_server
 from tests.net.conftest import Client
 from tests.redis_helpers import RedisProcess, free_port
@@ -30,6 +37,8 @@ pytestmark = [pytest.mark.redis, pytest.mark.slow]
 
 DEPLOY = Path(__file__).resolve().parents[2] / "deploy"
 NAMES = ("server-1", "server-2", "server-3")
+BOUND = 0.5
+"""Seconds the innocent player's round trip may grow over its idle figure under attack."""
 HOLDEM: dict[str, Any] = {"variant": "holdem", "structure": "no_limit",
                           "stakes": {"blinds": [5, 10]}, "seats": 6}
 
@@ -86,7 +95,8 @@ def cluster(tmp_path: Path, redis_server: RedisProcess) -> Iterator[tuple[int, l
             servers.append(start_server(
                 tmp_path / name, "--port", str(ports[name]), "--redis", redis_server.url,
                 "--node", name, "--public-url", f"ws://127.0.0.1:{listen}/node/{name}/ws",
-                "--set", "cluster_lobby_refresh_ms=50"))
+                "--set", "cluster_lobby_refresh_ms=50", "--trusted-proxies", "127.0.0.1/32",
+                test_mode=False))
         conf = nginx_conf(tmp_path, listen, ports)
         nginx = subprocess.Popen([binary, "-p", str(tmp_path), "-c", str(conf), "-e", "stderr",
                                   "-g", "daemon off;"],
@@ -106,9 +116,11 @@ def cluster(tmp_path: Path, redis_server: RedisProcess) -> Iterator[tuple[int, l
             server.proc.wait(10)
 
 
-async def open_at(url: str) -> Client:
+async def open_at(url: str, source: str | None = None) -> Client:
+    """A client of `url`, its socket bound to the loopback address `source` if given."""
+    extra: dict[str, Any] = {} if source is None else {"local_addr": (source, 0)}
     ws = await asyncio.wait_for(connect(url, subprotocols=[Subprotocol(SUBPROTOCOL_JSON)],
-                                        ping_interval=None), 10)
+                                        ping_interval=None, **extra), 10)
     return Client(ws=ws, subprotocol=SUBPROTOCOL_JSON)
 
 
@@ -159,3 +171,78 @@ async def test_one_room_behind_nginx(cluster: tuple[int, list[Server]]) -> None:
     assert sorted(s["name"] for s in snapshot["seats"] if s) == ["P0", "P1", "P2"]
     for c in [*players, *watchers]:
         await c.ws.close()
+
+
+async def ping_time(c: Client) -> float:
+    start = time.perf_counter()
+    answer = await asyncio.wait_for(c.request("ping"), 10)
+    assert answer["type"] == "pong", answer
+    return time.perf_counter() - start
+
+
+async def test_one_address_is_not_everyone_behind_nginx(
+        cluster: tuple[int, list[Server]], redis_server: RedisProcess) -> None:
+    """Issue 23: 20 wrong passwords for made-up names and 10 guests from 127.0.0.2, through
+    nginx, lock that address only: the right password from it is `login_locked` and its 11th
+    guest `too_many_guests`, while 127.0.0.3 logs in and enters as a guest at once, its round
+    trip through nginx within `BOUND` of its idle figure. The limits count per process (one
+    path: server-1's) and no chip is created or lost (the store sums to 0)."""
+    listen, _ = cluster
+    url = f"ws://127.0.0.1:{listen}/node/server-1/ws"
+    attacker_ip, innocent_ip = "127.0.0.2", "127.0.0.3"
+    innocent = await open_at(url, innocent_ip)
+    made = await innocent.request("register", name="Innocent", password="innocent-password")
+    assert made["type"] == "ok", made
+    await innocent.ws.close()
+    probe = await open_at(url, innocent_ip)
+    assert (await probe.request("tables"))["type"] == "ok"  # (a lobby: no hello deadline)
+    idle = min([await ping_time(probe) for _ in range(5)])
+
+    async def attack() -> list[str]:
+        codes = []
+        for conn in range(4):  # a few connections, five guesses each (the request rate)
+            c = await open_at(url, attacker_ip)
+            for i in range(5):
+                answer = await asyncio.wait_for(c.request(
+                    "login", name=f"madeup{conn}x{i}", password=f"guess-{i}-password"), 10)
+                codes.append(answer.get("code", answer["type"]))
+            await c.ws.close()
+        return codes
+
+    task = asyncio.ensure_future(attack())
+    during = []
+    while not task.done():  # the innocent player's round trips while the guesses run
+        await asyncio.sleep(0.1)  # (paced under the request rate, as a player's are)
+        during.append(await ping_time(probe))
+    codes = task.result()
+    assert codes == ["bad_credentials"] * 20, codes
+    assert max(during) <= idle + BOUND, (idle, during)
+    # the attacker's address is locked, even with the right password; the innocent's is not
+    c = await open_at(url, attacker_ip)
+    locked = await c.request("login", name="Innocent", password="innocent-password")
+    assert locked["code"] == "login_locked" and locked["retry_after"] >= 1, locked
+    await c.ws.close()
+    c = await open_at(url, innocent_ip)
+    assert (await c.request("login", name="Innocent", password="innocent-password"))[
+        "type"] == "ok"
+    await c.ws.close()
+    # ten guests from the attacker's address, then no more from it; the innocent enters
+    answers = []
+    for i in range(11):
+        c = await open_at(url, attacker_ip)
+        answers.append(await c.request("hello", guest=f"Flood{i}"))
+        await c.ws.close()
+    assert [a["type"] for a in answers[:10]] == ["ok"] * 10, answers
+    assert answers[10]["code"] == "too_many_guests", answers[10]
+    c = await open_at(url, innocent_ip)
+    assert (await c.request("hello", guest="Newcomer"))["type"] == "ok"
+    await c.ws.close()
+    assert max([await ping_time(probe) for _ in range(5)]) <= idle + BOUND
+    await probe.ws.close()
+    store = RedisStore(redis_server.url)
+    await store.open()
+    try:
+        balances = await store.balances()
+        assert sum(balances.values()) == 0 and balances["bank"] == -12 * Config().starting_balance
+    finally:
+        await store.close()
