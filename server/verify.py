@@ -301,7 +301,8 @@ def _replay_pot_game(record: HandRecord, spec: PotSpec) -> list[dict[str, Any]]:
     stacks = {int(s): int(p["stack"]) for s, p in record.players.items()}
     hand = Hand(spec.variant, spec.rules, stacks, button=record.button,
                 deck=list(record.audit["deck"]), num_seats=record.num_seats,
-                hand_id=record.hand, seed=bytes.fromhex(record.audit["seed"]))
+                hand_id=record.hand, seed=bytes.fromhex(record.audit["seed"]),
+                ask_over_blind=spec.variant_name == "draw")  # as the table (BLIND-04)
     rec = record.events
     out = _norm(hand.start())
     moved: Sequence[Any]
@@ -316,6 +317,8 @@ def _replay_pot_game(record: HandRecord, spec: PotSpec) -> list[dict[str, Any]]:
             moved = hand.act(seat, e["action"], amount)
         elif kind == "Drew":
             moved = hand.act(seat, "draw", discard=tuple(e["discarded"]))
+        elif kind == "Posted" and e["kind"] == "over_blind":  # the answer to BLIND-04's question
+            moved = hand.act(seat, "over_blind")
         else:
             raise ValueError(f"event {i} ({kind}) is not an action")
         got = _norm(moved)

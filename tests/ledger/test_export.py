@@ -50,6 +50,8 @@ def expected_actions(record: HandRecord) -> list[tuple[str, str, int | None]]:
             out.append((_name(record, seat), verb, e["amount"]))
         elif kind == "Acted":
             act, amount = e["action"], e["amount"]
+            if act == "decline":  # BLIND-04's "no": a note, not a PokerStars action
+                continue
             put = amount - bets.get(seat, 0)
             verb, shown = {
                 "fold": ("folds", None), "check": ("checks", None), "call": ("calls", put),

@@ -25,7 +25,9 @@ TABLES: dict[str, dict[str, Any]] = {
     "holdem": {"structure": "no_limit", "stakes": POT},
     "manila": {"structure": "pot_limit", "stakes": POT},
     "manila3": {"structure": "no_limit", "stakes": POT},
-    "draw": {"structure": "fixed_limit", "stakes": {**POT, "small_bet": 10, "big_bet": 20}},
+    # the over blind on (BLIND-04): its question before the deal is played and recorded too
+    "draw": {"structure": "fixed_limit", "stakes": {**POT, "small_bet": 10, "big_bet": 20},
+             "settings": {"over_blind": True}},
     "stud5": {"structure": "fixed_limit", "stakes": STUD},
     "stud7": {"structure": "fixed_limit", "stakes": STUD},
     "caribbean": {"stakes": {"min": 10, "max": 50}},  # the jackpot wager: the house's (5)
