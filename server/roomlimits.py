@@ -14,6 +14,8 @@ Keys (every one tagged ``{room}``: one hash slot, like the directory's ``dir:{ro
   the same arithmetic as `server.net.loginguard.Lockouts` (a quiet window forgives, each
   failure past the limit doubles the lockout up to its maximum); it expires a window after
   the later of its last failure and its lockout;
+* ``lim:{room}:busy:acct:<key>``: the token of the one password check of that account running
+  in the room (``SET NX``, expiring after :data:`CLAIM_TTL` seconds at most);
 * ``lim:{room}:guests:<address>``: sorted set of the guest creations of the last
   60 seconds (a sliding log, as `GuestLimiter`); expires after the window;
 * ``lim:{room}:tables:acct:<owner>`` / ``…:addr:<address>``: sorted set, table id (or a
@@ -37,11 +39,14 @@ import secrets
 
 from server.redisio import Redis, RedisUnavailable
 
-__all__ = ["EVENTS_CHANNEL", "PENDING_GRACE_MS", "RoomLimits", "TABLES_SET_TTL_MS"]
+__all__ = ["CLAIM_TTL", "EVENTS_CHANNEL", "PENDING_GRACE_MS", "RoomLimits", "TABLES_SET_TTL_MS"]
 
 PREFIX = "lim:{room}:"
 EVENTS_CHANNEL = "lim:{room}:events"
 """Pub/sub: revoked sessions and account flags, for every process (`server.net.roomwide`)."""
+
+CLAIM_TTL = 30.0
+"""Longest a password check holds its account's claim (seconds; it is released at once)."""
 
 PENDING_GRACE_MS = 30_000
 """How long a table reservation counts before its table is in the directory (ms)."""
@@ -121,6 +126,12 @@ end
 return 0
 """
 
+RELEASE = """
+-- KEYS: a claim; ARGV: its holder's token (only the holder's claim is deleted)
+if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
+return 0
+"""
+
 BIND = """
 -- KEYS: creator sets; ARGV: nonce, table id ('' = the table did not open: just drop it)
 for _, key in ipairs(KEYS) do
@@ -174,6 +185,17 @@ class RoomLimits:
             keys=[self.lock_key(kind, key)],
             args=[limit, int(window * 1000), int(lockout * 1000), int(lockout_max * 1000)])
         return int(ms) / 1000.0
+
+    async def claim(self, kind: str, key: str, ttl: float) -> str | None:
+        """Hold (kind, key) alone in the room for at most `ttl` seconds: the token to
+        :meth:`release` it with, or None when another holds it."""
+        token = secrets.token_hex(8)
+        done = await self._r().call("SET", f"{PREFIX}busy:{kind}:{key}", token, "NX", "PX",
+                                    int(ttl * 1000))
+        return token if done else None
+
+    async def release(self, kind: str, key: str, token: str) -> None:
+        await self._r().script(RELEASE)(keys=[f"{PREFIX}busy:{kind}:{key}"], args=[token])
 
     async def lock_clear(self, kind: str, key: str) -> None:
         """Forget (kind, key)'s failures (a success)."""

@@ -41,8 +41,9 @@ from dataclasses import dataclass
 
 from protocol import ProtocolError
 from server.config import Config
+from server.ledger.accounts import AccountError
 from server.redisio import RedisUnavailable
-from server.roomlimits import RoomLimits
+from server.roomlimits import CLAIM_TTL, RoomLimits
 
 __all__ = ["GuestLimiter", "HashSlots", "LoginGuard", "Lockouts", "address_key", "refusal"]
 
@@ -218,6 +219,42 @@ class LoginGuard:
         self.hashes = HashSlots(slots=config.max_password_hashes,
                                 queue=config.password_hash_queue,
                                 per_key=config.password_hashes_per_ip)
+        self._checking: set[str] = set()  # accounts with a password check running here
+
+    @contextlib.asynccontextmanager
+    async def attempt(self, account: str, address: str) -> AsyncIterator[None]:
+        """One password check of `account` (run it inside its hashing slot): one at a time
+        per account (in the whole room in cluster mode; another is `rate_limited`), only
+        while the lockouts allow it (`login_locked`); a `bad_credentials` inside is counted
+        before the next check of the account may begin, so concurrent guesses spread over
+        processes and addresses never pass the limit."""
+        token = None
+        if account in self._checking:
+            raise _busy()
+        if self.room is not None:
+            try:
+                token = await self.room.claim("acct", account, CLAIM_TTL)
+            except RedisUnavailable as exc:
+                log.warning("event=room_limits_unavailable check=claim error=%r", str(exc))
+            else:
+                if token is None:
+                    raise _busy()
+            if account in self._checking:  # (claimed here meanwhile, Redis unreachable)
+                raise _busy()
+        self._checking.add(account)
+        try:
+            await self.check(account, address)
+            try:
+                yield
+            except AccountError as exc:
+                if exc.code == "bad_credentials":
+                    await self.failed(account, address)
+                raise
+        finally:
+            self._checking.discard(account)
+            if token is not None and self.room is not None:
+                with contextlib.suppress(RedisUnavailable):  # (it expires anyway)
+                    await self.room.release("acct", account, token)
 
     async def check(self, account: str | None, address: str) -> None:
         """Raise `login_locked` (with `retry_after`) when the account or the address is
@@ -279,3 +316,8 @@ class LoginGuard:
             wait = self.guests.take(address)
         if wait > 0:
             raise refusal("too_many_guests", wait)
+
+
+def _busy() -> ProtocolError:
+    return refusal("rate_limited", 1.0, "a password check of this account is running; "
+                   "wait for its answer")

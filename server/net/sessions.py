@@ -250,14 +250,10 @@ class Sessions:
         if guard is not None:
             await guard.check(key, address)
         try:
-            async with self._hash_slot(address):
-                if guard is not None:
-                    await guard.check(key, address)  # (again: a lockout may have begun meanwhile)
+            async with self._hash_slot(address), self._attempt(key, address):
                 account = await accounts.verify(None if found is None else found[1],
                                                 request.password)
-        except AccountError as exc:
-            if guard is not None:
-                await guard.failed(key, address)
+        except AccountError as exc:  # (a failure is counted by the guard's attempt)
             log.info("event=login_failed key=%s address=%s", key[:40], address)
             raise ProtocolError(exc.code) from None
         if guard is not None:
@@ -288,13 +284,10 @@ class Sessions:
             raise ProtocolError("not_allowed", "this account has no password here")
         try:
             async with self._hash_slot(address):
-                if guard is not None:
-                    await guard.check(key, address)
-                account = await accounts.verify(found[1], request.old_password)
+                async with self._attempt(key, address):  # (counts a bad_credentials)
+                    account = await accounts.verify(found[1], request.old_password)
                 await accounts.set_password(found[0], found[1], request.new_password)
         except AccountError as exc:
-            if exc.code == "bad_credentials" and guard is not None:
-                await guard.failed(key, address)
             raise ProtocolError(exc.code) from None
         if guard is not None:
             await guard.succeeded(key)
@@ -306,6 +299,13 @@ class Sessions:
         if self.accounts is None:
             raise ProtocolError("unsupported", f"`{kind}` needs the ledger")
         return self.accounts
+
+    def _attempt(self, key: str, address: str) -> contextlib.AbstractAsyncContextManager[None]:
+        """The guard's one password check of `key` at a time (lockouts checked again, a
+        failure counted inside), or nothing without a guard."""
+        if self.guard is None:
+            return contextlib.nullcontext()
+        return self.guard.attempt(key, address)
 
     def _hash_slot(self, address: str) -> contextlib.AbstractAsyncContextManager[None]:
         if self.guard is None:

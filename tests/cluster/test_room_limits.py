@@ -38,6 +38,7 @@ from websockets.exceptions import ConnectionClosed
 
 from protocol import ProtocolError
 from server.config import Config
+from server.ledger.accounts import AccountError
 from server.ledger.redis_store import RedisStore
 from server.net.loginguard import LoginGuard
 from server.redisio import Redis
@@ -243,6 +244,54 @@ async def test_password_guesses_over_three_processes_hit_the_one_cap(
         assert answer["code"] == "login_locked" and answer["retry_after"] >= 1, answer
         await c.ws.close()
     await chips_conserved(redis_server)
+
+
+async def test_concurrent_guesses_over_three_processes_never_pass_the_cap(
+        room: list[Proc], redis_server: RedisProcess) -> None:
+    """Six connections on each process guess at once, again and again: one password check
+    of the account at a time in the room (the others `rate_limited` at once), so exactly
+    `login_fail_limit` guesses are ever checked, then `login_locked` everywhere."""
+    victim = await named(room[0].ws_url, "register", "Xenia", "xenia-password")
+    await victim.ws.close()
+
+    async def guesser(url: str, n: int) -> list[str]:
+        c = await open_at(url)
+        codes = []
+        for i in range(6):
+            answer = await c.request("login", name="Xenia", password=f"guess-{n}-{i:04d}")
+            codes.append(answer["code"])
+        await c.ws.close()
+        return codes
+
+    runs = await asyncio.gather(*(guesser(p.ws_url, n) for n, p in
+                                  enumerate(room * 6)))
+    codes = [code for run in runs for code in run]
+    assert codes.count("bad_credentials") == 5, codes
+    assert set(codes) <= {"bad_credentials", "rate_limited", "login_locked"}, codes
+    assert codes.count("login_locked") > 0
+    await chips_conserved(redis_server)
+
+
+async def test_one_password_check_of_an_account_at_a_time(limits: RoomLimits) -> None:
+    """`LoginGuard.attempt`: a second check of the same account, here or on another process
+    (another guard on the same Redis), is `rate_limited` while the first runs; a
+    `bad_credentials` inside is counted; the claim is released after."""
+    config = Config(login_fail_limit=1)
+    here, there = LoginGuard(config, room=limits), LoginGuard(config, room=limits)
+    with pytest.raises(AccountError):
+        async with here.attempt("acct", "1.1.1.1"):
+            for guard in (here, there):
+                with pytest.raises(ProtocolError) as info:
+                    async with guard.attempt("acct", "2.2.2.2"):
+                        pass
+                assert info.value.code == "rate_limited"
+            async with there.attempt("other", "2.2.2.2"):  # another account: free
+                pass
+            raise AccountError("bad_credentials")
+    with pytest.raises(ProtocolError) as info:  # counted: locked now, on either
+        async with there.attempt("acct", "3.3.3.3"):
+            pass
+    assert info.value.code == "login_locked"
 
 
 async def test_guests_from_one_address_over_three_processes_hit_the_one_cap(
