@@ -224,6 +224,7 @@ def build_directory(config: Config, ledger: Ledger, registry: TableRegistry
                           refresh=config.cluster_lobby_refresh_ms / 1000, registry=registry)
     directory.ledger = ledger  # live moves and failover move tables' chips
     registry.listing_listener = directory.table_changed
+    registry.played_listener = directory.hand_played  # (the state a failover reopens)
     registry.relay = directory.spectate  # public frames to other processes' spectators
     return directory
 

@@ -123,6 +123,7 @@ class Directory:
         self.reads = 0  # directory reads into the copy (tests)
         self._clock = clock
         self._dirty: set[str] = set()
+        self._played: set[str] = set()  # tables that ended a hand since their state's write
         self._wake = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
         self._placed: dict[str, int] = {}  # node -> tables sent there since the last read
@@ -198,6 +199,13 @@ class Directory:
         if isinstance(self._redis_arg, str):
             await self.redis.close()
         log.info("event=cluster_left node=%s", self.node)
+
+    def hand_played(self, table_id: str) -> None:
+        """The registry's ``played_listener``: write the table's state (:data:`lua.STATE`,
+        what a failover reopens it from) at the next turn of the task, at most once per
+        ``refresh`` (non-blocking)."""
+        self._played.add(table_id)
+        self._wake.set()
 
     def table_changed(self, table_id: str) -> None:
         """The registry's ``listing_listener``: write this table at the next turn of the
@@ -324,11 +332,13 @@ class Directory:
         clock = self._clock
         next_renew = clock() + self.lease / 3
         next_read = clock() + self._idle_read()
-        last_flush = last_read = -1e9
+        last_flush = last_read = last_states = -1e9
         while True:
             due = [next_renew, next_read]
             if self._dirty:
                 due.append(clock() if self._written else last_flush + self.refresh)
+            if self._played:
+                due.append(last_states + self.refresh)
             if self._want_read:
                 due.append(last_read + self.refresh)
             with contextlib.suppress(TimeoutError):  # (not wait_for: on 3.11 it can swallow a
@@ -340,6 +350,9 @@ class Directory:
                 if self._dirty and (self._written or now >= last_flush + self.refresh):
                     last_flush = now
                     await self._flush()
+                if self._played and clock() >= last_states + self.refresh:
+                    last_states = clock()
+                    await self._write_states()
                 if clock() >= next_renew:
                     next_renew = clock() + self.lease / 3
                     await self._renew()
@@ -422,6 +435,24 @@ class Directory:
         if wrote:
             await self.announce()
         _resolve(done)
+
+    async def _write_states(self) -> None:
+        """The state of every table that ended a hand since (one :data:`lua.STATE` each; a
+        table whose entry is due too gets its state with it, from :meth:`_flush`)."""
+        assert self.redis is not None
+        while self._played:
+            table_id = self._played.pop()
+            actor = self.registry.actors.get(table_id)
+            if actor is None or actor.stopped or table_id in self._dirty:
+                continue
+            owner = self.registry.creators.get(table_id, (None, None))[0]
+            try:
+                await self.redis.script(lua.STATE)(
+                    keys=[self.keys.table(table_id)],
+                    args=[self.node, self.run, export_state(actor, owner=owner).to_json()])
+            except BaseException:
+                self._played.add(table_id)  # written on the next turn
+                raise
 
     async def _read(self) -> None:
         assert self.redis is not None

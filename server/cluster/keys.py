@@ -20,7 +20,8 @@ each table's keys share the table's own tag ``{<table id>}``:
   still found by ``moved``), ``players`` (the seated players' ids, space-separated: their
   ``resume`` is sent to the owner, a spectator's is served anywhere), ``state`` (its seats
   and settings as JSON, :class:`server.table.handoff.TableState`: what a failover reopens it
-  from), and while a live
+  from; written with the entry, and again by :data:`STATE` at the end of each hand, so the
+  seats, stacks and button a failover finds are those of the last hand's end), and while a live
   move is offered ``move`` (the state at the end of its last hand) and ``move_to`` (the node
   asked to take it);
 * ``<p>:{room}:inbox:<node>``: pub/sub channel of one node for live moves (``offer <table>
@@ -45,7 +46,7 @@ takeover claim) on one slot for that day.
 from __future__ import annotations
 
 __all__ = ["ACCEPT", "CANCEL", "DROP", "LEAVE", "LOCATE", "OFFER", "PUT", "REGISTER", "RENEW",
-           "SNAPSHOT", "TAKE", "Keys"]
+           "SNAPSHOT", "STATE", "TAKE", "Keys"]
 
 
 class Keys:
@@ -159,6 +160,16 @@ else
 end
 redis.call('ZADD', tables, tonumber(number), id)
 redis.call('INCR', version)
+return 1
+"""
+
+STATE = """
+-- KEYS: table hash; ARGV: node, run, state. The table's state at the end of a hand (what a
+-- failover reopens it from), by its owner only; no version bump: no reader of the room's
+-- listing needs it. 0 when another node (or run) owns the table.
+local owner = redis.call('HMGET', KEYS[1], 'node', 'run')
+if owner[1] ~= ARGV[1] or owner[2] ~= ARGV[2] then return 0 end
+redis.call('HSET', KEYS[1], 'state', ARGV[3])
 return 1
 """
 

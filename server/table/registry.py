@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 import secrets
 import time
@@ -102,6 +103,9 @@ class TableRegistry:
         self.jackpot.meter.listeners.append(self._on_jackpot)
         self.jackpot_listener: Callable[[dict[str, Any]], None] | None = None
         self.hand_listener: Callable[[], None] | None = None  # each hand's end (metrics)
+        self.played_listener: Callable[[str], None] | None = None
+        """Called with a table's id at the end of each of its hands (the cluster's directory
+        keeps the table's state for a failover current, ``server.cluster``); non-blocking."""
         self.listing_listener: Callable[[str], None] | None = None
         """Called with a table's id when its lobby entry may have changed or it closed (the
         cluster's directory, `server.cluster`, copies it to Redis); non-blocking."""
@@ -196,7 +200,8 @@ class TableRegistry:
         actor = TableActor(table_id, tspec, config=self.config, wallet=self.wallet,
                            clock=self.clock, rng=self.rng, shuffle=self.shuffle,
                            jackpot=self.jackpot,
-                           on_jackpot=self._on_jackpot, on_hand_end=self._on_hand_end,
+                           on_jackpot=self._on_jackpot,
+                           on_hand_end=functools.partial(self._on_hand_end, table_id),
                            history=self.history, host=owner)
         actor.recording.hand_numbers = self.hand_ids
         if restore is not None:
@@ -315,9 +320,11 @@ class TableRegistry:
     async def _credit_jackpot(self, payout: Payout) -> None:
         await credit_payout(self.wallet, payout)
 
-    def _on_hand_end(self) -> None:
+    def _on_hand_end(self, table_id: str) -> None:
         if self.hand_listener is not None:
             self.hand_listener()
+        if self.played_listener is not None:
+            self.played_listener(table_id)
 
     def _on_jackpot(self, msg: dict[str, Any]) -> None:
         if self.jackpot_listener is not None:

@@ -32,6 +32,7 @@ from protocol import SUBPROTOCOL_JSON
 from server.cluster.failover import SEQ_JUMP
 from server.ledger.journal import Ledger, player_account
 from server.ledger.redis_store import RedisStore
+from server.table.handoff import TableState
 from tests.cluster.test_directory import Node, directory, node, settled
 from tests.cluster.test_directory import guest as lguest
 from tests.ledger.test_crash import Server, start_server
@@ -247,6 +248,9 @@ async def test_a_failover_reopens_the_table_without_a_stack_that_differs(
         await all_lines(s)
         assert logged(s, "event=failover_done")
         assert not logged(s, "handoff_stack_differs"), "".join(logged(s, "differs"))
+        # the record it reopened from was written at hand 1's end (0.5 s before hand 2)
+        assert logged(s, f"event=failover_stacks table={table} seats=2 from_ledger=0"), \
+            "".join(logged(s, "failover_stacks"))
         for client in (alice, bob, sam):
             await client.ws.close()
     finally:
@@ -358,3 +362,27 @@ async def test_a_remote_spectators_chat_is_refused_as_the_owner_would(node: Node
     assert busy["type"] == "error" and busy["code"] == "server_busy", busy
     await vic.ws.close()
     await alice.ws.close()
+
+
+async def test_the_state_a_failover_reopens_is_written_at_each_hands_end(node: Node) -> None:
+    """The directory's record of a table (what a failover reopens it from) follows its hands:
+    after a hand the stacks in it are the hand's end, though the lobby entry did not change,
+    and the listing's version did not move for it (no reader of the room re-reads)."""
+    a = await node("a")
+    alice, bob = await lguest(a, "Alice"), await lguest(a, "Bob")
+    table = (await ok(alice, "create_table", **HOLDEM))["table"]
+    await ok(alice, "sit", table=table, seat=0, buy_in=500)
+    await ok(bob, "sit", table=table, seat=3, buy_in=500)
+    await settled(a)
+    redis = directory(a).redis
+    assert redis is not None
+    version = await redis.call("GET", "dir:{room}:version")
+    ended = await play_out(table, {0: alice, 3: bob})
+    await settled(a)
+    text = await redis.call("HGET", f"dir:table:{{{table}}}", "state")
+    state = TableState.from_json(str(text))
+    by_seat = {s.seat: s.stack for s in state.seats}
+    assert by_seat == {int(k): v for k, v in ended["stacks"].items()} != {0: 500, 3: 500}
+    assert await redis.call("GET", "dir:{room}:version") == version
+    for c in (alice, bob):
+        await c.ws.close()
