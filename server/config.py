@@ -354,8 +354,9 @@ class Config:
     """TCP connections (WebSocket or plain HTTP) one client address may hold open at once on
     the public listener; one more is answered `503` and closed at once, before any handshake
     (counted in `poker_connections_refused_total{reason="per_ip"}`, not logged one by one).
-    IPv6 addresses count per /64 (one host's usual allocation). Behind a reverse proxy every
-    client has the proxy's address: raise this there (the proxy limits per client)."""
+    IPv6 addresses count per /64 (one host's usual allocation). Behind a reverse proxy listed
+    in `trusted_proxies` each forwarded client counts (once its handshake is read), not the
+    proxy; behind one that is not listed every client has the proxy's address."""
 
     max_connections: int = 10000
     """TCP connections the public listener holds open at once (every address together); one

@@ -9,6 +9,9 @@ import json
 from typing import Any
 from urllib.parse import urlsplit
 
+import pytest
+
+from server.config import Config
 from server.operator.auth import OperatorAuth, OperatorGuard
 from server.operator.errors import AdminError
 from tests.net.conftest import Live
@@ -194,3 +197,14 @@ async def test_the_house_balance_can_be_read(operator_server: OperatorFactory) -
     guest = await player(server, "Eve")
     for c in (alice, bob, guest):
         await c.ws.close()
+
+
+@pytest.mark.parametrize(("field", "value"), [
+    ("operator_fail_limit", 0), ("operator_json_depth", 0), ("operator_fail_window", 0),
+    ("operator_lockout", -1.0), ("operator_lockout_max", 0), ("operator_fail_delay", 11),
+    ("operator_fail_delay", -0.1), ("operator_lockout", 7200.0),
+    ("operator_host_names", ("ops internal",)), ("operator_host_names", ("-ops",)),
+])
+def test_the_operator_limits_are_checked(field: str, value: Any) -> None:
+    with pytest.raises(ValueError, match=field.split("_max")[0]):
+        Config(**{field: value})
