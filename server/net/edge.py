@@ -50,7 +50,10 @@ Admission (`server.net.admission`, `Edge.connection_class`): connections over
 `503`; a socket that has not identified (`hello`, `login`, `register`) nor watched a table
 (`Connection.settle`, called by the router) within `Config.hello_deadline` seconds of its
 accept is closed with **1008** and the reason `hello deadline`. Per-connection log lines
-(`ws_open`, `ws_closed`) are bounded by `Config.log_lines_per_interval`.
+(`ws_open`, `ws_closed`) are bounded by `Config.log_lines_per_interval`. Behind a trusted
+reverse proxy (`Config.trusted_proxies`) `Connection.remote_ip` is the client the proxy
+forwarded (`server.net.forwarded`), counted against `Config.max_connections_per_ip` once the
+handshake is read (one over: closed with **1013** `too many connections`).
 """
 
 from __future__ import annotations
