@@ -62,6 +62,16 @@ def test_caribbean_choices() -> None:
     assert plays == {"play", "fold"}
 
 
+def test_the_over_blind_question_is_answered() -> None:
+    """BLIND-04: a bot answers the Draw over blind's question (no stall on its clock), with one
+    of the two answers offered and no amount."""
+    rng = random.Random(5)
+    options = {"fold": False, "check": False, "over_blind": 200, "decline": True, "stack": 900}
+    answers = [choose_action(rng, options, []) for _ in range(60)]
+    assert {a["action"] for a in answers if a is not None} == {"over_blind", "decline"}
+    assert all(a is not None and set(a) == {"action"} for a in answers)
+
+
 def test_the_seed_fixes_the_choices() -> None:
     options = {"fold": True, "check": False, "call": 200, "raise": {"min": 400, "max": 5000},
                "stack": 5000}
