@@ -15,7 +15,7 @@ process goes on elsewhere:
   token is refused at `hello` as soon as its session is gone from the store in any case.
 * **Account flags.** A freeze or mute (and their lifting) is published the same way and
   applied to every process's `AccountFlags`; after each (re)subscription a process replays
-  the audit log, so a flag set while it was cut off is not missed.
+  the audit log, so a flag set while it was cut off (or starting) is not missed.
 * **Open tables.** `create_table` reserves its place in the room's counts per account and per
   address (`RoomLimits.reserve_table`, `Config.max_tables_per_account`,
   `max_tables_per_ip`) before the registry opens the table (which still applies its own
@@ -121,14 +121,9 @@ class Room:
 
     # --- receiving -----------------------------------------------------------------------
     async def _listen(self) -> None:
-        first = True
-
-        def ready() -> None:
-            nonlocal first
-            self.subscribed.set()
-            if not first:  # reconnected: what was published meanwhile is lost
-                self._recheck_now.set()
-            first = False
+        def ready() -> None:  # subscribed (again): what was published before is lost, so
+            self.subscribed.set()  # the flags are replayed and the sessions checked
+            self._recheck_now.set()
 
         redis = self._redis()
         async for _, text in redis.subscribe(EVENTS_CHANNEL, ready=ready):
@@ -170,8 +165,8 @@ class Room:
 
     async def _recheck(self) -> None:
         """Every `Config.session_recheck_interval` seconds (0: only after a reconnection),
-        and at once after the subscription came back: close the sockets whose session the
-        store no longer has; replay the audit log's flags after a reconnection."""
+        and at once after each (re)subscription: close the sockets whose session the store
+        no longer has; replay the audit log's flags after a (re)subscription."""
         interval = self.config.session_recheck_interval
         while True:
             reconnected = False
