@@ -43,13 +43,22 @@ def build_parser(ws_path: str = "/ws") -> argparse.ArgumentParser:
 def _add_server_options(parser: argparse.ArgumentParser, defaults: Config) -> None:
     """Where to listen, test mode, the shared store, the shutdown deadline."""
     parser.add_argument(
-        "--host", default=defaults.host, help=f"interface to bind (default {defaults.host})"
+        "--host", default=defaults.host, help=f"interface to bind (default {defaults.host}: "
+        "this computer only; 0.0.0.0: every interface, for friends on your network)"
     )
     parser.add_argument(
         "--port",
         type=int,
         default=defaults.port,
         help=f"TCP port (default {defaults.port}; 0 picks a free port)",
+    )
+    parser.add_argument(
+        "--public-address",
+        metavar="URL",
+        default=None,
+        help="http(s)://HOST[:PORT] players open when it is not the listening address: "
+        "the LAN address, or the TLS reverse proxy in front (invite links use it; README "
+        "\"Play with friends\")",
     )
     parser.add_argument(
         "--test-mode",
@@ -165,6 +174,7 @@ def _add_config_options(parser: argparse.ArgumentParser) -> None:
 
 
 _OPTIONS = {"--host": ("host", "host"), "--port": ("port", "port"),
+            "--public-address": ("public_address", "public_address"),
             "--test-mode": ("test_mode", "test_mode"), "--redis": ("redis", "redis_url"),
             "--data-dir": ("data_dir", "data_dir"), "--node": ("node", "node"),
             "--public-url": ("public_url", "public_url"),

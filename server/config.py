@@ -31,6 +31,17 @@ class Config:
     """TCP port for HTTP and the WebSocket at `/ws`. 0 lets the OS pick a free port; the
     bound port is printed in the `poker-server listening on ...` line."""
 
+    public_address: str | None = None
+    """The address players open, `http(s)://HOST[:PORT]` (no path), when it is not the
+    listening address: a home game's LAN address, or the TLS reverse proxy in front of the
+    server (`https://poker.example.com`; deploy/nginx-tls.conf). The page's invite and
+    watch links are built from it (`server.net.http` writes it into index.html), a WebSocket
+    whose `Origin` is it is the server's own, and the start-up line `Players open ...` names
+    it. Not the cluster's `public_url` (one process's own `ws://.../ws`, for `moved`): this is
+    the one front door the whole room shares. None (the default): with `--host 0.0.0.0`,
+    the machine's LAN address (found with `socket`) for a page opened on the loopback; else
+    the address the page was loaded from."""
+
     test_mode: bool = False
     """Enables test-only features (scripted decks in `create_table`, docs/protocol.md). Never on by
     default; must be asked for explicitly with `--test-mode`."""

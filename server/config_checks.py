@@ -160,12 +160,30 @@ def check_cluster(cfg: Config) -> None:
             raise ValueError("public_url (cluster mode) needs redis_url (--redis URL)")
         if not cfg.public_url.startswith(("ws://", "wss://")) or len(cfg.public_url) > 512:
             raise ValueError(f"public_url must be a ws:// or wss:// URL, got {cfg.public_url!r}")
+    check_public_address(cfg.public_address)
     refresh = cfg.cluster_lobby_refresh_ms
     if isinstance(refresh, bool) or not isinstance(refresh, int) or not 10 <= refresh <= 60_000:
         raise ValueError("cluster_lobby_refresh_ms must be an integer from 10 to 60000, got "
                          f"{refresh!r}")
     if cfg.starting_balance < 0:
         raise ValueError(f"starting_balance must not be negative, got {cfg.starting_balance}")
+
+
+_PUBLIC_ADDRESS = re.compile(
+    r"^https?://(?:[A-Za-z0-9][A-Za-z0-9.-]{0,252}|\[[0-9A-Fa-f:.]{2,45}\])(?::[0-9]{1,5})?/?$")
+
+
+def check_public_address(address: str | None) -> None:
+    """`public_address`: `http(s)://HOST[:PORT]` with an optional trailing `/` and nothing
+    else (no path, query, user or space): the page builds links by appending to it."""
+    if address is None:
+        return
+    found = isinstance(address, str) and _PUBLIC_ADDRESS.match(address)
+    port = address.rstrip("/").rpartition("]")[2].rpartition(":")[2] if found else ""
+    if not found or (port.isdigit() and not 1 <= int(port) <= 65535):
+        raise ValueError(f"public_address must be http(s)://HOST[:PORT] with no path "
+                         f"(e.g. https://poker.example.com or http://192.168.1.20:8080), "
+                         f"got {address!r}")
 
 
 def check_connections(cfg: Config) -> None:

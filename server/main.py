@@ -20,6 +20,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import errno
 import gc
 import logging
 import signal
@@ -42,6 +43,7 @@ from server.cli import config_from_args as config_from_args
 from server.cluster import Directory
 from server.cluster.moves import OFFER_TIMEOUT
 from server.config import Config
+from server.instance import AlreadyRunning, DataDirLock, port_in_use_advice
 from server.jackpot.durable import PoolFile
 from server.jackpot.service import JackpotService, build_jackpot, history_page
 from server.ledger.accounts import Accounts
@@ -51,6 +53,13 @@ from server.ledger.redis_store import RedisStore
 from server.ledger.sqlite_store import SqliteStore
 from server.ledger.store import Store
 from server.ledger.wallet import LedgerWallet, Wallet
+from server.net.addresses import (
+    is_loopback,
+    is_wildcard,
+    lan_addresses,
+    player_addresses,
+    players_lines,
+)
 from server.net.admission import accept_error_handler, apply_fd_limit
 from server.net.edge import Connection, Edge, ws_max_size
 from server.net.http import WS_PATH, HttpEndpoints
@@ -116,6 +125,7 @@ class App:
     operator_url: str | None = None  # the operator listener's URL, once `run` bound it
     directory: Directory | None = None  # cluster mode only (`--public-url`; server.cluster)
     room: Room | None = None  # cluster mode only: the room's limits (server.net.roomwide)
+    lan_addresses: Callable[[], tuple[str, ...]] = lan_addresses  # (tests give their own)
 
 
 def build_store(config: Config) -> Store:
@@ -182,6 +192,7 @@ def build_app(config: Config) -> App:
                          log_lines=config.log_lines_per_interval,
                          log_interval=config.accept_error_log_interval,
                          trusted_proxies=config.trusted_proxies)
+    http.public_address = config.public_address  # the page's links; its origin opens /ws
     http.on_origin_refused = lambda: setattr(metrics, "origin_refused_total",
                                              metrics.origin_refused_total + 1)
     jackpot = registry.jackpot
@@ -466,6 +477,7 @@ def _announce(app: App, config: Config, server: Server, operator_port: int) -> s
     app.http.ready = True
     print(f"poker-server listening on {url}", flush=True)
     print(f"poker-server operator on {app.operator_url}", flush=True)
+    _announce_players(app, config, _bound_port(server, config.port))
     log.info("event=operator_listening url=%s token=%s admin=%s", app.operator_url,
              "required" if config.operator_token else "none",
              "on" if config.operator_token else "off")
@@ -476,6 +488,20 @@ def _announce(app: App, config: Config, server: Server, operator_port: int) -> s
         "redis" if config.redis_url else "embedded",
     )
     return url
+
+
+def _announce_players(app: App, config: Config, port: int) -> None:
+    """Print the address(es) players open (`server.net.addresses`: the public address, the
+    LAN's, or the loopback's with how to open the game to friends), and give the page the
+    LAN address when bound to every interface."""
+    found = player_addresses(host=config.host, port=port,
+                             public_address=config.public_address, lan=app.lan_addresses)
+    if is_wildcard(config.host) and config.public_address is None \
+            and not is_loopback(urlsplit(found[0].url).hostname or ""):
+        app.http.lan_url = found[0].url
+    for line in players_lines(found):
+        print(line, flush=True)
+    log.info("event=players_open urls=%s", ",".join(a.url for a in found))
 
 
 def drain_budget(config: Config) -> float:
@@ -544,13 +570,31 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (ValueError, TypeError, OSError, tomllib.TOMLDecodeError) as error:
         build_parser().error(str(error))
     configure_logging()
+    lock = None if config.redis_url is not None else DataDirLock(config.data_dir)
+    try:  # one server per data directory (server.instance): a second one says so plainly
+        if lock is not None:
+            lock.acquire()
+    except AlreadyRunning as busy:
+        print(busy.advice(config.port), file=sys.stderr, flush=True)
+        return 1
+
+    def listening(url: str) -> None:
+        tune_gc()
+        if lock is not None:
+            lock.announce(url)
+
     try:
-        asyncio.run(run(config, on_listening=lambda url: tune_gc()))
+        asyncio.run(run(config, on_listening=listening))
     except KeyboardInterrupt:  # a second Ctrl-C, or a signal before handlers were installed
         return 130
     except OSError as error:  # e.g. address already in use
         log.error("event=start_failed error=%r", str(error))
+        if error.errno == errno.EADDRINUSE:
+            print(port_in_use_advice(config.host, config.port), file=sys.stderr, flush=True)
         return 1
+    finally:
+        if lock is not None:
+            lock.release()
     return 0
 
 

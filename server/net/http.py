@@ -20,6 +20,12 @@ request with a body by closing the connection): 404 for an operator path, else 4
 Behind a trusted reverse proxy (`Config.trusted_proxies`), the address logged is the
 forwarded client's (`server.net.forwarded`).
 
+The address players open (`Config.public_address`, or the LAN address of a page opened on
+the loopback: `server.net.addresses.page_address`) is written into the page, in the
+`<meta name="poker-public-address" content="">` of index.html (`PAGE_ADDRESS_META`), for
+its invite and watch links; with none, the file is served as it is. A WebSocket whose Origin
+is the public address is the server's own (a page loaded through the proxy).
+
 Use `HttpEndpoints.process_request` as the `process_request` hook of
 `websockets.asyncio.server.serve`: it returns a `Response` for plain HTTP, or None to let the
 WebSocket handshake go on (only for `/ws`). Set `ready` to True once the server can serve
@@ -28,6 +34,7 @@ players, and back to False when it starts shutting down.
 
 from __future__ import annotations
 
+import html
 import json
 import logging
 import re
@@ -41,6 +48,7 @@ from websockets.asyncio.server import ServerConnection
 from websockets.datastructures import Headers
 from websockets.http11 import Request, Response
 
+from server.net.addresses import page_address
 from server.net.admission import LogBudget, Summary
 from server.net.forwarded import FORWARDED_FOR, trusted
 
@@ -78,6 +86,9 @@ BROWSER_HEADERS: tuple[tuple[str, str], ...] = (
 )
 """Headers of every public response besides the CSP (`X-Content-Type-Options: nosniff` is in
 every response already)."""
+
+PAGE_ADDRESS_META = b'<meta name="poker-public-address" content="">'
+"""The placeholder in an HTML page that receives the address players open (escaped)."""
 
 _HOST = re.compile(r"^(?:[A-Za-z0-9.-]+|\[[0-9A-Fa-f:.]+\])(?::[0-9]{1,5})?$")
 _DEFAULT_PORTS = {"http": 80, "https": 443, "ws": 80, "wss": 443}
@@ -227,6 +238,10 @@ class HttpEndpoints:
         """In a cluster: the host:port of every live process's public URL (the directory's
         copy). A page served by one may connect to any (CSP), and a handshake whose Origin
         is one of them is the room's own."""
+        self.public_address: str | None = None
+        """`Config.public_address`: written into the page; its origin may open `/ws`."""
+        self.lan_url: str | None = None
+        """Bound to every interface: `http://LAN:PORT/`, set once bound (`server.main`)."""
         self._log = LogBudget(log_lines, log_interval)
         self._origin_refusals = Summary("origin_refused", log_interval)
 
@@ -243,6 +258,9 @@ class HttpEndpoints:
                 origin = "several"
             if origin is None or origin_allowed(origin, host, self.allowed_origins):
                 return None
+            public = self.public_address
+            if public is not None and origin_allowed(origin, None, (public.rstrip("/"),)):
+                return None  # a page loaded from the public address (e.g. a TLS proxy)
             room = self.room()
             if room and any(origin_allowed(origin, h, ()) for h in room):
                 return None  # a page served by another process of the room
@@ -250,7 +268,7 @@ class HttpEndpoints:
             self._origin_refusals.add()
             return self._secured(text_response(HTTPStatus.FORBIDDEN,
                                                "origin not allowed\n"), host)
-        response = self._secured(self.route(request.path), host)
+        response = self._secured(self.route(request.path, host=host), host)
         if self._log.allow():
             log.info(
                 "event=http path=%s status=%d remote=%s suppressed=%d",
@@ -287,8 +305,9 @@ class HttpEndpoints:
         return make_response(HTTPStatus.OK, json.dumps(body).encode("utf-8"),
                              "application/json")
 
-    def route(self, request_path: str) -> Response:
-        """Answer one plain HTTP GET for `request_path` (raw target, query allowed)."""
+    def route(self, request_path: str, *, host: str | None = None) -> Response:
+        """Answer one plain HTTP GET for `request_path` (raw target, query allowed); `host`:
+        its `Host` header, for the address written into a page (`page_address`)."""
         path = urlsplit(request_path).path
         if path == "/healthz":
             return text_response(HTTPStatus.OK, "ok\n")
@@ -309,7 +328,19 @@ class HttpEndpoints:
             body = target.read_bytes()
         except OSError:
             return text_response(HTTPStatus.NOT_FOUND, "not found\n")
+        if target.suffix.lower() == ".html" and PAGE_ADDRESS_META in body:
+            body = self._with_address(body, host)
         return make_response(HTTPStatus.OK, body, CONTENT_TYPES[target.suffix.lower()])
+
+    def _with_address(self, body: bytes, host: str | None) -> bytes:
+        """The page with the address players open in its placeholder (unchanged without)."""
+        address = page_address(public_address=self.public_address, request_host=host,
+                               lan_url=self.lan_url)
+        if address is None:
+            return body
+        filled = PAGE_ADDRESS_META.replace(
+            b'content=""', f'content="{html.escape(address, quote=True)}"'.encode())
+        return body.replace(PAGE_ADDRESS_META, filled, 1)
 
 
 def _one_header(headers: Headers, name: str) -> str | None:
