@@ -543,11 +543,6 @@ class Config:
     """Seconds between two sweeps for idle guests (and expired session records). At most
     `guest_idle_expiry`."""
 
-    reserved_names: tuple[str, ...] = ("admin", "administrator", "operator", "moderator",
-                                       "dealer", "house", "system", "support", "staff",
-                                       "root", "server", "bank", "casino", "official")
-    """Display names nobody may register or take as a guest (`name_reserved`), compared by
-    their confusables skeleton ("Admin", "adrnin" and "АDMIN" with a Cyrillic А are all
     session_recheck_interval: float = 30.0
     """Cluster mode: seconds between two checks of every live socket's session against the
     store (a socket whose session ended is closed with `bad_token`), the safety net under the
@@ -555,6 +550,11 @@ class Config:
     check also runs at once when the subscription comes back). 0: only after a reconnection.
     One store read per distinct session per check."""
 
+    reserved_names: tuple[str, ...] = ("admin", "administrator", "operator", "moderator",
+                                       "dealer", "house", "system", "support", "staff",
+                                       "root", "server", "bank", "casino", "official")
+    """Display names nobody may register or take as a guest (`name_reserved`), compared by
+    their confusables skeleton ("Admin", "adrnin" and "АDMIN" with a Cyrillic А are all
     refused). Comma-separated with `--set`."""
 
     # --- edge send path ---------------------------------------------------------------------
