@@ -93,6 +93,8 @@ async def innocent_bound(srv: HostileServer, attack: Awaitable[Any]) -> tuple[fl
     during = await while_attacking(asyncio.shield(task), probe)
     await task
     await probe.ws.close()
+    print(f"innocent round trip idle {idle * 1000:.1f} ms, under attack max "
+          f"{max(during) * 1000:.1f} ms")
     assert max(during) <= idle + SERVED_BOUND, (idle, during)
     return idle, max(during)
 
@@ -157,6 +159,8 @@ async def test_wrong_tokens_are_slowed_and_locked_per_address(hostile_server: Se
     await innocent_bound(srv, attack())
     elapsed = time.monotonic() - started
     checked = results.count((401, "bad_credential"))
+    print(f"{len(results)} guesses in {elapsed:.2f} s ({len(results) / elapsed:.0f}/s), "
+          f"{checked} checked")
     # `operator_fail_limit` (10) guesses were checked at all, the rest refused unchecked
     assert checked == 10 and results.count((429, "operator_locked")) == 290, results
     assert elapsed >= 1.0  # (`operator_fail_delay`: the checked ones waited a second)
