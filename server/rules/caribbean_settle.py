@@ -2,7 +2,8 @@
 
 Pure functions over the round's state (:class:`~server.rules.caribbean.CaribbeanRound` calls
 them): :func:`settle` turns the dealer's hand and every decision into ``Settled`` results
-(CSP-04..CSP-07); :func:`contributions`, :func:`jackpot_claims` and :func:`eligibility` read
+(CSP-04..CSP-07; a player's hand named against the dealer's, SHOW-04);
+:func:`contributions`, :func:`jackpot_claims` and :func:`eligibility` read
 the settled results for the coordinator (CSP-08, CSP-10, CSP-11).
 """
 
@@ -18,7 +19,7 @@ from server.rules.caribbean_payout import (
     JackpotClaim,
     hand_key,
 )
-from server.rules.evaluate import HandValue, evaluate
+from server.rules.evaluate import HandValue, evaluate, name_against
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,7 +75,8 @@ def settle(settings: CaribbeanSettings, round_id: str, *, dealer: tuple[str, ...
         stacks[seat] += back
         house_net -= ante_res + play_res
         ev = Settled(
-            seat, ante_res, play_res, jp_res, value.name, jp_hand, stacks[seat], folded,
+            seat, ante_res, play_res, jp_res, name_against(value, (dealer_value,)), jp_hand,
+            stacks[seat], folded,
             tuple(value.cards),
         )
         settled[seat] = ev

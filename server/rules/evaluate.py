@@ -30,7 +30,7 @@ from server.rules.cards import RANK_NAMES, RANK_PLURALS, RANK_VALUE, SUIT_VALUE,
 __all__ = [
     "HIGH_CARD", "PAIR", "TWO_PAIR", "TRIPS", "STRAIGHT", "FLUSH", "FULL_HOUSE", "QUADS",
     "STRAIGHT_FLUSH", "HandRules", "STANDARD", "HandValue", "evaluate", "hand_category_name",
-    "rank_showing", "lowest_card", "encode", "value_of",
+    "rank_showing", "lowest_card", "encode", "value_of", "name_against",
 ]
 
 HIGH_CARD = 0
@@ -311,6 +311,39 @@ class HandValue(int):
 
     def __reduce__(self) -> tuple[object, ...]:
         return (_rebuild, (int(self), self._src))
+
+
+# SHOW-04: where a category's kickers sit among the five ranks (the ranks before them are
+# its main ranks); a category missing here (straight, full house, straight flush) has none.
+_KICKERS = {QUADS: (4,), TRIPS: (3, 4), TWO_PAIR: (4,), PAIR: (2, 3, 4),
+            FLUSH: (1, 2, 3, 4), HIGH_CARD: (1, 2, 3, 4)}
+
+
+def name_against(value: HandValue, rivals: Iterable[HandValue]) -> str:
+    """SHOW-04: ``value``'s name, with the kicker that tells it from ``rivals`` where one
+    shares its category and main ranks but not its value ("pair of aces, king kicker",
+    "two pair, aces and kings, queen kicker", "flush, ace-king high", "high card, ace-king"):
+    the kicker named is the first rank that differs from the closest such rival (a high
+    card or a flush reads its ranks down to it). Otherwise (no rival that close, or only
+    exact ties) its plain :attr:`HandValue.name`."""
+    cat = value.category
+    places = _KICKERS.get(cat)
+    if places is None:
+        return value.name
+    mine = value.ranks
+    main = mine[:places[0]]
+    upto = -1
+    for rival in rivals:
+        theirs = rival.ranks
+        if rival.category != cat or theirs[:places[0]] != main or theirs == mine:
+            continue
+        upto = max(upto, next(i for i, p in enumerate(places) if theirs[p] != mine[p]))
+    if upto < 0:
+        return value.name
+    if cat in (HIGH_CARD, FLUSH):
+        high = "-".join(RANK_NAMES[r] for r in mine[:places[upto] + 1])
+        return f"flush, {high} high" if cat == FLUSH else f"high card, {high}"
+    return f"{value.name}, {RANK_NAMES[mine[places[upto]]]} kicker"
 
 
 def _rebuild(value: int, src: tuple[str, ...]) -> HandValue:

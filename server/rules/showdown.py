@@ -10,6 +10,9 @@
 - SHOW-02: after the showdown any seated player may ask to see the hands
   given up unseen: :meth:`ShowdownMixin.reveal_mucked`.
 - GEN-08: the server reads every hand; nothing a player claims counts.
+- SHOW-04: a shown hand's name (and a pot's winning hand's) names its deciding kicker when a
+  hand it is compared with shares its category and main ranks
+  (:func:`~server.rules.evaluate.name_against`).
 - POT-01 / ALLIN-03: each pot is split on its own among its best shown hands;
   an odd chip goes to the tied player with the highest of their *hole cards*
   (:meth:`ShowdownMixin.hole_cards`): the face-down cards they hold at the
@@ -23,7 +26,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from server.rules import errors
-from server.rules.evaluate import HandValue
+from server.rules.evaluate import HandValue, name_against
 from server.rules.events import HandEnded, Mucked, PotAwarded, RakeTaken, Showdown
 from server.rules.pots import Pot, build_pots, split_pot
 from server.rules.state import HandState
@@ -68,12 +71,16 @@ class ShowdownMixin(HandState):
         return [s for s in rotated if s in live]
 
     def _showdown(self) -> None:
+        if self.runs == 2:  # RIT-03/RIT-04: a board run twice has its own showdown
+            self._showdown_twice()
+            return
         live = self._live
         board = self.board
         self.values = {s: hand_value(self.variant, self.rules, self.own[s], board) for s in live}
         pots = build_pots(self.contrib, live)
         best: dict[int, HandValue] = {}  # pot index -> best hand shown in it
-        for s in self._show_order():
+        order = self._show_order()
+        for s in order:
             value = self.values[s]
             mine = [i for i, p in enumerate(pots) if s in p.eligible]
             must = s in self.all_in_early or any(i not in best or value >= best[i] for i in mine)
@@ -82,9 +89,14 @@ class ShowdownMixin(HandState):
                 for i in mine:
                     if i not in best or value > best[i]:
                         best[i] = value
-                self._emit(Showdown(s, tuple(self.own[s]), value.name, tuple(value.cards)))
             else:
                 self.mucked.append(s)
+        for s in order:  # SHOW-04: each shown hand named against the others shown
+            if s in self.shown:
+                value = self.values[s]
+                self._emit(Showdown(s, tuple(self.own[s]), self._named(value, self.shown),
+                                    tuple(value.cards)))
+            else:
                 self._emit(Mucked(s))
         for i, pot in enumerate(self._raked(pots)):
             contenders = [s for s in pot.eligible if s in self.shown]
@@ -94,8 +106,13 @@ class ShowdownMixin(HandState):
                                     hole_cards=self.hole_cards)
             for s, amount in shares.items():
                 self.stacks[s] += amount
-            self._emit(PotAwarded(i, pot.amount, shares, odd, top.name))
+            self._emit(PotAwarded(i, pot.amount, shares, odd, self._named(top, contenders)))
         self._finish()
+
+    def _named(self, value: HandValue, seats: Iterable[int]) -> str:
+        """SHOW-04: ``value``'s name, with its kicker where it decides against the hands of
+        ``seats``."""
+        return name_against(value, (self.values[s] for s in seats))
 
     def hole_cards(self, seat: int) -> list[str]:
         """POT-01: the seat's hole cards, its face-down cards as held now: stud's down cards,
@@ -134,5 +151,6 @@ class ShowdownMixin(HandState):
             if s not in self.revealed and (wanted is None or s in wanted):
                 self.revealed.add(s)
                 v = self.values[s]
-                out.append(Showdown(s, tuple(self.own[s]), v.name, tuple(v.cards)))
+                out.append(Showdown(s, tuple(self.own[s]), self._named(v, self.shown),
+                                    tuple(v.cards)))
         return out
