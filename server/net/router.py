@@ -25,7 +25,8 @@ directory's copy, a table request for a table another process owns answers `move
 stream (`server.cluster.spectate`; `unwatch` leaves it; such a spectator's `chat` is forwarded
 to the owner and its `mute` kept here), and `create_table` answers `moved`
 (without `table`) when another process is less loaded, else once the new table is in the directory.
-Identity requests carry the connection's address (`Connection.remote_ip`, keyed by
+Identity requests carry the connection's address (`Connection.remote_ip`: behind a trusted
+proxy the forwarded client's, `server.net.forwarded`; keyed by
 `server.net.loginguard.address_key`) for the lockouts and the guest limit. `logout` ends the
 connection's session (`all`: every one of the account) and `change_password` every session of
 the account (the requester gets a fresh token in its `ok`); the connections of this process
