@@ -25,8 +25,8 @@ export const MAX_HISTORY_LIMIT = 100;
 export const SUBPROTOCOLS = Object.freeze(["poker.v1.json", "poker.v1.msgpack"]);
 export const VARIANTS = Object.freeze(["holdem", "manila", "manila3", "draw", "stud5", "stud7", "caribbean"]);
 export const STRUCTURES = Object.freeze(["fixed_limit", "spread_limit", "pot_limit", "half_pot", "no_limit"]);
-export const ACTIONS = Object.freeze(["fold", "check", "call", "bet", "raise", "bring_in", "complete", "draw", "ante", "play", "over_blind", "decline"]);
-export const POST_KINDS = Object.freeze(["blind", "ante", "bring_in", "over_blind"]);
+export const ACTIONS = Object.freeze(["fold", "check", "call", "bet", "raise", "bring_in", "complete", "draw", "ante", "play", "over_blind", "decline", "run_twice", "run_once"]);
+export const POST_KINDS = Object.freeze(["blind", "ante", "bring_in", "over_blind", "straddle"]);
 export const HISTORY_FORMATS = Object.freeze(["json", "pokerstars", "phh"]);
 export const HOST_ACTIONS = Object.freeze(["approve", "refuse", "pause", "resume", "remove", "change", "transfer", "close", "rotate_code", "ledger"]);
 export const LEDGER_FORMATS = Object.freeze(["json", "csv"]);
@@ -144,12 +144,12 @@ export const MESSAGE_FIELDS = Object.freeze({
   "posted": Object.freeze({"required": Object.freeze(["table", "seq", "seat", "kind", "amount"]), "optional": Object.freeze([])}),
   "dealt": Object.freeze({"required": Object.freeze(["table", "seq", "seat", "cards", "up"]), "optional": Object.freeze([])}),
   "drew": Object.freeze({"required": Object.freeze(["table", "seq", "seat", "count"]), "optional": Object.freeze(["cards"])}),
-  "board": Object.freeze({"required": Object.freeze(["table", "seq", "cards"]), "optional": Object.freeze([])}),
+  "board": Object.freeze({"required": Object.freeze(["table", "seq", "cards"]), "optional": Object.freeze(["run"])}),
   "turn": Object.freeze({"required": Object.freeze(["table", "seq", "seat", "deadline"]), "optional": Object.freeze(["options", "time_bank", "in_bank"])}),
   "acted": Object.freeze({"required": Object.freeze(["table", "seq", "seat", "action", "amount", "stack"]), "optional": Object.freeze([])}),
   "showdown": Object.freeze({"required": Object.freeze(["table", "seq", "seat", "cards", "hand", "value", "best"]), "optional": Object.freeze([])}),
   "mucked": Object.freeze({"required": Object.freeze(["table", "seq", "seat"]), "optional": Object.freeze([])}),
-  "pot_awarded": Object.freeze({"required": Object.freeze(["table", "seq", "pot", "amount", "winners", "odd_chip"]), "optional": Object.freeze([])}),
+  "pot_awarded": Object.freeze({"required": Object.freeze(["table", "seq", "pot", "amount", "winners", "odd_chip"]), "optional": Object.freeze(["run"])}),
   "pots": Object.freeze({"required": Object.freeze(["table", "seq", "pots"]), "optional": Object.freeze([])}),
   "hand_ended": Object.freeze({"required": Object.freeze(["table", "seq", "hand", "stacks", "reveal"]), "optional": Object.freeze([])}),
   "chat": Object.freeze({"required": Object.freeze(["table", "seq", "text"]), "optional": Object.freeze(["seat", "name", "guest", "tag"])}),

@@ -92,12 +92,12 @@ MESSAGE_FIELDS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "posted": ((*_T, "seat", "kind", "amount"), ()),
     "dealt": ((*_T, "seat", "cards", "up"), ()),
     "drew": ((*_T, "seat", "count"), ("cards",)),
-    "board": ((*_T, "cards"), ()),
+    "board": ((*_T, "cards"), ("run",)),
     "turn": ((*_T, "seat", "deadline"), ("options", "time_bank", "in_bank")),
     "acted": ((*_T, "seat", "action", "amount", "stack"), ()),
     "showdown": ((*_T, "seat", "cards", "hand", "value", "best"), ()),
     "mucked": ((*_T, "seat"), ()),
-    "pot_awarded": ((*_T, "pot", "amount", "winners", "odd_chip"), ()),
+    "pot_awarded": ((*_T, "pot", "amount", "winners", "odd_chip"), ("run",)),
     "pots": ((*_T, "pots"), ()),
     "hand_ended": ((*_T, "hand", "stacks", "reveal"), ()),
     "chat": ((*_T, "text"), ("seat", "name", "guest", "tag")),
@@ -361,9 +361,14 @@ def drew(table: str, seq: int, *, seat: int, count: int,
     return _ev("drew", table, seq, fields)
 
 
-def board(table: str, seq: int, *, cards: Sequence[str]) -> Msg:
-    """``board``: all community cards so far."""
-    return _ev("board", table, seq, {"cards": list(cards)})
+def board(table: str, seq: int, *, cards: Sequence[str], run: int = 1) -> Msg:
+    """``board``: all community cards so far.  ``run``: 2 for the second board of a board
+    run twice (RIT-03, a home game's house rule: the cards both runs share, then the second
+    run's); absent for the board (or its first run)."""
+    fields: Msg = {"cards": list(cards)}
+    if run != 1:
+        fields["run"] = run
+    return _ev("board", table, seq, fields)
 
 
 def turn(table: str, seq: int, *, seat: int, deadline: float,
@@ -422,12 +427,16 @@ def pots(table: str, seq: int, *, pots: Sequence[Mapping[str, Any]]) -> Msg:
 
 
 def pot_awarded(table: str, seq: int, *, pot: int, amount: int, winners: Mapping[int, int],
-                odd_chip: int | None) -> Msg:
+                odd_chip: int | None, run: int = 1) -> Msg:
     """``pot_awarded``: pot number ``pot`` (0 = main) of ``amount`` chips went to
     ``winners`` (seat -> chips, string keys); ``odd_chip``: the seat that got the odd chip
-    (POT-01), or null."""
-    return _ev("pot_awarded", table, seq, {"pot": pot, "amount": amount,
-                                           "winners": seat_map(winners), "odd_chip": odd_chip})
+    (POT-01), or null.  ``run``: 2 for the second run's half of a pot whose board was run
+    twice (RIT-04); absent otherwise (the first run's halves are played on the board)."""
+    fields: Msg = {"pot": pot, "amount": amount, "winners": seat_map(winners),
+                   "odd_chip": odd_chip}
+    if run != 1:
+        fields["run"] = run
+    return _ev("pot_awarded", table, seq, fields)
 
 
 def hand_ended(table: str, seq: int, *, hand: HandId, stacks: Mapping[int, int],

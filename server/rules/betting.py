@@ -117,7 +117,8 @@ class BettingMixin(HandState):
         self._put(seat, amount)
         self.bets[seat] += amount
         self.over_blind_seat = seat
-        self._emit(Posted(seat, "over_blind", amount, self.stacks[seat]))
+        kind = "straddle" if self.rules.straddle else "over_blind"  # STRAD-01 / BLIND-04
+        self._emit(Posted(seat, kind, amount, self.stacks[seat]))
         self._set_first_level(amount)
 
     def _answer_over_blind(self, seat: int, post: bool, *, timeout: bool) -> None:
@@ -248,7 +249,9 @@ class BettingMixin(HandState):
         stack = self.stacks[seat]
         if self.over_blind_ask is not None:  # BLIND-04: the only question before the deal
             return Options(seat, over_blind=2 * self.stakes.blinds[-1], decline=True,
-                           stack=stack)
+                           stack=stack, straddle=self.rules.straddle)
+        if self.runout_ask:  # RIT-02: the run-it-twice question, nothing else
+            return Options(seat, run_twice=True, stack=stack)
         if self.draw_pending:
             return Options(seat, draw=min(self.rules.max_discard, len(self.own[seat]),
                                           self._spare_for_draw(seat)), stack=stack)
@@ -339,6 +342,9 @@ class BettingMixin(HandState):
             return
         if action == "over_blind" or action == "decline":
             self._answer_over_blind(seat, action == "over_blind", timeout=timeout)
+            return
+        if action == "run_twice" or action == "run_once":
+            self._answer_runout(seat, action == "run_twice", timeout=timeout)
             return
         self._last_actor = seat
         self.to_act = None

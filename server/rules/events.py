@@ -21,7 +21,8 @@ class HandStarted:
 
 @dataclass(frozen=True, slots=True)
 class Posted:
-    """A compulsory or voluntary forced wager: ``kind`` is blind, ante, bring_in or over_blind."""
+    """A compulsory or voluntary forced wager: ``kind`` is blind, ante, bring_in, over_blind
+    or straddle (STRAD-01, a home game's over blind at Hold'em/Manila)."""
 
     seat: int
     kind: str
@@ -59,11 +60,14 @@ class Reshuffled:
 
 @dataclass(frozen=True, slots=True)
 class BoardDealt:
-    """New community cards; ``board`` is the whole board so far."""
+    """New community cards; ``board`` is the whole board so far.  ``run``: 0 for the board
+    (or the first run), 1 for the second run of a board run twice (RIT-03), whose ``board``
+    is the cards both runs share followed by the second run's."""
 
     cards: tuple[str, ...]
     board: tuple[str, ...]
     positions: tuple[int, ...] = ()
+    run: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -138,6 +142,7 @@ class PotAwarded:
     winners: dict[int, int]
     odd_chip: int | None = None
     hand: str = ""
+    run: int = 0  # RIT-04: 1 for the second run's half of the pot
 
 
 @dataclass(frozen=True, slots=True)

@@ -33,6 +33,7 @@ from server.rules.dealing import DealingMixin
 from server.rules.events import Event, HandEnded, HandStarted, TurnStarted
 from server.rules.options import Options
 from server.rules.pots import build_pots
+from server.rules.runout import RunoutMixin
 from server.rules.showdown import ShowdownMixin
 from server.rules.structure import Stakes, check_stakes
 from server.rules.variant import TableRules, Variant
@@ -75,7 +76,7 @@ def _check_setup(variant: Variant, rules: TableRules, stacks: Mapping[int, int],
         raise errors.IllegalAction(errors.BAD_SETUP, "stud needs a bring-in")
 
 
-class Hand(DealingMixin, BettingMixin, ShowdownMixin):
+class Hand(DealingMixin, BettingMixin, RunoutMixin, ShowdownMixin):
     """One hand of a pot game (Hold'em, Manila, Draw, Stud).
 
     ``stacks``: seat -> chips in front of the player when the hand starts
@@ -89,6 +90,10 @@ class Hand(DealingMixin, BettingMixin, ShowdownMixin):
     dead blind (GEN-05, :mod:`server.rules.button`); without it the blinds go to the players
     left of the button (BLIND-01).  ``entry_posts``: seats that post a big blind to come in at
     once rather than wait for the big blind (GEN-05's table setting).
+    With ``rules.straddle`` (a home game's house rule, STRAD-01) ``over_blind`` and
+    ``ask_over_blind`` are the straddle at Hold'em/Manila: the same voluntary blind, posted as
+    ``straddle``.  With ``rules.run_twice`` (RIT-01..04) the players still in are asked, once
+    no more betting can happen, whether to run the rest of the board twice.
     """
 
     def __init__(
@@ -118,13 +123,15 @@ class Hand(DealingMixin, BettingMixin, ShowdownMixin):
         self.button = button
         self.hand_id = hand_id
         self.seed = seed
-        self.want_over_blind = over_blind and rules.over_blind
-        self.ask_over_blind = ask_over_blind and rules.over_blind
+        allowed = rules.over_blind or rules.straddle  # BLIND-04 / STRAD-01
+        self.want_over_blind = over_blind and allowed
+        self.ask_over_blind = ask_over_blind and allowed
         self._init_seats(stacks, button, num_seats)
         self.deck = list(deck)
         self._init_dealing()
         self._init_betting()
         self._init_showdown()
+        self._init_runout()
 
     def _init_seats(self, stacks: Mapping[int, int], button: int, num_seats: int) -> None:
         """The per-seat state at the start: stacks, dealing order, bets, cards, the board."""
@@ -232,6 +239,8 @@ class Hand(DealingMixin, BettingMixin, ShowdownMixin):
         opts = self._current_options(seat)
         if opts.over_blind is not None:  # BLIND-04: no answer is no over blind
             self._apply(seat, opts, "decline", None, (), timeout=True)
+        elif opts.run_twice:  # RIT-02: no answer is no
+            self._apply(seat, opts, "run_once", None, (), timeout=True)
         elif opts.draw is not None:
             self._apply(seat, opts, "draw", None, (), timeout=True)
         elif opts.bring_in is not None:
@@ -281,6 +290,15 @@ class Hand(DealingMixin, BettingMixin, ShowdownMixin):
                 return
             if self.to_act is not None:  # pragma: no cover (set only by _pick_next_actor: returns)
                 return
+            if self.runout_ask:  # RIT-02: the next player still in is asked
+                self.to_act = self.runout_ask[0]
+                self._emit(TurnStarted(self.to_act, self.street))
+                return
+            if self.runout_next:  # RIT-02: every answer is in: deal on
+                self.runout_next = False
+                self.street += 1
+                self._begin_street()
+                continue
             if self.pending and not self.draw_pending and not self._betting_open():
                 self.pending = set()  # ALLIN-04, checked after every action (not the draw)
             if self.pending:
@@ -294,5 +312,7 @@ class Hand(DealingMixin, BettingMixin, ShowdownMixin):
             if self.street + 1 >= len(self.variant.streets):
                 self._showdown()
                 return
+            if self._ask_runout():  # RIT-01: the question comes before the next card
+                continue
             self.street += 1
             self._begin_street()

@@ -23,6 +23,8 @@ COMPLETE = Action.COMPLETE
 DRAW = Action.DRAW
 OVER_BLIND = Action.OVER_BLIND
 DECLINE = Action.DECLINE
+RUN_TWICE = Action.RUN_TWICE
+RUN_ONCE = Action.RUN_ONCE
 ACTIONS: tuple[Action, ...] = tuple(Action)
 # the Options field that offers each action other than fold and check (None: not offered)
 _OFFER_FIELDS: dict[str, str] = {CALL: "call", BET: "bet", RAISE: "raise_",
@@ -41,7 +43,9 @@ class Options:
     ``draw``: the most cards the seat may discard (DRAW-03).
     ``over_blind``: the Draw over blind the seat is asked about before the deal (BLIND-04:
     exactly double the last blind), with ``decline`` (do not post it); nothing else is
-    offered then.
+    offered then.  ``straddle``: that question is a home game's straddle (STRAD-01, the same
+    voluntary blind at Hold'em/Manila).  ``run_twice``: the run-it-twice question (RIT-02):
+    ``run_twice`` or ``run_once``, nothing else.
 
     A house game (Caribbean Stud, CSP-01/03) offers, in its ante phase, ``sit_out`` (the
     seat's "fold" there), ``ante`` ``(min, max)`` (absent when the stack cannot cover even the
@@ -66,6 +70,8 @@ class Options:
     play: int | None = None
     over_blind: int | None = None
     decline: bool = False
+    straddle: bool = False
+    run_twice: bool = False
 
     def allows(self, kind: str) -> bool:
         """True when ``kind`` is among the offered actions."""
@@ -75,6 +81,8 @@ class Options:
             return self.check
         if kind == DECLINE:
             return self.decline
+        if kind in (RUN_TWICE, RUN_ONCE):
+            return self.run_twice
         field = _OFFER_FIELDS.get(kind)
         return field is not None and getattr(self, field) is not None
 
@@ -87,8 +95,15 @@ class Options:
         if self.sit_out or self.play is not None:
             return self._house_wire()
         if self.over_blind is not None:  # BLIND-04: the question before the deal
-            return {"fold": False, "check": False, "over_blind": self.over_blind,
-                    "decline": self.decline, "stack": self.stack}
+            out_ob: dict[str, object] = {"fold": False, "check": False,
+                                         "over_blind": self.over_blind,
+                                         "decline": self.decline, "stack": self.stack}
+            if self.straddle:  # STRAD-01: the same question, named a straddle
+                out_ob["straddle"] = True
+            return out_ob
+        if self.run_twice:  # RIT-02: the run-it-twice question
+            return {"fold": False, "check": False, "run_twice": True, "run_once": True,
+                    "stack": self.stack}
         out: dict[str, object] = {"fold": self.fold, "check": self.check}
         if self.call is not None:
             out["call"] = self.call

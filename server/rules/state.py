@@ -12,6 +12,7 @@ from collections.abc import Collection
 from server.rules.evaluate import HandValue
 from server.rules.events import Event
 from server.rules.options import Options
+from server.rules.pots import Pot
 from server.rules.structure import Stakes
 from server.rules.variant import TableRules, Variant
 
@@ -84,6 +85,13 @@ class HandState:
     revealed: set[int]
     all_in_early: set[int]
     rake: int
+    # run it twice (RIT, a home game's house rule)
+    runs: int
+    runout_ask: list[int]
+    runout_next: bool
+    runout_from: int
+    runout_board: int
+    board2: list[str]
 
     def _emit(self, event: Event) -> None:
         self._events.append(event)
@@ -149,4 +157,31 @@ class HandState:
         raise NotImplementedError
 
     def _apply_draw(self, seat: int, discard: tuple[str, ...], *, timeout: bool) -> None:
+        raise NotImplementedError
+
+    def _answer_runout(self, seat: int, yes: bool, *, timeout: bool) -> None:
+        raise NotImplementedError
+
+    def _burn(self) -> None:
+        raise NotImplementedError
+
+    def _take(self) -> tuple[str, int]:
+        raise NotImplementedError
+
+    def _left(self) -> int:
+        raise NotImplementedError
+
+    def _show_order(self) -> list[int]:
+        raise NotImplementedError
+
+    def _finish(self) -> None:
+        raise NotImplementedError
+
+    def _raked(self, pots: list[Pot]) -> list[Pot]:
+        raise NotImplementedError
+
+    def _showdown_twice(self) -> None:
+        raise NotImplementedError
+
+    def hole_cards(self, seat: int) -> list[str]:
         raise NotImplementedError

@@ -30,6 +30,8 @@ class Action(StrEnum):
     DRAW = "draw"
     OVER_BLIND = "over_blind"  # BLIND-04: post the voluntary over blind (asked before the deal)
     DECLINE = "decline"        # BLIND-04: do not post it
+    RUN_TWICE = "run_twice"    # RIT-02 (house rule): agree to run the board twice
+    RUN_ONCE = "run_once"      # RIT-02: do not agree (the board is run once)
 
 
 @unique

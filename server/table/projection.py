@@ -122,7 +122,7 @@ class HandProjector:
                 m.dealt, seat=v.seat, cards=_down_up(v.cards, v.up)[0],
                 up=_down_up(v.cards, v.up)[1]))]
         if isinstance(e, ev.BoardDealt):
-            return [Draft(partial(m.board, cards=list(e.board)))]
+            return [Draft(partial(m.board, cards=list(e.board), run=e.run + 1))]  # RIT-03
         if isinstance(e, ev.TurnStarted):
             pub = partial(m.turn, seat=e.seat, deadline=deadline, time_bank=time_bank,
                           in_bank=in_bank)
@@ -152,7 +152,8 @@ class HandProjector:
             return [Draft(partial(m.mucked, seat=e.seat))]
         if isinstance(e, ev.PotAwarded):
             return [Draft(partial(m.pot_awarded, pot=e.pot, amount=e.amount,
-                                  winners=dict(e.winners), odd_chip=e.odd_chip))]
+                                  winners=dict(e.winners), odd_chip=e.odd_chip,
+                                  run=e.run + 1))]  # RIT-04
         if isinstance(e, ev.HandEnded):
             return [self._ended(e.hand, e.stacks, voided=e.voided)]
         if isinstance(e, ev.StreetEnded):  # the pot breakdown, the same for every viewer

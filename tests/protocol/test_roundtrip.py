@@ -132,6 +132,7 @@ SERVER_MESSAGES: list[dict[str, Any]] = [
     m.drew(T, 8, seat=1, count=2, cards=["3h", "4h"]),
     m.drew(T, 8, seat=1, count=2),
     m.board(T, 9, cards=["2c", "7h", "Td"]),
+    m.board(T, 9, cards=["2c", "7h", "Td", "9s", "Qd"], run=2),  # RIT-03: the second run
     m.turn(T, 10, seat=1, deadline=1712345690.0,
            options={"fold": True, "check": False, "call": 200, "raise": {"min": 400,
                                                                           "max": 5000}}),
@@ -143,6 +144,7 @@ SERVER_MESSAGES: list[dict[str, Any]] = [
                        {"amount": 400, "eligible": [1, 3]}]),
     m.pot_awarded(T, 14, pot=0, amount=1201, winners={1: 601, 3: 600}, odd_chip=1),
     m.pot_awarded(T, 15, pot=1, amount=400, winners={3: 400}, odd_chip=None),
+    m.pot_awarded(T, 15, pot=0, amount=600, winners={3: 600}, odd_chip=None, run=2),  # RIT-04
     m.hand_ended(T, 16, hand="h-1", stacks={1: 5000, 3: 600},
                  reveal=[{"card": "Ks", "position": 4, "salt": "00ff", "proof": ["aa", "bb"]}]),
     m.chat(T, 17, seat=1, text="gl"),
