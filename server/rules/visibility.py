@@ -12,9 +12,10 @@ and ``poker-verify``, all derive from it.  The card rule itself is
   (SHOW-01/SHOW-02) by everyone;
 * burns and dead cards (STUD-06) by nobody, not even the seat that was dealt them;
 * the Caribbean dealer's hand: only its up card until it is turned (CSP-02), then all five;
-* a folded hand is named to nobody but its owner (SHOW-03): a Caribbean ``Settled`` hides its
-  ``hand`` and ``jackpot_hand`` from everyone else; the five cards that make any Caribbean
-  hand's value (``best``) are its owner's only.
+* a folded hand is named to nobody but its owner (SHOW-03); a Caribbean player's cards are
+  never turned for the others, so its ``Settled`` hides ``hand``, ``jackpot_hand`` and
+  ``best`` (the five cards that make the value) from everyone but its owner, folded or not
+  (CSP-14: a hand's name only to whom may see its cards).
 
 A hidden card is None in the viewed event, at its place (the deck positions stay, so the
 dealing order can still be checked); the event keeps its class and fields.  A viewed event is
@@ -78,8 +79,6 @@ def seen(event: E, viewer: int | None) -> E:
                      received=_hidden(e.received))
     if isinstance(e, csp.DealerDealt):  # the dealer is nobody's seat: only the up card
         return _with(event, cards=cards_for(e.cards, e.up, owner=-1, viewer=viewer))
-    if isinstance(e, csp.Settled) and viewer != e.seat:
-        if e.folded:  # SHOW-03
-            return _with(event, hand=None, jackpot_hand=None, best=_hidden(e.best))
-        return _with(event, best=_hidden(e.best))
+    if isinstance(e, csp.Settled) and viewer != e.seat:  # SHOW-03, CSP-14
+        return _with(event, hand=None, jackpot_hand=None, best=_hidden(e.best))
     return event

@@ -304,6 +304,11 @@ async def test_a_full_caribbean_round(live: Live, enc_a: str, enc_b: str) -> Non
         assert dealer[-1]["cards"] == CSP_HANDS[3] and dealer[-1]["qualifies"] is True
         (settled,) = frames(client, "settled", table=table)
         results = settled["results"]
+        # CSP-14: the hands stay face down, so each is named to its player only (the
+        # dealer's, turned for all, to everyone)
+        assert {s for s, r in results.items() if "hand" in r} == {str(me)}
+        assert not names_in(settled) - {results[str(me)]["hand"]}
+        assert dealer[-1]["hand"]
         assert {s: (r["ante"], r["play"], r["jackpot"]) for s, r in results.items()} == {
             "0": (100, 800, -100), "1": (200, 400, None), "2": (-100, None, None)}
         assert {s: r["stack"] for s, r in results.items()} == ended["stacks"]
@@ -336,6 +341,35 @@ def cards_in(obj: Any) -> set[str]:
     return set()
 
 
+HAND_NAME = re.compile(r"(high card|pair|two pair|three of a kind|straight|flush|full house"
+                       r"|four of a kind|straight flush|royal flush)\b")
+
+
+def names_in(obj: Any) -> set[str]:
+    """Every hand name ("pair of aces, king kicker") anywhere in a decoded message."""
+    if isinstance(obj, str):
+        return {obj} if HAND_NAME.match(obj) else set()
+    if isinstance(obj, dict):
+        return set().union(*(names_in(v) for v in obj.values())) if obj else set()
+    if isinstance(obj, list | tuple):
+        return set().union(*(names_in(v) for v in obj)) if obj else set()
+    return set()
+
+
+def named(message: dict[str, Any], seat: int | None) -> set[str]:
+    """Hand names a receiver may read because of this frame: a shown hand's, the dealer's,
+    and in a ``settled`` only their own hand's (SHOW-03, CSP-14)."""
+    kind = message["type"]
+    if kind == "showdown":
+        return {message["value"]}
+    if kind == "dealer" and message.get("hand"):
+        return {message["hand"]}
+    if kind == "settled" and seat is not None:
+        mine = message["results"].get(str(seat)) or {}
+        return {mine["hand"]} if mine.get("hand") else set()
+    return set()
+
+
 def entitled(message: dict[str, Any], seat: int | None) -> set[str]:
     """Cards a receiver (seat, or None for a spectator) may see because of this frame."""
     kind = message["type"]
@@ -359,19 +393,22 @@ def entitled(message: dict[str, Any], seat: int | None) -> set[str]:
 
 
 def audit(log: list[dict[str, Any]], seat: int | None) -> int:
-    """Assert that every frame's cards were entitled when it arrived; returns the number
-    of cards seen."""
+    """Assert that every frame's cards (and hand names) were entitled when it arrived;
+    returns the number of cards seen."""
     allowed: set[str] = set()
+    names: set[str] = set()
     seen = 0
     for message in log:
         if message["type"] == "hand_started":
-            allowed = set()
+            allowed, names = set(), set()
         allowed |= entitled(message, seat)
+        names |= named(message, seat)
         found = cards_in(message)
         seen += len(found)
-        assert found <= allowed, (
-            f"{'spectator' if seat is None else f'seat {seat}'} got {sorted(found - allowed)} "
-            f"in {message}")
+        who = 'spectator' if seat is None else f'seat {seat}'
+        assert found <= allowed, f"{who} got {sorted(found - allowed)} in {message}"
+        told = names_in(message) - names  # a hand's name only with its cards
+        assert not told, f"{who} was told {sorted(told)} in {message}"
     return seen
 
 

@@ -75,7 +75,7 @@ def test_csp02_caribbean_hands_and_the_dealers_up_card() -> None:
     assert seen(turned, None) is turned
 
 
-def test_show03_a_folded_caribbean_hand_is_named_to_its_owner_only() -> None:
+def test_show03_csp14_a_caribbean_hand_is_named_to_its_owner_only() -> None:
     best = ("As", "Ad", "Kd", "Qh", "9s")
     folded = csp.Settled(0, -10, 0, -5, "pair of aces", None, 90, True, best)
     assert seen(folded, 0) is folded
@@ -83,9 +83,12 @@ def test_show03_a_folded_caribbean_hand_is_named_to_its_owner_only() -> None:
     assert other.hand is None and other.jackpot_hand is None and _c(other.best) == (None,) * 5
     assert seen(folded, None).hand is None
     played = csp.Settled(1, 10, 20, 0, "flush", "flush", 130, False, best)
-    public = seen(played, None)
-    assert public.hand == "flush" and public.jackpot_hand == "flush"
-    assert _c(public.best) == (None,) * 5  # the cards stay the owner's
+    assert seen(played, 1) is played
+    for viewer in (None, 0):  # CSP-14: its cards stay face down, so does its name
+        public = seen(played, viewer)
+        assert public.hand is None and public.jackpot_hand is None
+        assert _c(public.best) == (None,) * 5
+        assert (public.ante, public.play, public.stack) == (10, 20, 130)  # the result is open
 
 
 def test_hand_view_per_seat() -> None:

@@ -1,10 +1,12 @@
 """Privacy: over many random hands of every variant, no frame to any connection holds a card
 its receiver was not entitled to see (own cards, up cards, board, cards shown at showdown, a
-drawing player's own new cards; spectators: only the public ones)."""
+drawing player's own new cards; spectators: only the public ones), nor a hand's name
+("pair of aces") whose cards its receiver may not see (SHOW-03, CSP-14)."""
 
 from __future__ import annotations
 
 import random
+import re
 from typing import Any
 
 import pytest
@@ -49,12 +51,30 @@ def cards_in(obj: Any) -> set[str]:
     return out
 
 
+HAND_NAME = re.compile(r"(high card|pair|two pair|three of a kind|straight|flush|full house"
+                       r"|four of a kind|straight flush|royal flush)\b")
+
+
+def names_in(obj: Any) -> set[str]:
+    """Every hand name ("pair of aces, king kicker") anywhere in a decoded message."""
+    if isinstance(obj, str):
+        return {obj} if HAND_NAME.match(obj) else set()
+    if isinstance(obj, dict):
+        return set().union(*(names_in(v) for v in obj.values())) if obj else set()
+    if isinstance(obj, list):
+        return set().union(*(names_in(v) for v in obj)) if obj else set()
+    return set()
+
+
 class Truth:
-    """Who may see which card in the current hand, from the engine's own events."""
+    """Who may see which card (and which hand's name) in the current hand, from the engine's
+    own events."""
 
     def __init__(self) -> None:
         self.public: set[str] = set()
         self.own: dict[int, set[str]] = {}
+        self.public_names: set[str] = set()
+        self.own_names: dict[int, set[str]] = {}
 
     def feed(self, e: Any) -> None:
         if isinstance(e, ev.Dealt):
@@ -66,6 +86,14 @@ class Truth:
             self.own.setdefault(e.seat, set()).update(e.received)
         elif isinstance(e, ev.BoardDealt | ev.Showdown | csp.DealerRevealed):
             self.public.update(e.cards)
+            if isinstance(e, ev.Showdown | csp.DealerRevealed):  # shown: named to all
+                self.public_names.add(e.hand)
+        elif isinstance(e, ev.PotAwarded) and e.hand:
+            self.public_names.add(e.hand)
+        elif isinstance(e, csp.Settled):  # the cards stay face down: the owner's name only
+            self.own_names.setdefault(e.seat, set()).add(e.hand)
+            if e.jackpot_hand:
+                self.own_names[e.seat].add(e.jackpot_hand)
         elif isinstance(e, csp.Dealt):
             self.own.setdefault(e.seat, set()).update(e.cards)
         elif isinstance(e, csp.DealerDealt):
@@ -152,6 +180,7 @@ async def test_no_card_reaches_a_receiver_not_entitled_to_it(variant: str) -> No
     sinks += [(s, seat) for seat, s in players.items()]
     marks = {id(s): 0 for s, _ in sinks}
     hands = 0
+    names_seen: set[str] = set()
     for _ in range(25):
         for seat, sink in players.items():  # everyone plays: sit back in, top up
             st = t.seats[seat]
@@ -167,12 +196,18 @@ async def test_no_card_reaches_a_receiver_not_entitled_to_it(variant: str) -> No
         cur = truth[-1]
         for sink, seat in sinks:
             allowed = cur.public | (cur.own.get(seat, set()) if seat is not None else set())
+            named = cur.public_names | (cur.own_names.get(seat, set())
+                                        if seat is not None else set())
             for msg in sink.messages[marks[id(sink)]:]:
                 leaked = cards_in(msg) - allowed
                 assert not leaked, (variant, seat, msg, leaked)
+                told = names_in(msg) - named
+                assert not told, (variant, seat, msg, told)
+                names_seen.update(names_in(msg))
             marks[id(sink)] = len(sink.frames)
         truth.append(Truth())
     assert hands >= 10
+    assert names_seen  # the name check had names to check
     # every chip accounted for: balances + table + house (+ the embedded jackpot)
     jp = h.registry.jackpot
     total = h.wallet.total() + t.seats.chips() + t.dealer.house_net + jp.pool + jp.minor + jp.house

@@ -73,14 +73,17 @@ async def _caribbean_fold_round() -> tuple[Harness, TableActor, dict[str, FakeSi
     return h, t, {"alice": alice, "bob": bob, "watcher": watcher}, folded
 
 
-async def test_show03_caribbean_settled_never_names_a_folded_hand_to_others() -> None:
+async def test_show03_csp14_caribbean_settled_names_a_hand_to_its_owner_only() -> None:
     """SHOW-03: the public ``settled`` (other players, spectators) has no value for the
-    folded seat; its owner's copy names it; the played hand stays named for everyone."""
+    folded seat; its owner's copy names it. CSP-14: a played hand's cards stay face down
+    too, so its name is its owner's only (Bob sees his, the watcher neither)."""
     h, t, sinks, folded = await _caribbean_fold_round()
+    assert sinks["bob"].of("settled")[-1]["results"]["3"]["hand"]
+    assert "hand" not in sinks["alice"].of("settled")[-1]["results"]["3"]
+    assert "hand" not in sinks["watcher"].of("settled")[-1]["results"]["3"]
     for who in ("bob", "watcher"):
         results = sinks[who].of("settled")[-1]["results"]
         assert "hand" not in results["0"], (who, results)
-        assert results["3"]["hand"]  # a played hand is compared with the dealer's, openly
         assert folded not in _text(sinks[who].messages), who
         assert not _cards(sinks[who].messages) & set(ALICE), who
     mine = sinks["alice"].of("settled")[-1]["results"]
