@@ -37,7 +37,31 @@ export function isPrivateId(id) {
   return typeof id === "string" && /^t\d+-[A-Za-z0-9_-]+$/.test(id);
 }
 
-/** The invite link of a private table (`base`: the page's origin and path). */
+/** The base of the page's links (invite, watch): `address`, the address players open that
+ * the server writes into `<meta name="poker-public-address">` (its `--public-address`, or its
+ * LAN address for a page opened on the loopback; server/net/http.py), else the page's own
+ * origin and path (`loc`: `location`). Anything but `http(s)://host[:port]` is ignored. */
+export function linkBase(address, loc) {
+  const given = typeof address === "string" ? address.trim().replace(/\/+$/, "") : "";
+  if (/^https?:\/\/[^\s/?#@]+$/.test(given)) return `${given}/`;
+  return `${loc.origin}${loc.pathname}`;
+}
+
+/** Whether a link at `base` reaches this computer only (a loopback host: 127.x, localhost,
+ * [::1], or 0.0.0.0); friends on other machines cannot open it. */
+export function thisComputerOnly(base) {
+  let host;
+  try { host = new URL(base).hostname.toLowerCase(); } catch { return false; }
+  return host === "localhost" || host.endsWith(".localhost") || host === "[::1]"
+    || host === "0.0.0.0" || /^127\.\d+\.\d+\.\d+$/.test(host);
+}
+
+/** The watch link of a table (spectators need no code). */
+export function watchLink(base, id) {
+  return `${base}#/table/${encodeURIComponent(id)}/watch`;
+}
+
+/** The invite link of a private table (`base`: `linkBase`). */
 export function inviteLink(base, id, code) {
   const link = `${base}#/table/${encodeURIComponent(id)}`;
   return code ? `${link}?code=${encodeURIComponent(code)}` : link;

@@ -9,7 +9,9 @@
 
 import { app } from "./ctx.js";
 import { plainError } from "./errors.js";
-import { changeRequest, codeStore, csvFilename, inviteLink } from "./home.js";
+import {
+  changeRequest, codeStore, csvFilename, inviteLink, linkBase, thisComputerOnly, watchLink,
+} from "./home.js";
 import { $, esc, setHTML, show } from "./ui/dom.js";
 import {
   changeFieldsHTML, confirmHTML, gameHTML, homeNoteText, homeStatusHTML, ledgerHTML, pendingHTML,
@@ -21,7 +23,13 @@ const closedReasons = {}; // table id -> the reason of its `table_closed`
 let confirmAsk = null; // {text, yes, run}: the confirmation shown in the host panel
 let ledgerAsked = ""; // "table:hand" the ledger was last asked for
 
-const pageBase = () => `${location.origin}${location.pathname}`;
+/** The base of the links friends are sent: the address players open, which the server
+ * writes into the page (`--public-address`, or its LAN address), else this page's own. */
+const pageBase = () => linkBase(
+  document.querySelector('meta[name="poker-public-address"]')?.getAttribute("content"), location);
+
+/** A table's watch link (the top bar's share button at a table that is not your private one). */
+export const tableWatchLink = (id) => watchLink(pageBase(), id);
 
 function openTable() {
   const t = app.store.state.table;
@@ -82,7 +90,9 @@ async function copyLink() {
   if (!link) return;
   try {
     await navigator.clipboard.writeText(link);
-    $("#host-copied").textContent = "Copied. Send it to your friends.";
+    $("#host-copied").textContent = thisComputerOnly(link)
+      ? "Copied, but it opens on this computer only (see above)."
+      : "Copied. Send it to your friends.";
   } catch {
     input.focus();
     input.select();
@@ -223,6 +233,7 @@ function renderPanel(t) {
   const link = host.code ? inviteLink(pageBase(), t.id, host.code) : "";
   const input = $("#host-link");
   if (input.value !== link) input.value = link;
+  show($("#host-link-note"), !!link && thisComputerOnly(link)); // friends could not open it
   setHTML($("#host-game"), gameHTML(t));
   setHTML($("#host-players"), playersHTML(t));
   setHTML($("#host-change-fields"), changeFieldsHTML(t));

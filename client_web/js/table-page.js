@@ -9,7 +9,7 @@ import { maxBet } from "./state.js";
 import { bindActions, bindShortcuts, streetKey } from "./ui/actions.js";
 import { $, show } from "./ui/dom.js";
 import { hello } from "./lobby-page.js";
-import { codes, shareLink } from "./host-page.js";
+import { codes, shareLink, tableWatchLink } from "./host-page.js";
 
 /** The sit panel: a buy-in at a free seat, or chips added at one's own (`rebuy`). */
 export function openSitPanel(seat, rebuy = false) {
@@ -112,7 +112,7 @@ function setupSeatButtons() {
   $("#share-btn").addEventListener("click", async () => {
     const t = app.store.state.table;
     if (!t) return;
-    const link = shareLink(t) || `${location.origin}/#/table/${encodeURIComponent(t.id)}/watch`;
+    const link = shareLink(t) || tableWatchLink(t.id);
     try {
       await navigator.clipboard.writeText(link);
       app.showBanner(`Copied: ${link}`, 3000);
