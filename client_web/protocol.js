@@ -32,8 +32,8 @@ export const HOST_ACTIONS = Object.freeze(["approve", "refuse", "pause", "resume
 export const LEDGER_FORMATS = Object.freeze(["json", "csv"]);
 export const REQUEST_TYPES = Object.freeze(["hello", "login", "register", "logout", "change_password", "ping", "tables", "create_table", "watch", "unwatch", "sit", "leave", "act", "chat", "sit_out", "sit_in", "show_hands", "resume", "history", "hand", "mute", "host"]);
 export const ANSWER_TYPES = Object.freeze(["ok", "error", "pong"]);
-export const TABLE_EVENT_TYPES = Object.freeze(["snapshot", "seated", "left", "sat_out", "sat_in", "hand_started", "posted", "dealt", "drew", "board", "turn", "acted", "showdown", "mucked", "pot_awarded", "pots", "hand_ended", "chat", "dealer", "settled", "table_closed", "seat_request", "seat_refused", "table_updated", "ledger"]);
-export const EVENT_TYPES = Object.freeze(["snapshot", "seated", "left", "sat_out", "sat_in", "hand_started", "posted", "dealt", "drew", "board", "turn", "acted", "showdown", "mucked", "pot_awarded", "pots", "hand_ended", "chat", "dealer", "settled", "table_closed", "seat_request", "seat_refused", "table_updated", "ledger", "jackpot", "welcome", "balance", "notice"]);
+export const TABLE_EVENT_TYPES = Object.freeze(["snapshot", "seated", "left", "sat_out", "sat_in", "hand_started", "posted", "dealt", "drew", "board", "turn", "acted", "showdown", "mucked", "pot_awarded", "pots", "hand_ended", "chat", "dealer", "settled", "table_closed", "seat_request", "seat_refused", "table_updated", "ledger", "presence"]);
+export const EVENT_TYPES = Object.freeze(["snapshot", "seated", "left", "sat_out", "sat_in", "hand_started", "posted", "dealt", "drew", "board", "turn", "acted", "showdown", "mucked", "pot_awarded", "pots", "hand_ended", "chat", "dealer", "settled", "table_closed", "seat_request", "seat_refused", "table_updated", "ledger", "presence", "jackpot", "welcome", "balance", "notice"]);
 
 // Error code -> default human message.
 export const ERROR_CODES = Object.freeze({
@@ -131,7 +131,7 @@ export const MESSAGE_FIELDS = Object.freeze({
   "jackpot": Object.freeze({"required": Object.freeze(["pool"]), "optional": Object.freeze(["minor", "major", "table"])}),
   "balance": Object.freeze({"required": Object.freeze(["balance"]), "optional": Object.freeze([])}),
   "notice": Object.freeze({"required": Object.freeze(["text"]), "optional": Object.freeze(["table"])}),
-  "snapshot": Object.freeze({"required": Object.freeze(["table", "seq", "variant", "structure", "stakes", "seats", "board", "pots", "button", "turn", "hand"]), "optional": Object.freeze(["name", "settings", "you", "host"])}),
+  "snapshot": Object.freeze({"required": Object.freeze(["table", "seq", "variant", "structure", "stakes", "seats", "board", "pots", "button", "turn", "hand"]), "optional": Object.freeze(["name", "settings", "you", "host", "number"])}),
   "seated": Object.freeze({"required": Object.freeze(["table", "seq", "seat", "name", "stack"]), "optional": Object.freeze(["guest", "tag", "wait_for_bb"])}),
   "seat_request": Object.freeze({"required": Object.freeze(["table", "seq", "player", "name", "seat", "buy_in"]), "optional": Object.freeze(["guest", "tag"])}),
   "seat_refused": Object.freeze({"required": Object.freeze(["table", "seq", "player", "seat"]), "optional": Object.freeze(["reason"])}),
@@ -140,7 +140,8 @@ export const MESSAGE_FIELDS = Object.freeze({
   "left": Object.freeze({"required": Object.freeze(["table", "seq", "seat", "name"]), "optional": Object.freeze(["reason"])}),
   "sat_out": Object.freeze({"required": Object.freeze(["table", "seq", "seat"]), "optional": Object.freeze([])}),
   "sat_in": Object.freeze({"required": Object.freeze(["table", "seq", "seat"]), "optional": Object.freeze([])}),
-  "hand_started": Object.freeze({"required": Object.freeze(["table", "seq", "hand", "button", "commitment"]), "optional": Object.freeze([])}),
+  "presence": Object.freeze({"required": Object.freeze(["table", "seq", "seat", "online"]), "optional": Object.freeze([])}),
+  "hand_started": Object.freeze({"required": Object.freeze(["table", "seq", "hand", "button", "commitment"]), "optional": Object.freeze(["number"])}),
   "posted": Object.freeze({"required": Object.freeze(["table", "seq", "seat", "kind", "amount"]), "optional": Object.freeze([])}),
   "dealt": Object.freeze({"required": Object.freeze(["table", "seq", "seat", "cards", "up"]), "optional": Object.freeze([])}),
   "drew": Object.freeze({"required": Object.freeze(["table", "seq", "seat", "count"]), "optional": Object.freeze(["cards"])}),
@@ -159,7 +160,7 @@ export const MESSAGE_FIELDS = Object.freeze({
 });
 
 // A snapshot's seat entry: {required, optional} fields.
-export const SEAT_FIELDS = Object.freeze({"required": Object.freeze(["seat", "name", "stack", "bet", "state", "cards", "up", "sitting_out"]), "optional": Object.freeze(["guest", "tag", "deadline", "wait_for_bb"])});
+export const SEAT_FIELDS = Object.freeze({"required": Object.freeze(["seat", "name", "stack", "bet", "state", "cards", "up", "sitting_out"]), "optional": Object.freeze(["guest", "tag", "deadline", "wait_for_bb", "disconnected"])});
 
 /** The human message for an error code (the code itself when unknown). */
 export function errorMessage(code) {

@@ -129,7 +129,7 @@ TABLE_EVENT_TYPES: Final = (
     "hand_started", "posted", "dealt", "drew", "board", "turn", "acted",
     "showdown", "mucked", "pot_awarded", "pots", "hand_ended", "chat",
     "dealer", "settled", "table_closed", "seat_request", "seat_refused", "table_updated",
-    "ledger",
+    "ledger", "presence",
 )
 #: Every message type the server sends that is not an answer: the table events, plus
 #: ``welcome`` (after hello/login/register), ``jackpot`` (broadcast to every connection;

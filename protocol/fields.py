@@ -45,7 +45,7 @@ Validator = Callable[[str, Any], Any]
 #: ``deadline`` (wave 3, Caribbean Stud) for a seat that still has to decide in the phase.
 SEAT_FIELDS: tuple[tuple[str, ...], tuple[str, ...]] = (
     ("seat", "name", "stack", "bet", "state", "cards", "up", "sitting_out"),
-    ("guest", "tag", "deadline", "wait_for_bb"),
+    ("guest", "tag", "deadline", "wait_for_bb", "disconnected"),
 )
 
 # Bidirectional controls let a name or a chat line display as something it is not.

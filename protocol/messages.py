@@ -46,6 +46,7 @@ __all__ = [
     "ok",
     "pong",
     "posted",
+    "presence",
     "pot_awarded",
     "pots",
     "sat_in",
@@ -79,7 +80,7 @@ MESSAGE_FIELDS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "balance": (("balance",), ()),
     "notice": (("text",), ("table",)),
     "snapshot": ((*_T, "variant", "structure", "stakes", "seats", "board", "pots", "button",
-                  "turn", "hand"), ("name", "settings", "you", "host")),
+                  "turn", "hand"), ("name", "settings", "you", "host", "number")),
     "seated": ((*_T, "seat", "name", "stack"), ("guest", "tag", "wait_for_bb")),
     "seat_request": ((*_T, "player", "name", "seat", "buy_in"), ("guest", "tag")),
     "seat_refused": ((*_T, "player", "seat"), ("reason",)),
@@ -88,7 +89,8 @@ MESSAGE_FIELDS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "left": ((*_T, "seat", "name"), ("reason",)),
     "sat_out": ((*_T, "seat"), ()),
     "sat_in": ((*_T, "seat"), ()),
-    "hand_started": ((*_T, "hand", "button", "commitment"), ()),
+    "presence": ((*_T, "seat", "online"), ()),
+    "hand_started": ((*_T, "hand", "button", "commitment"), ("number",)),
     "posted": ((*_T, "seat", "kind", "amount"), ()),
     "dealt": ((*_T, "seat", "cards", "up"), ()),
     "drew": ((*_T, "seat", "count"), ("cards",)),
@@ -201,7 +203,7 @@ def snapshot(table: str, seq: int, *, variant: str, structure: str | None,
              board: Sequence[str], pots: Sequence[Mapping[str, Any]], button: int | None,
              turn: Mapping[str, Any] | None, hand: HandId | None, name: str | None = None,
              settings: Mapping[str, Any] | None = None, you: int | None = None,
-             host: Mapping[str, Any] | None = None) -> Msg:
+             host: Mapping[str, Any] | None = None, number: int | None = None) -> Msg:
     """``snapshot``: the whole table as this viewer may see it; ``seq`` is the table's
     latest event number, so a client resumes from it.
 
@@ -215,7 +217,8 @@ def snapshot(table: str, seq: int, *, variant: str, structure: str | None,
     holds ``sum(pots) + sum(bet)``; empty between hands;
     ``button``: seat or null; ``turn``: null or ``{seat, deadline, options?}`` as in
     ``turn``; ``hand``: current hand id or null; ``you``: the viewer's seat, if seated;
-    ``host``: a private table's host state as in ``table_updated``.
+    ``host``: a private table's host state as in ``table_updated``; ``number``: the
+    current (or last) hand's number at this table, as in ``hand_started``.
     """
     msg = _ev("snapshot", table, seq, {
         "variant": variant, "structure": structure, "stakes": dict(stakes),
@@ -231,6 +234,8 @@ def snapshot(table: str, seq: int, *, variant: str, structure: str | None,
         msg["you"] = you
     if host is not None:
         msg["host"] = dict(host)
+    if number is not None:
+        msg["number"] = number
     return msg
 
 
@@ -306,14 +311,26 @@ def sat_in(table: str, seq: int, *, seat: int) -> Msg:
     return _ev("sat_in", table, seq, {"seat": seat})
 
 
+def presence(table: str, seq: int, *, seat: int, online: bool) -> Msg:
+    """``presence``: the connection of the player at ``seat`` dropped (``online: false``,
+    sent at once) or came back (``online: true``). A disconnected player keeps the seat;
+    their turn times out at the action clock (their time bank waits unless the table's
+    ``bank_when_disconnected``), and after ``reconnect_grace`` they are sat out."""
+    return _ev("presence", table, seq, {"seat": seat, "online": online})
+
+
 def hand_started(table: str, seq: int, *, hand: HandId, button: int | None,
-                 commitment: str) -> Msg:
-    """``hand_started``: hand id ``hand``; ``button`` seat; ``commitment``: the root (hex)
+                 commitment: str, number: int | None = None) -> Msg:
+    """``hand_started``: hand id ``hand`` (unique for ever, for the history and audits);
+    ``number``: the hand's number at this table (1 for its first hand; what people see,
+    "#1"); ``button`` seat; ``commitment``: the root (hex)
     of the Merkle tree over the deck, one leaf per position, its card and a fresh random
     salt (byte layout: :mod:`server.rules.commitment`), published before any card and
     opened card by card by ``hand_ended.reveal``."""
-    return _ev("hand_started", table, seq,
-               {"hand": hand, "button": button, "commitment": commitment})
+    fields: Msg = {"hand": hand, "button": button, "commitment": commitment}
+    if number is not None:
+        fields["number"] = number
+    return _ev("hand_started", table, seq, fields)
 
 
 def posted(table: str, seq: int, *, seat: int, kind: str, amount: int) -> Msg:
@@ -325,13 +342,15 @@ def posted(table: str, seq: int, *, seat: int, kind: str, amount: int) -> Msg:
 def seat_entry(*, seat: int, name: str, stack: int, sitting_out: bool, bet: int = 0,
                state: str = "waiting", cards: Sequence[str | None] = (),
                up: Sequence[str] = (), tag: str | None = None,
-               deadline: float | None = None, wait_for_bb: bool = False) -> Msg:
+               deadline: float | None = None, wait_for_bb: bool = False,
+               disconnected: bool = False) -> Msg:
     """One seat of a ``snapshot`` (fields: :data:`protocol.fields.SEAT_FIELDS`).
     ``sitting_out`` (wave 3): the player sits out (also while a hand they are in runs on);
     ``tag``: a guest account's tag (the entry then carries ``guest: true`` and ``tag``);
     ``deadline`` (wave 3, Caribbean Stud): Unix seconds, the phase's deadline, for a seat
     that still has to decide in the current phase; ``wait_for_bb``: a newcomer (or one back
-    after the big blind passed them) who waits for the big blind to be dealt in (GEN-05)."""
+    after the big blind passed them) who waits for the big blind to be dealt in (GEN-05);
+    ``disconnected``: the player's connection is gone (see ``presence``)."""
     entry: Msg = {"seat": seat, "name": name, "stack": stack, "bet": bet, "state": state,
                   "cards": list(cards), "up": list(up), "sitting_out": sitting_out}
     if tag is not None:
@@ -340,6 +359,8 @@ def seat_entry(*, seat: int, name: str, stack: int, sitting_out: bool, bet: int 
         entry["deadline"] = deadline
     if wait_for_bb:
         entry["wait_for_bb"] = True
+    if disconnected:
+        entry["disconnected"] = True
     return entry
 
 
