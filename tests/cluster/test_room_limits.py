@@ -43,13 +43,14 @@ from server.ledger.redis_store import RedisStore
 from server.net.loginguard import LoginGuard
 from server.redisio import Redis
 from server.roomlimits import PENDING_GRACE_MS, RoomLimits
-from tests.cluster.test_nginx import open_at
-from tests.ledger.test_crash import ROOT, server_command
+from tests.cluster.test_nginx import NAMES, cluster, open_at
+from tests.ledger.test_crash import ROOT, Server, server_command
 from tests.net.conftest import Client
 from tests.operator.conftest import TOKEN, _call
 from tests.redis_helpers import RedisProcess, free_port
 
 pytestmark = [pytest.mark.redis, pytest.mark.slow]
+__all__ = ["cluster"]  # the fixture: three processes behind the shipped deploy/nginx.conf
 
 TIMEOUT = 20.0
 WITHIN = 1.0  # the issue's bound for a revocation or a flag to reach every process
@@ -292,6 +293,30 @@ async def test_one_password_check_of_an_account_at_a_time(limits: RoomLimits) ->
         async with there.attempt("acct", "3.3.3.3"):
             pass
     assert info.value.code == "login_locked"
+
+
+async def test_the_attack_through_the_shipped_nginx_meets_the_one_cap(
+        cluster: tuple[int, list[Server]], redis_server: RedisProcess) -> None:
+    """The issue's set-up: nginx (deploy/nginx.conf) in front of three processes; the
+    attacker spreads guesses over `/node/<name>/ws` and guests over `/ws`: one cap each."""
+    listen, _ = cluster
+    nodes = [f"ws://127.0.0.1:{listen}/node/{name}/ws" for name in NAMES]
+    victim = await named(nodes[0], "register", "Yara", "yara-password")
+    await victim.ws.close()
+    codes = []
+    for i in range(9):
+        c = await open_at(nodes[i % 3])
+        codes.append((await c.request("login", name="Yara", password=f"guess-{i:04d}"))["code"])
+        await c.ws.close()
+    assert codes == ["bad_credentials"] * 5 + ["login_locked"] * 4, codes
+    answers = []
+    for i in range(12):
+        c = await open_at(f"ws://127.0.0.1:{listen}/ws" if i % 2 else nodes[i % 3])
+        answer = await c.request("hello", guest=f"Farm{i}")
+        answers.append(answer["type"] if answer["type"] == "ok" else answer["code"])
+        await c.ws.close()
+    assert answers == ["ok"] * 10 + ["too_many_guests"] * 2, answers
+    await chips_conserved(redis_server)
 
 
 async def test_guests_from_one_address_over_three_processes_hit_the_one_cap(
