@@ -319,7 +319,8 @@ class Config:
     # --- tables, lobby and chat (abuse) ---
     max_tables_per_account: int = 8
     """Open tables one account may have created at once; one more `create_table` is refused
-    with `too_many_tables`. A table stops counting when it closes (idle, `idle_table_close`)."""
+    with `too_many_tables`. A table stops counting when it closes (idle, `idle_table_close`).
+    In a cluster: in the whole room (`server.roomlimits`), like `max_tables_per_ip`."""
 
     max_tables_per_ip: int = 32
     """Open tables created from one client address at once (every account, guests included,
@@ -492,7 +493,8 @@ class Config:
     """Failed password checks (`login`, `change_password`) for one account name within
     `login_fail_window` seconds before the name is locked: refused with `login_locked` and
     `retry_after` for `login_lockout` seconds, the right password too. Each further failure
-    after that doubles the lockout (exponential backoff) up to `login_lockout_max`. Names are
+    after that doubles the lockout (exponential backoff) up to `login_lockout_max`. In a
+    cluster the lockouts count in the whole room (`server.roomlimits`). Names are
     compared by their confusables skeleton, so "AIice" counts against "Alice"."""
 
     login_ip_fail_limit: int = 20
@@ -532,7 +534,8 @@ class Config:
     guests_per_ip_per_minute: int = 10
     """Guest accounts (`hello` with `guest`) one client address may create in any 60 seconds;
     one more is refused with `too_many_guests` (`retry_after`). Each guest gets
-    `starting_balance` chips, so this also bounds how fast chips can be farmed."""
+    `starting_balance` chips, so this also bounds how fast chips can be farmed. In a cluster:
+    in the whole room (`server.roomlimits`)."""
 
     guest_idle_expiry: float = 86400.0
     """Seconds a guest account may stay idle (no connection, no chips at a table) before it is
