@@ -3,7 +3,8 @@
 
 Standard library only, so it runs on a fresh machine with nothing but Python 3.11+ and apt.
 
-    python3 dev.py serve [server args]   run the server (default http://127.0.0.1:8080/)
+    python3 dev.py serve [server args]   run the server (default http://127.0.0.1:8080/;
+                                         --host 0.0.0.0 for friends on your network)
     python3 dev.py test [--fast] [pytest args]
                                          ruff, mypy, lint-imports (the import contracts),
                                          then pytest with the coverage gate of server.rules
@@ -11,10 +12,18 @@ Standard library only, so it runs on a fresh machine with nothing but Python 3.1
     python3 dev.py bench                 run every tests/benchmarks/bench_*.py in turn
 
 Each command first makes sure `.venv` exists in the repo root and that the project is installed
-in it (`pip install -e '.[test]'`); the install is redone only when pyproject.toml changed,
-which is tracked by a hash stored in `.venv`. `test` also installs the system packages the
-tests need (redis-server, nginx, chromium) with apt-get when they are missing, but starts no
-service.
+in it with what that command needs: `serve` the runtime dependencies only (`pip install -e .`),
+`test` the `[test]` extra too (pytest, Playwright, mypy, ruff, pokerkit, hypothesis, ...),
+`bench` the `[test,bench]` extras. Each install leaves its own stamp in `.venv`
+(`.nzpoker-install-<extras>.json`, with a hash of pyproject.toml); an install is redone only
+when no stamp of the same pyproject.toml covers the extras asked for, so `serve` after `test`
+installs nothing, and switching back and forth reinstalls nothing. `test` also installs the
+system packages the tests need (redis-server, nginx, chromium) with apt-get when they are
+missing, but starts no service.
+
+`serve` runs `poker-server`, which prints the address players open (`Players open ...`) under
+its two URLs, and refuses plainly to start a second server on the same data directory
+(`server/instance.py`: give a second one its own `--port` and `--data-dir`).
 """
 
 from __future__ import annotations
@@ -31,14 +40,19 @@ ROOT = Path(__file__).resolve().parent
 VENV = ROOT / ".venv"
 VENV_BIN = VENV / "bin"
 VENV_PYTHON = VENV_BIN / "python"
-STAMP = VENV / ".nzpoker-install.json"
+STAMP_GLOB = ".nzpoker-install*.json"
+"""The install stamps in .venv: one per set of extras (`stamp_path`); the older single
+`.nzpoker-install.json` is read as one too."""
 PYPROJECT = ROOT / "pyproject.toml"
 CHROMIUM = Path("/usr/bin/chromium")
 
 USAGE = """usage: python3 dev.py COMMAND [args]
 
 commands:
-  serve [args]                 run the server; args go to poker-server (see --help)
+  serve [args]                 run the server (installs the runtime dependencies only); args
+                               go to poker-server (see serve --help): --host 0.0.0.0 lets
+                               friends on your network in, --public-address URL names the
+                               address they open (README "Play with friends")
   test [--fast] [pytest args]  ruff check, mypy, lint-imports, then pytest (+ coverage gate);
                                --fast skips slow tests
   bench                        run each tests/benchmarks/bench_*.py in turn
@@ -191,12 +205,29 @@ def _create_venv() -> None:
         raise SystemExit(fail(f"could not create a working virtual environment in {VENV}"))
 
 
-def _read_stamp() -> dict[str, object]:
+def stamp_path(extras: tuple[str, ...]) -> Path:
+    """The stamp of an install with `extras` (`()`: the runtime dependencies only)."""
+    name = "+".join(sorted(set(extras))) or "runtime"
+    return VENV / f".nzpoker-install-{name}.json"
+
+
+def _read_stamp(path: Path) -> dict[str, object]:
     try:
-        data = json.loads(STAMP.read_text())
+        data = json.loads(path.read_text())
     except (OSError, ValueError):
         return {}
     return data if isinstance(data, dict) else {}
+
+
+def installed_covers(extras: tuple[str, ...], digest: str) -> bool:
+    """Does an install of this pyproject.toml (`digest`) with at least `extras` exist?"""
+    for path in VENV.glob(STAMP_GLOB):
+        stamp = _read_stamp(path)
+        have = stamp.get("extras")
+        if (stamp.get("pyproject_sha256") == digest and isinstance(have, list)
+                and set(extras) <= set(have)):
+            return True
+    return False
 
 
 def ensure_icu_build_deps() -> None:
@@ -212,29 +243,24 @@ def ensure_icu_build_deps() -> None:
 
 
 def ensure_venv(extras: tuple[str, ...] = ("test",)) -> None:
-    """Create/reuse .venv and `pip install -e '.[extras]'` when pyproject.toml changed."""
+    """Create/reuse .venv and `pip install -e '.[extras]'` (`-e .` for no extras) unless an
+    install of this pyproject.toml with at least these extras is stamped already."""
     if not _venv_works():
         _create_venv()
     digest = hashlib.sha256(PYPROJECT.read_bytes()).hexdigest()
-    stamp = _read_stamp()
-    installed_extras = stamp.get("extras")
-    have = set(installed_extras) if isinstance(installed_extras, list) else set()
-    if (
-        stamp.get("pyproject_sha256") == digest
-        and set(extras) <= have
-        and (VENV_BIN / "poker-server").exists()
-    ):
+    if installed_covers(extras, digest) and (VENV_BIN / "poker-server").exists():
         return
-    wanted = sorted(set(extras) | (have if stamp.get("pyproject_sha256") == digest else set()))
-    spec = f".[{','.join(wanted)}]"
+    wanted = sorted(set(extras))
+    spec = f".[{','.join(wanted)}]" if wanted else "."
+    stamp = stamp_path(extras)
     ensure_icu_build_deps()
     say(f"pip install -e '{spec}' (pyproject.toml changed or first install)")
     pip = [str(VENV_PYTHON), "-m", "pip", "--disable-pip-version-check"]
     result = subprocess.run([*pip, "install", "-e", spec], cwd=ROOT)
     if result.returncode != 0:
-        STAMP.unlink(missing_ok=True)
+        stamp.unlink(missing_ok=True)
         raise SystemExit(fail("pip install failed", result.returncode))
-    STAMP.write_text(json.dumps({"pyproject_sha256": digest, "extras": wanted}) + "\n")
+    stamp.write_text(json.dumps({"pyproject_sha256": digest, "extras": wanted}) + "\n")
 
 
 def venv_env(extra: dict[str, str] | None = None) -> dict[str, str]:
@@ -251,8 +277,12 @@ def venv_env(extra: dict[str, str] | None = None) -> dict[str, str]:
 # ------------------------------------------------------------------------------------------
 
 
+SERVE_EXTRAS: tuple[str, ...] = ()
+"""`serve` needs the runtime dependencies only; the test toolchain is `test`'s."""
+
+
 def cmd_serve(args: list[str]) -> int:
-    ensure_venv()
+    ensure_venv(SERVE_EXTRAS)
     exe = VENV_BIN / "poker-server"
     say(f"poker-server {' '.join(args)}".rstrip())
     os.chdir(ROOT)
