@@ -186,7 +186,8 @@ async def test_one_address_is_not_everyone_behind_nginx(
     nginx, lock that address only: the right password from it is `login_locked` and its 11th
     guest `too_many_guests`, while 127.0.0.3 logs in and enters as a guest at once, its round
     trip through nginx within `BOUND` of its idle figure. The limits count per process (one
-    path: server-1's) and no chip is created or lost (the store sums to 0)."""
+    path: server-1's) and no chip is created or lost (the store sums to 0). A POST to
+    `/admin/...` through nginx is the process's 404."""
     listen, _ = cluster
     url = f"ws://127.0.0.1:{listen}/node/server-1/ws"
     attacker_ip, innocent_ip = "127.0.0.2", "127.0.0.3"
@@ -241,6 +242,16 @@ async def test_one_address_is_not_everyone_behind_nginx(
     await c.ws.close()
     assert max([await ping_time(probe) for _ in range(5)]) <= idle + BOUND
     await probe.ws.close()
+    # a POST to an operator path through nginx: the process's 404 (it used to hang up: 502)
+    for path in ("/admin/drain", "/node/server-1/ws"):
+        reader, writer = await asyncio.open_connection("127.0.0.1", listen)
+        writer.write(f"POST {path} HTTP/1.1\r\nHost: 127.0.0.1:{listen}\r\n"
+                     "Content-Type: application/json\r\nContent-Length: 15\r\n"
+                     'Connection: close\r\n\r\n{"reason": "x"}'.encode())
+        answer = await asyncio.wait_for(reader.read(), 10)
+        writer.close()
+        status = answer.split(b" ", 2)[1]
+        assert status == (b"404" if path.startswith("/admin") else b"405"), answer[:200]
     store = RedisStore(redis_server.url)
     await store.open()
     try:
