@@ -146,7 +146,9 @@ class Config:
 
     slow_close_timeout: float = 1.0
     """Seconds a slow consumer's closing handshake may take before its TCP connection is
-    aborted (a client that does not read never sees the close frame)."""
+    aborted (a client that does not read never sees the close frame); likewise for a
+    connection closed for a bad frame (flooding 1008, too many fragments 1009, bad UTF-8
+    1007), which is not read any more meanwhile."""
 
     close_flush_timeout: float = 2.0
     """Seconds a shutdown waits for each connection's queued frames to drain before closing

@@ -375,14 +375,18 @@ class Connection:
             return None
 
     # --- limits ------------------------------------------------------------------------
-    def frame_refused(self) -> None:
-        """A frame over the frame bucket (`EdgeConnection.process_event`): a flood strike;
-        too many close the connection with 1008, as refused requests do."""
-        if not self.closing and self.flood.strike():
+    def frame_refused(self) -> bool:
+        """A frame over the frame bucket (`EdgeConnection._recv_frame`): a flood strike; True
+        when there are too many (as for refused requests): the connection floods, and
+        `EdgeConnection` closes it with 1008 at once. Counted and logged once."""
+        if not self.flood.strike():
+            return False
+        if not self.closing:
+            self.closing = True
             self._metrics.flood_disconnects_total += 1
             log.info("event=flood_disconnect conn=%d player=%s frames=%.0f/s",
                      self.conn_id, self.player_id, self.frames.rate)
-            self.close_soon(CLOSE_FLOOD, "flooding", abort_after=self._slow_close)
+        return True
 
     def write_budget_exceeded(self, reason: str) -> None:
         """The socket is cut over its write budget (`EdgeConnection.cut`, which aborts it):
@@ -476,6 +480,7 @@ class Edge:
             fast_receive = edge.config.fast_send and fastpath.AVAILABLE
             max_write_buffer = edge.config.max_write_buffer
             write_stall_timeout = edge.config.write_stall_timeout
+            fail_timeout = edge.config.slow_close_timeout
 
         return PublicConnection
 

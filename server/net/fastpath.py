@@ -22,10 +22,13 @@ websockets' internals. What is here:
   `Config.write_stall_timeout` seconds, aborts the TCP connection. Checked after every read
   (the pongs it produced) and every write while writes are paused, so the process's memory
   stays bounded whatever a client sends without reading.
-* Frames (`EdgeConnection.process_event`): every frame a client sends, control frames too,
-  takes a token of the connection's frame bucket (`frame_limit`, `Config.frame_rate`; a
-  refusal calls `on_frame_refused`: a flood strike), and a message in more than
-  `max_fragments` pieces closes with 1009, on both receive paths.
+* Frames (`EdgeConnection._recv_frame`, as websockets' parser parses each one): every frame
+  a client sends, control frames too, takes a token of the connection's frame bucket
+  (`frame_limit`, `Config.frame_rate`; a refusal calls `on_frame_refused`, a flood strike:
+  a flooding connection is closed with 1008 at once), and a message in more than
+  `max_fragments` pieces closes with 1009, on both receive paths. Either stops the parsing
+  there: the rest of what was read is discarded unparsed (a 16 KiB read of one-byte
+  fragments is ~2,300 frames; parsing them all cost ~10 ms of the event loop per read).
 
 `Config.fast_send = False` (or `AVAILABLE` false: a websockets without these internals)
 switches the edge to websockets' public path: every frame through `await ws.send()` (the
@@ -50,7 +53,10 @@ version installed: `pyproject.toml` bounds it `>=15,<18`):
 * `Connection.protocol`: the Sans-I/O `ServerProtocol`: `state` (`State.OPEN`), `extensions`
   (empty: nothing transforms frames, so the bytes on the wire are the same for every
   connection), `send_text`/`send_binary`, `data_to_send()`, `fail()`, and `writes` (the list
-  of bytes `data_to_send()` returns: empty means nothing is waiting to go before ours).
+  of bytes `data_to_send()` returns: empty means nothing is waiting to go before ours);
+  `recv_frame(frame)`, called by its parser for each frame as it is parsed (before the
+  pong to a ping is queued), wrapped per connection (`EdgeConnection._recv_frame`: the
+  frame limits act there, and `fail()` from it makes the parser discard the rest unparsed).
 * `websockets.asyncio.connection.Connection.connection_made`: called directly (skipping
   `ServerConnection.connection_made`, which starts the handler task) for a refused socket.
 * `Connection.loop`, `Connection.request` (None until the opening handshake is done).
@@ -88,7 +94,7 @@ AVAILABLE: bool = (
     all(callable(getattr(_WsConnection, name, None))
         for name in ("process_event", "send_data", "connection_made", "pause_writing"))
     and all(callable(getattr(_SansIO, name, None))
-            for name in ("send_text", "send_binary", "data_to_send", "fail"))
+            for name in ("send_text", "send_binary", "data_to_send", "fail", "recv_frame"))
 )
 
 
@@ -287,11 +293,12 @@ class EdgeConnection(ServerConnection):
     max_write_buffer: int | None = None  # (likewise: `Config.max_write_buffer`)
     write_stall_timeout: float | None = None  # (likewise: `Config.write_stall_timeout`)
     frame_limit: TokenBucket | None = None  # (the edge sets the connection's frame bucket)
-    on_frame_refused: Callable[[], None] | None = None  # (likewise: a flood strike)
+    on_frame_refused: Callable[[], bool] | None = None  # (likewise: a strike; True: flood)
     on_cut: Callable[[str], None] | None = None  # (likewise: count and forget the connection)
     queued = 0  # bytes the edge's outbox holds for this socket (kept by the edge)
     _pieces = 0  # frames of the data message being received
-    _failed = False  # closed by `_fail`: later data frames are dropped
+    _failed: asyncio.TimerHandle | None = None  # closed by `_fail`: its abort, scheduled
+    fail_timeout = 1.0  # (likewise: `Config.slow_close_timeout`)
     _stall: asyncio.TimerHandle | None = None
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
@@ -307,6 +314,9 @@ class EdgeConnection(ServerConnection):
         self.settled = False
         self.on_deadline: Callable[[], None] | None = None
         self._deadline: asyncio.TimerHandle | None = None
+        # every frame goes through `_recv_frame` as the protocol parses it (see there)
+        self._sansio_recv_frame = self.protocol.recv_frame
+        self.protocol.recv_frame = self._recv_frame  # type: ignore[method-assign]
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         admission = self.admission
@@ -417,6 +427,8 @@ class EdgeConnection(ServerConnection):
         if self._stall is not None:
             self._stall.cancel()
             self._stall = None
+        if self._failed is not None:
+            self._failed.cancel()
         if self.peer is not None and self.admission is not None:
             self.admission.release(self.peer)
             self.peer = None
@@ -431,31 +443,33 @@ class EdgeConnection(ServerConnection):
         for message in early:
             on_message(message)
 
-    def process_event(self, event: Event) -> None:
-        if self.request is None or not isinstance(event, Frame):
-            super().process_event(event)  # the handshake
-            return
+    def _recv_frame(self, frame: Frame) -> None:
+        """Every frame the protocol parses, as it parses it (installed as the protocol's
+        `recv_frame`): one token of `frame_limit` (a refusal: `on_frame_refused`, which
+        answers whether the connection floods), the pieces of a message counted; a flood
+        (1008) or a message over `max_fragments` (1009) fails the connection here, in the
+        parser, which then discards the rest of what was read unparsed."""
         limit = self.frame_limit
-        if limit is not None and not limit.take() and self.on_frame_refused is not None:
-            self.on_frame_refused()  # every frame counts, control frames too
-        opcode = event.opcode
+        if (limit is not None and not limit.take() and self.on_frame_refused is not None
+                and self.on_frame_refused()):
+            self._fail(CloseCode.POLICY_VIOLATION, "flooding")
+            return
+        opcode = frame.opcode
         if opcode is Opcode.CONT:
-            if self._failed:
-                return
             self._pieces += 1
             if self._pieces > self.max_fragments:
                 self._fail(CloseCode.MESSAGE_TOO_BIG, "too many fragments")
                 return
         elif opcode is Opcode.TEXT or opcode is Opcode.BINARY:
-            if self._failed:
-                return
             self._pieces = 1
-        else:
-            super().process_event(event)  # pings and pongs, close
+        self._sansio_recv_frame(frame)
+
+    def process_event(self, event: Event) -> None:
+        if (not self.fast_receive or self.request is None or not isinstance(event, Frame)
+                or event.opcode not in (Opcode.TEXT, Opcode.BINARY, Opcode.CONT)):
+            super().process_event(event)  # the handshake, pings and pongs, close
             return
-        if not self.fast_receive:
-            super().process_event(event)  # websockets' message assembler
-            return
+        opcode = event.opcode
         if opcode is Opcode.CONT:
             fragments = self._fragments
             if fragments is None:  # (the protocol refuses a stray continuation first)
@@ -486,7 +500,13 @@ class EdgeConnection(ServerConnection):
             on_message(message)
 
     def _fail(self, code: CloseCode, reason: str) -> None:
+        """Close with `code` now (the close frame and the end of our stream are written),
+        read no more (what the client sends from now on would only be discarded), and abort
+        the TCP connection `fail_timeout` seconds later if it has not ended by then."""
         self._fragments = None
-        self._failed = True
-        self.protocol.fail(code, reason)
-        self.send_data()
+        if self.protocol.state is State.OPEN or self.protocol.state is State.CLOSING:
+            self.protocol.fail(code, reason)
+            self.send_data()
+        if self._failed is None:
+            self.transport.pause_reading()  # (what it sends now would only be discarded)
+            self._failed = self.loop.call_later(self.fail_timeout, self.transport.abort)
