@@ -18,6 +18,14 @@ seats by position (index 0 = first left of the button; heads-up index 0 posts th
 blind), keeps a folded hand's winner's bet out of the pots (we compare the final stacks
 instead of the last round's pots when a hand ends by folds), and is built uncapped, in cash
 game mode (folding with nothing to call is allowed, BET-04) and with one runout.
+
+The home games' house rules (docs/rules.md section 4) are played by pokerkit too: a table with
+``straddle`` posts our engine's straddle (STRAD-01) as pokerkit's third blind/straddle; a table
+with ``run_twice`` leaves pokerkit's runout-count selection to the harness, which answers our
+engine's question (RIT-02) at random and makes the same choice for that player in pokerkit
+(``select_runout_count``: 2 for yes, 1 for no, 1 for every player not asked after a no); both
+runs' cards are fed to pokerkit as ours dealt them (RIT-03) and each pot's halves are compared
+board by board (RIT-04, POT-01's odd chip within a half).
 """
 
 from __future__ import annotations
@@ -116,11 +124,14 @@ class Table:
     button: int
     deck: list[str]
     heads_up_button_first_blind: bool = False
+    straddle: bool = False  # STRAD-01: the seat left of the big blind straddles when it can
+    run_twice: bool = False  # RIT-01..04: the players are asked, answers drawn at random
 
     def rules(self) -> TableRules:
         g = GAMES[self.game]
         return TableRules(structure=g.structure, stakes=g.stakes,
-                          heads_up_button_first_blind=self.heads_up_button_first_blind)
+                          heads_up_button_first_blind=self.heads_up_button_first_blind,
+                          straddle=self.straddle, run_twice=self.run_twice)
 
 
 class Mismatch(AssertionError):
@@ -143,7 +154,8 @@ class Outcome:
         t = self.table
         lines = [
             f"MISMATCH {self.mismatch}",
-            f"game={t.game!r} heads_up_button_first_blind={t.heads_up_button_first_blind}",
+            f"game={t.game!r} heads_up_button_first_blind={t.heads_up_button_first_blind} "
+            f"straddle={t.straddle} run_twice={t.run_twice}",
             f"stacks={t.stacks!r} button={t.button}",
             f"deck={' '.join(t.deck)}",
             f"actions={self.actions!r}",
@@ -222,7 +234,7 @@ class _Run:
         self.rng = rng
         self.out = Outcome(table)
         self.hand = Hand(self.g.variant, table.rules(), table.stacks, button=table.button,
-                         deck=table.deck, num_seats=NUM_SEATS)
+                         deck=table.deck, num_seats=NUM_SEATS, over_blind=table.straddle)
         order = list(self.hand.order)
         self.order = order
         n = len(order)
@@ -262,6 +274,9 @@ class _Run:
         self.raises: list[tuple[int, int, bool, bool, int, str]] = []
         self.full_raise_count = 0
         self.increment = 0
+        self.run2_street = -1  # RIT-03: the street the second run is dealing now
+        self.board2: list[str] = []
+        self.answers: list[tuple[int, bool]] = []  # RIT-02: (seat, yes) in the order asked
 
     # ------------------------------------------------------------ helpers
     def use(self, key: str) -> bool:
@@ -322,11 +337,16 @@ class _Run:
                     self.hole[e.seat].extend(c for c, up in zip(e.cards, e.up, strict=True)
                                              if not up)
             elif isinstance(e, Burned):
-                self.burns.setdefault(self.street, deque()).append(e.card)
+                self.burns.setdefault(self._dealing_street(), deque()).append(e.card)
             elif isinstance(e, BoardDealt):
-                self.boards.setdefault(self.street, deque()).extend(e.cards)
-                self.board.extend(e.cards)
-                self.dealt_events.append((self.street, e))
+                street = self._dealing_street()
+                self.boards.setdefault(street, deque()).extend(e.cards)
+                if e.run:  # RIT-03: the second run, street by street
+                    self.board2 = list(e.board)
+                    self.run2_street += 1
+                else:
+                    self.board.extend(e.cards)
+                self.dealt_events.append((street, e))
             elif isinstance(e, StreetEnded):
                 self.street_pots[e.street] = e.pots
                 self.street = e.street + 1
@@ -335,14 +355,28 @@ class _Run:
             elif isinstance(e, Mucked):
                 self.shows.append((e.seat, False))
 
+    def _dealing_street(self) -> int:
+        """The street our cards belong to: past the last street, the second run's (RIT-03)."""
+        if self.street < len(self.g.variant.streets):
+            return self.street
+        if self.run2_street < 0:
+            self.run2_street = self.hand.runout_from
+        return self.run2_street
+
     # -------------------------------------------------------- pokerkit
     def build_pk(self) -> None:
         g = self.g
         st = g.stakes
         stacks = [self.t.stacks[s] for s in self.seat_of]
+        blinds: Any = st.blinds if st.blinds else 0
+        if self.hand.over_blind_seat is not None:  # STRAD-01: pokerkit's third blind
+            assert self.seat_of[2] == self.hand.over_blind_seat
+            blinds = (*st.blinds, 2 * st.blinds[-1])
+        automations = tuple(a for a in _AUTOMATIONS if not (
+            self.t.run_twice and a is Automation.RUNOUT_COUNT_SELECTION))
         self.pk = _OracleState(
-            _AUTOMATIONS, Deck.STANDARD, (_CachedHighHand,), _streets(g), g.pk_structure,
-            True, st.ante, st.blinds if st.blinds else 0, st.bring_in, stacks, self.n,
+            automations, Deck.STANDARD, (_CachedHighHand,), _streets(g), g.pk_structure,
+            True, st.ante, blinds, st.bring_in, stacks, self.n,
             mode=Mode.CASH_GAME)
         self.pk.oracle_hook = self._opener_hook  # type: ignore[attr-defined]
         self.pk_snap: dict[int, list[tuple[int, tuple[int, ...]]]] = {}
@@ -397,6 +431,8 @@ class _Run:
         while pk.status and pk.actor_index is None:
             street = pk.street_index
             if street is None:  # chips being pushed and pulled: automated
+                break
+            if any(pk.runout_count_selector_statuses):  # RIT-02: answered with ours (step)
                 break
             if pk.card_burning_status or any(pk.hole_dealing_statuses) or any(
                     pk.board_dealing_counts):
@@ -504,7 +540,17 @@ class _Run:
         if ("complete" in d and "bring_in" in d and d["complete"][0] == d["bring_in"]
                 and self.use("STUD-02/short")):
             del d["complete"]
+        if "raise" in d and self._straddled_round():  # STRAD-01: raise by the straddle
+            lo, hi = d["raise"]
+            want = min(max(pk.bets) + 2 * self.g.stakes.blinds[-1], hi)
+            if lo != want and self.use("STRAD-01"):
+                d["raise"] = (want, hi)
         return d
+
+    def _straddled_round(self) -> bool:
+        """The first round after a straddle, before any full raise (STRAD-01)."""
+        return (self.hand.over_blind_seat is not None and self.pk.street_index == 0
+                and not any(r[3] for r in self.raises))
 
     def pk_skip_no_opponent(self) -> None:
         """ALLIN-04: no turn for a player who owes nothing when nobody else can bet."""
@@ -546,6 +592,9 @@ class _Run:
             if h.is_over != (not pk.status):
                 self.fail("end", f"ours over={h.is_over}, pokerkit over={not pk.status}")
             return False
+        if h.runout_ask or any(pk.runout_count_selector_statuses):
+            self._answer_runout()
+            return True
         seat = h.to_act
         if seat != self._seat(pk.actor_index) or seat is None:
             self.fail("turn", f"ours seat {seat}, pokerkit seat {self._seat(pk.actor_index)}")
@@ -575,6 +624,9 @@ class _Run:
         if mine != theirs:
             self.fail("options", f"seat {seat}: ours {mine}, pokerkit {theirs}")
         kind, amount = _choose(self.rng, mine, opts)
+        if (kind == "raise" and amount is not None and self._straddled_round()
+                and amount - max(pk.bets) < 2 * self.g.stakes.blinds[-1]):
+            self.diverge("STRAD-01", "an all-in raise smaller than the straddle's size")
         self._note(seat, kind, amount)
         self.out.actions.append((seat, kind, amount))
         self.act_log.append((street, seat, kind))
@@ -588,6 +640,27 @@ class _Run:
         else:
             pk.complete_bet_or_raise_to(amount)
         return True
+
+    def _answer_runout(self) -> None:
+        """RIT-02: our question and pokerkit's runout-count selection, answered alike."""
+        h, pk = self.hand, self.pk
+        seat = h.to_act
+        if not h.runout_ask or seat is None:
+            self.fail("RIT-01", "pokerkit selects a runout count; our engine asks nobody")
+        assert seat is not None
+        selectors = {self.seat_of[i] for i in range(self.n) if pk.runout_count_selector_statuses[i]}
+        if not self.answers and set(h.runout_ask) != selectors:
+            self.fail("RIT-02", f"ours asks {h.runout_ask}, pokerkit's selectors {selectors}")
+        yes = self.rng.random() < 0.75
+        self.answers.append((seat, yes))
+        self.out.actions.append((seat, "run_twice" if yes else "run_once", None))
+        self.absorb(h.act(seat, "run_twice" if yes else "run_once"))
+        # pokerkit 0.7.7's select_runout_count hands its player_index to the verifier as the
+        # runout count, so it is called without one: it answers for its next selector. The
+        # count it settles on depends only on whether every answer is 2, not on the order.
+        pk.select_runout_count(2 if yes else 1)
+        while not yes and any(pk.runout_count_selector_statuses):  # the question ended
+            pk.select_runout_count(1)
 
     def _short_completion(self) -> bool:
         """The round's only completion so far was an all-in below the full bet."""
@@ -606,6 +679,8 @@ class _Run:
             self.increment = st.big_bet if big else st.small_bet
         else:
             self.increment = st.blinds[-1] if st.blinds else st.small_bet
+            if street == 0 and self.hand.over_blind_seat is not None:  # STRAD-01
+                self.increment = 2 * st.blinds[-1]
 
     def _note(self, seat: int, kind: str, amount: int | None) -> None:
         """Track the round for the BET-10 and ALLIN-02 normalisations."""
@@ -656,7 +731,9 @@ class _Run:
                 for i, a in enumerate(op.amounts):
                     pushed[i] += a
         final = {self.seat_of[i]: v for i, v in enumerate(pk.stacks)}
-        if not self.ended_by_fold:
+        if not self.ended_by_fold and h.runs == 2:
+            final = self._check_two_runs(awards, pushed, final)
+        elif not self.ended_by_fold:
             final = self._check_showdown(awards, pushed, final)
         if dict(ended.stacks) != final:
             self.fail("stacks", f"final: ours {dict(ended.stacks)}, pokerkit {final}")
@@ -668,7 +745,13 @@ class _Run:
         h = self.hand
         if not self.g.variant.is_stud:
             n = self.n
+            first_free = 2 * n + 8  # RIT-03: the second run's cards come after the first's
             for street, e in self.dealt_events:
+                if isinstance(e, BoardDealt) and e.run:
+                    for c, p in zip(e.cards, e.positions, strict=True):
+                        if p < first_free or deck[p] != c:
+                            self.fail("RIT-03", f"{e!r}: deck[{p}] is {deck[p]}")
+                    continue
                 if isinstance(e, Dealt):
                     j = self.order.index(e.seat)
                     want: tuple[str, ...] = (deck[j], deck[n + j])
@@ -677,7 +760,7 @@ class _Run:
                     want = tuple(deck[start:start + len(e.cards)])
                 if tuple(e.cards) != want:
                     self.fail("deal", f"street {street}: {e!r}, expected {want}")
-            burns = [e for e in self.events if isinstance(e, Burned)]
+            burns = [e for e in self.events if isinstance(e, Burned)][:3]  # the first run's
             for k, b in enumerate(burns):
                 want_pos = (2 * n, 2 * n + 4, 2 * n + 6)[k]
                 if (b.position, b.card) != (want_pos, deck[want_pos]):
@@ -689,6 +772,54 @@ class _Run:
                     self.fail("deal", f"{e!r}: deck[{p}] is {deck[p]}")
             if isinstance(e, Dealt) and e.dead and e.seat not in h.folded:
                 self.fail("STUD-06", f"dead cards to a seat in the hand: {e!r}")
+
+    def _check_two_runs(self, awards: list[PotAwarded], pushed: list[int],
+                        final: dict[int, int]) -> dict[int, int]:
+        """RIT-03/RIT-04 against pokerkit's two runouts: every hand still in shown (in the
+        SHOW-01 order); each pokerkit pot halved (its odd chip to the first board), each half
+        split on its own board among its best hands, POT-01's odd chip within a half."""
+        if self.pk.runout_count != 2 or not all(yes for _, yes in self.answers):
+            self.fail("RIT-02", f"ours ran twice, pokerkit runout count {self.pk.runout_count}")
+        self.out.used["RIT-two-runs"] += 1  # a count of the hands compared on two boards
+        if self.pk_pots_at_show is None:
+            self.fail("showdown", "ours went to a showdown, pokerkit did not")
+        assert self.pk_pots_at_show is not None
+        order = self._expected_show_order()
+        if self.shows != [(s, True) for s in order]:
+            self.fail("RIT-03", f"ours {self.shows}, every hand in {order} shown")
+        boards = ("".join(self.board), "".join(self.board2))
+        expected: list[tuple[int, dict[int, int]]] = []
+        slack = 0
+        for run, board in enumerate(boards):
+            value = {s: _CachedHighHand.from_game("".join(self.own[s]), board) for s in order}
+            for amount, eligible in self.pk_pots_at_show:
+                half = amount - amount // 2 if run == 0 else amount // 2  # pokerkit's divmod
+                slack += amount % 2 if run == 0 else 0  # RIT-04: a merged pot's odd chip
+                if not half:
+                    continue
+                top = max(value[s] for s in eligible)
+                winners = [s for s in eligible if value[s] == top]
+                each, rem = divmod(half, len(winners))
+                slack += rem
+                shares = dict.fromkeys(winners, each)
+                if rem:
+                    self.use("POT-01")
+                    shares[max(winners, key=lambda s: _high_key(self.hole[s]))] += rem
+                expected.append((half, shares))
+        got = [(a.amount, dict(a.winners)) for a in awards]
+        if got != expected:
+            self.fail("RIT-04 awards", f"ours {got}, expected {expected}")
+        total: Counter[int] = Counter()
+        for _, shares in expected:
+            total.update(shares)
+        pk_total = {self.seat_of[i]: a for i, a in enumerate(pushed) if a}
+        diff = {s: total.get(s, 0) - pk_total.get(s, 0) for s in set(total) | set(pk_total)}
+        net: int = sum(diff.values())
+        if sum(abs(d) for d in diff.values()) > 2 * slack or net:
+            self.fail("RIT-04", f"expected {dict(total)}, pokerkit pushed {pk_total}")
+        if any(diff.values()) and not self.use("RIT-04"):
+            self.fail("RIT-04", f"odd chips: expected {dict(total)}, pokerkit {pk_total}")
+        return {s: v + diff.get(s, 0) for s, v in final.items()}
 
     def _expected_show_order(self) -> list[int]:
         """SHOW-01: the last round's aggressor, else its first actor (or the next player

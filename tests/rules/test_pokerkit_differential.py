@@ -112,6 +112,25 @@ BY_DESIGN: dict[str, ByDesign] = {
         "each pokerkit pot taken before the showdown is split among its best shown hands "
         "with the remainder to the highest hole card; pokerkit's pushes may differ from "
         "that by at most one chip per pot, and the final stacks are compared after that move."),
+    "STRAD-01": ByDesign(
+        "STRAD-01",
+        "A straddle plays as the big blind it doubles: in the first round the smallest raise "
+        "is by the straddle's size (to twice the straddle), as after an over blind "
+        "(BLIND-04); pokerkit keeps the street's minimum bet (the big blind) as the raise "
+        "size, so it allows a raise to the straddle plus one big blind.",
+        "in the first round after a straddle, until a full raise, pokerkit's smallest raise "
+        "is moved to the straddle plus the straddle's size (or all-in); an all-in raise "
+        "smaller than that, which pokerkit would count as a full raise, ends the comparison "
+        "of that hand."),
+    "RIT-04": ByDesign(
+        "RIT-04",
+        "A board run twice halves each pot on its own, the first run taking its odd chip; "
+        "pokerkit first merges the pots whose losing hands it killed and halves the merged "
+        "amount, so an odd chip can land on the other run.",
+        "each of our pots is halved and split board by board (POT-01 within a half); "
+        "pokerkit's pushes may differ from that by at most one chip per pot of an odd amount "
+        "and per split remainder, never in total, and the final stacks are compared after "
+        "that move."),
 }
 
 DEFAULT_HANDS = 2_000
@@ -119,12 +138,14 @@ SLOW_HANDS = 20_000
 SEEDS = {"nl_holdem": 11, "pl_holdem": 22, "fl_holdem": 33, "fl_stud7": 44}
 
 
-def _run(game: str, hands: int, seed: int, tmp_path: Path) -> Counter[str]:
+def _run(game: str, hands: int, seed: int, tmp_path: Path, *, straddle: bool = False,
+         run_twice: bool = False) -> Counter[str]:
     rng = random.Random(seed)
     used: Counter[str] = Counter()
     worst: dict[str, Outcome] = {}
     for _ in range(hands):
         table = random_table(rng, game)
+        table.straddle, table.run_twice = straddle, run_twice
         out = play_differential(table, BY_DESIGN, random.Random(rng.getrandbits(32)))
         used.update(out.used)
         if out.mismatch is not None:
@@ -150,6 +171,29 @@ def test_engine_matches_pokerkit(game: str, tmp_path: Path) -> None:
     used = _run(game, DEFAULT_HANDS, SEEDS[game], tmp_path)
     print(f"{game}: {DEFAULT_HANDS} hands in {time.perf_counter() - start:.1f}s, "
           f"by-design normalisations used: {dict(used)}")
+
+
+HOUSE_HANDS = 300
+
+
+@pytest.mark.parametrize("game", ["nl_holdem", "pl_holdem", "fl_holdem"])
+@pytest.mark.parametrize("rule", ["straddle", "run_twice"])
+def test_house_rules_match_pokerkit(game: str, rule: str, tmp_path: Path) -> None:
+    """STRAD-01 RIT-01 RIT-02 RIT-03 RIT-04: 300 random Hold'em hands per game with the home
+    games' straddle (posted whenever the seat left of the big blind can cover it) or run it
+    twice (every answer drawn at random, three in four yes) agree with pokerkit, which plays
+    both, up to the BY_DESIGN table; the house rule is exercised (the straddle's or the
+    second run's normalisations are used, or the question answered yes)."""
+    start = time.perf_counter()
+    seed = SEEDS[game] * 10 + (1 if rule == "straddle" else 2)
+    used = _run(game, HOUSE_HANDS, seed, tmp_path, straddle=rule == "straddle",
+                run_twice=rule == "run_twice")
+    print(f"{game} {rule}: {HOUSE_HANDS} hands in {time.perf_counter() - start:.1f}s, "
+          f"by-design normalisations used: {dict(used)}")
+    if rule == "straddle":
+        assert used["STRAD-01"] > 50
+    else:
+        assert used["RIT-two-runs"] > 20
 
 
 @pytest.mark.slow
