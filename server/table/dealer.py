@@ -57,6 +57,7 @@ class Dealer:
         self.voided_marks: list[tuple[str, str]] = []  # (hand id, reason) for the ledger
         self.house_net = 0  # house games: the house's result on antes and calls
         self.hands_played = 0
+        self.number = 0  # the hand's number at this table, what people see ("#1" first)
 
     @property
     def in_hand(self) -> bool:
@@ -80,6 +81,7 @@ class Dealer:
             return
         deck = list(self.decks.pop(0)) if self.decks else t.shuffle(t.spec.card_set)
         self.hand_id = await self.recording.new_hand_id()  # unique for ever
+        self.number += 1
         placement = t.game.place(players)
         if placement.button is not None:
             self.button = placement.button
@@ -98,7 +100,7 @@ class Dealer:
         await t.wallet.hand_started(t.table_id, self.hand_id, {
             self.hand_owner[s]: stack for s, stack in self.start_stacks.items()})
         t.fanout.publish(draft(m.hand_started, hand=self.hand_id, button=placement.button,
-                               commitment=commitment))
+                               commitment=commitment, number=self.number))
         log.debug("event=hand_started table=%s hand=%s players=%d", t.table_id,
                   self.hand_id, len(placement.players))
         self.engine = t.game.new_engine(placement, deck, seed)
@@ -150,21 +152,50 @@ class Dealer:
 
     # ---------------------------------------------------------------- events
     async def apply(self, events: Sequence[Any]) -> None:
-        """Record, project and send engine events; turns; the end of the hand."""
+        """Record, project and send engine events; turns; the end of the hand. The turn of
+        a player who asked to leave during the hand starts no clock and sends no ``turn``:
+        their hand is folded at once (:meth:`fold_leaver`)."""
         t = self.table
         assert self.projector is not None
         self.recording.feed(events)
+        leaver: int | None = None
         for e in events:
             if ends_hand(e):
                 await self.finish(cast(HandEnd, e))
                 return
             if isinstance(e, ev.TurnStarted):
+                if self.leaving(e.seat):
+                    leaver = e.seat
+                    continue
                 drafts = t.game.turn_started(e)
             else:
                 drafts = self.projector.project(e)
             for d in drafts:
                 t.fanout.publish(d)
         t.game.after_events()
+        if leaver is not None:
+            await self.fold_leaver(leaver)
+
+    def leaving(self, seat: int) -> bool:
+        """Whether ``seat``'s player asked to leave (or was removed) during this hand."""
+        st = self.table.seats[seat]
+        return (st is not None and st.leaving and seat in self.start_stacks
+                and self.hand_owner.get(seat) == st.player_id)
+
+    async def fold_leaver(self, seat: int) -> None:
+        """A leaving player's decision, now, without a clock: they fold (where folding is
+        not an answer, as to the Draw over blind's question, the engine's default
+        action)."""
+        engine = self.engine
+        if engine is None or engine.options(seat) is None:
+            return
+        if isinstance(engine, Hand):  # (a house game's phase deadline is everyone's)
+            self.table.turns.cancel()
+        try:
+            events = engine.act(seat, "fold")
+        except IllegalAction:
+            events = list(engine.timeout(seat))
+        await self.apply(events)
 
     def _check_conservation(self, e: HandEnd) -> None:
         before = sum(self.start_stacks.values())

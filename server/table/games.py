@@ -5,7 +5,10 @@ Rule of this module: the actor holds one :class:`Game` (built from the spec's ki
 
 * :class:`PotGame` (hold'em, Manila, draw, stud): GEN-05's button and blinds place the
   players; one seat acts at a time on its action clock, then its time bank (``turn`` after
-  each ``TurnStarted``); SHOW-02 keeps the last hand for ``show_hands``.
+  each ``TurnStarted``), but a disconnected player's turn ends with the action clock unless
+  the table's ``bank_when_disconnected``; a player who asked to leave during the hand gets
+  no turn (the dealer folds them: :meth:`~server.table.dealer.Dealer.apply`); SHOW-02 keeps
+  the last hand for ``show_hands``.
 * :class:`HouseGame` (Caribbean Stud): every seat decides at once in each phase, by one
   deadline (the ante phase ``spec.ante_time``, the decisions the table's ``action_clock``); the
   jackpot service hears of the round when it is dealt (CSP-10) and when it ends (CSP-08..12);
@@ -158,7 +161,8 @@ class PotGame:
         st = t.seats[w.arg]
         if w.kind is WakeKind.TURN:
             if (st is not None and st.bank > 0 and not t.turns.in_bank
-                    and not self._asking_over_blind()):
+                    and not self._asking_over_blind()
+                    and (st.sink is not None or self.spec.bank_when_disconnected)):
                 t.turns.start_bank(w.arg, st.bank)
                 # announce the bank: the same turn, its deadline moved to the bank's end
                 for d in self._turn_drafts(ev.TurnStarted(w.arg, hand.street)):

@@ -91,6 +91,7 @@ class TableState:
     blinds: list[int] | None = None
     host: dict[str, Any] | None = None
     owner: str | None = None  # who created it (the per-account table cap)
+    hands: int = 0  # hands played at the table: its next hand's number follows on
 
     def to_json(self) -> str:
         return json.dumps(asdict(self), separators=(",", ":"))
@@ -125,7 +126,7 @@ def export_state(t: TableActor, owner: str | None = None) -> TableState:
     """The table's state now (between hands, in its task; or a read of it for the
     failover's record, which the directory writes whenever the table's lobby entry changes)."""
     state = TableState(table=t.table_id, create=create_of(t.spec), seq=t.fanout.seq,
-                       owner=owner)
+                       owner=owner, hands=t.dealer.number)
     for seat, st in t.seats.occupied():
         state.seats.append(SeatRecord(seat, st.player_id, st.name, st.stack + st.topup,
                                       st.bank, st.sitting_out, st.wait_for_bb, st.post_bb))
@@ -171,6 +172,7 @@ def restore_state(t: TableActor, state: TableState, stacks: dict[str, int],
         blinds.positions = Positions(state.button, tuple(state.blinds or ()))
     t.dealer.button = state.button  # (the snapshot's button until the next hand)
     t.fanout.seq = state.seq
+    t.dealer.number = state.hands
     if state.host is not None and t.host.private:
         h, d = t.host, state.host
         h.host_id, h.code, h.paused = d["host"], d["code"], bool(d["paused"])

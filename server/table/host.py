@@ -17,14 +17,21 @@ the host is refused ``not_host``. It changes seats and chips only through the ac
   rotated). A private table's id is not guessable either (:func:`private_table_id`).
 * ``approve_seats``: a ``sit`` becomes a request (``ok`` with ``pending: true``); the host
   gets ``seat_request`` and answers ``approve`` (the buy-in is taken then) or ``refuse`` (the
-  asker gets ``seat_refused``).
+  asker gets ``seat_refused``). An approval seats the asker at the seat asked for when it is
+  still free, else at the request's ``offer`` (the nearest free seat clockwise from it), or
+  at the ``seat`` the host names; with no seat free it is refused ``table_full`` and the
+  request waits. A request whose seat was taken meanwhile says so (``taken``, ``offer``):
+  every seat change at a table with requests waiting sends the host a fresh copy.
 * ``pause``/``resume``: no hand starts while paused (the running hand plays on).
 * ``remove``: the player leaves at the end of the hand, chips back to their balance, and may
   not sit again at this table (``removed``).
 * ``change``: stakes and the host's settings, validated as a new table would be
   (:func:`~server.table.settings.build_spec`), taking effect from the next hand.
 * ``close``: the table closes after the running hand (everyone cashed out).
-* ``ledger``: per player, from the ledger's journal (:mod:`server.table.session`).
+* ``ledger``: per player, from the ledger's journal (:mod:`server.table.session`): the
+  host's, and every player's who bought in at this game (not a stranger's, nor a
+  spectator's: ``not_host``); when the game closes it is pushed to the host and every one
+  of its players.
 """
 
 from __future__ import annotations
@@ -41,7 +48,7 @@ from server.ledger.accounts import guest_tag
 from server.table.api import Envelope, Sink
 from server.table.fanout import builder
 from server.table.projection import Draft, Msg
-from server.table.session import session_csv, session_rows
+from server.table.session import HOUSE_ROW, session_csv, session_rows
 from server.table.settings import HOST_SETTINGS, TableSpec, build_spec
 
 if TYPE_CHECKING:
@@ -74,9 +81,15 @@ class SeatRequest:
     seat: int
     buy_in: int
 
-    def to_wire(self) -> Msg:
-        return {"player": self.player_id, "name": self.name, "seat": self.seat,
-                "buy_in": self.buy_in}
+    def to_wire(self, offer: int | None = None) -> Msg:
+        """``seat``: the seat asked for; ``offer``: where an approval seats the asker now
+        (``seat`` while it is free; null when no seat is); ``taken``: someone sat at
+        ``seat`` meanwhile."""
+        out: Msg = {"player": self.player_id, "name": self.name, "seat": self.seat,
+                    "buy_in": self.buy_in, "offer": offer}
+        if offer != self.seat:
+            out["taken"] = True
+        return out
 
 
 class HostDesk:
@@ -149,11 +162,37 @@ class HostDesk:
                 m.seat_request, player=pid, name=env.sink.name or pid, seat=req.seat,
                 buy_in=req.buy_in, guest=guest_tag(pid))}))
 
+    def offer(self, asked: SeatRequest) -> int | None:
+        """Where approving ``asked`` seats them now: the seat asked for while it is free,
+        else the nearest free seat clockwise from it (None: the table is full)."""
+        seats = self.table.seats
+        n = len(seats)
+        return next((s for s in ((asked.seat + k) % n for k in range(n)) if seats[s] is None),
+                    None)
+
+    def seats_changed(self) -> None:
+        """Someone sat or left: waiting requests update themselves (the host's copy)."""
+        if self.requests:
+            self.announce()
+
     async def _approve(self, env: Envelope, req: Host) -> None:
         t = self.table
-        asked = self.requests.pop(req.player or "", None)
+        asked = self.requests.get(req.player or "")
         if asked is None:
             return t.fanout.answer(env, m.error(req.rid, "no_request"))
+        seat = self.offer(asked) if req.seat is None else req.seat
+        if seat is None:
+            return t.fanout.answer(env, m.error(
+                req.rid, "table_full", "No seat is free; the request waits."))
+        if not 0 <= seat < len(t.seats):
+            return t.fanout.answer(env, m.error(req.rid, "bad_seat"))
+        if t.seats[seat] is not None:
+            free = ", ".join(str(s + 1) for s in range(len(t.seats)) if t.seats[s] is None)
+            return t.fanout.answer(env, m.error(
+                req.rid, "seat_taken",
+                f"Seat {seat + 1} is taken; free seats: {free or 'none'}."))
+        del self.requests[asked.player_id]
+        asked.seat = seat
         problem = await t.seat_desk.seat_requested(asked)
         if problem is not None:
             self._refused(asked, problem)
@@ -182,15 +221,15 @@ class HostDesk:
         if not self.private:
             return t.fanout.answer(env, m.error(req.rid, "not_host",
                                                 "This table has no host (it is public)."))
+        action = req.action
+        if action == "ledger":  # the host's, and every player's of the game
+            return await self._ledger(env, req)
         if env.sink.player_id is None or env.sink.player_id != self.host_id:
             return t.fanout.answer(env, m.error(req.rid, "not_host"))
-        action = req.action
         if action == "approve":
             return await self._approve(env, req)
         if action == "refuse":
             return self._refuse(env, req)
-        if action == "ledger":
-            return await self._ledger(env, req)
         if action in ("pause", "resume"):
             self.paused = action == "pause"
         elif action == "remove":
@@ -274,12 +313,18 @@ class HostDesk:
         t = self.table
         rows = session_rows(await t.wallet.table_entries(t.table_id), t.seats,
                             names=self.names)
+        pid = env.sink.player_id
+        if pid is None or (pid != self.host_id and pid not in {r["player"] for r in rows}):
+            return t.fanout.answer(env, m.error(
+                req.rid, "not_host", "Only the host and the players of this game see its "
+                "ledger."))
         extra: Msg = {"text": session_csv(rows)} if req.format == "csv" else {}
         t.fanout.answer(env, m.ok(req.rid, ledger=rows, **extra))
 
     async def closed(self, names: dict[str, str]) -> None:
-        """The game is over and everyone cashed out: the host gets the final session ledger
-        (``ledger``: rows and CSV). ``names``: player id -> name of those who sat last."""
+        """The game is over and everyone cashed out: the host and every player of the game
+        get the final session ledger (``ledger``: rows and CSV). ``names``: player id ->
+        name of those who sat last."""
         if not self.private or self.host_id is None:
             return
         t = self.table
@@ -289,8 +334,9 @@ class HostDesk:
             log.exception("event=session_ledger_failed table=%s", t.table_id)
             return
         rows = session_rows(entries, (), names={**self.names, **names})
-        t.fanout.publish(Draft(None, {self.host_id: builder(m.ledger, rows=rows,
-                                                            text=session_csv(rows))}))
+        frame = builder(m.ledger, rows=rows, text=session_csv(rows))
+        players = {str(r["player"]) for r in rows} - {HOUSE_ROW}
+        t.fanout.publish(Draft(None, {pid: frame for pid in sorted({self.host_id, *players})}))
 
     # ---------------------------------------------------------------- what viewers see
     def state_for(self, player_id: str | None) -> Msg | None:
@@ -313,9 +359,10 @@ class HostDesk:
         if player_id is not None and player_id == self.host_id:
             state["you"] = True
             state["code"] = self.code
-            state["requests"] = [r.to_wire() for r in self.requests.values()]
+            state["requests"] = [r.to_wire(self.offer(r)) for r in self.requests.values()]
         elif player_id is not None and player_id in self.requests:
-            state["request"] = self.requests[player_id].to_wire()  # mine, still waiting
+            mine = self.requests[player_id]  # mine, still waiting
+            state["request"] = mine.to_wire(self.offer(mine))
         return state
 
     def announce(self) -> None:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import functools
 import logging
 import secrets
@@ -167,10 +168,28 @@ class TableRegistry:
         # a private table's id is not guessable (a random suffix); its number stays shown
         table_id = private_table_id(n) if spec.private else f"t{n}"
         tspec = build_spec(spec, self.config, name=f"Table {n}")
+        unique = self._unique_name(tspec.name, private=spec.private, owner=owner)
+        if unique != tspec.name:
+            tspec = dataclasses.replace(tspec, name=unique)
         self._open(table_id, tspec, owner, ip)
         log.info("event=table_created table=%s variant=%s owner=%s", table_id,
                  tspec.variant_name, owner)
         return table_id
+
+    def _unique_name(self, name: str, *, private: bool, owner: str | None) -> str:
+        """A new table's name, told apart from the live tables' it would be seen beside:
+        the lobby's public tables (for a public table), the same host's private tables (for
+        a private one; other hosts' private tables are nobody else's business). A name
+        taken gets the first free suffix: "Friday", "Friday (2)", "Friday (3)"."""
+        taken = {a.spec.name.casefold() for tid, a in self.actors.items()
+                 if not a.closed_for_good and a.spec.private == private
+                 and (not private or self.creators.get(tid, (None, None))[0] == owner)}
+        if name.casefold() not in taken:
+            return name
+        k = 2
+        while f"{name} ({k})".casefold() in taken:
+            k += 1
+        return f"{name} ({k})"
 
     def adopt(self, state: TableState, stacks: dict[str, int], *,
               exact: bool = True) -> TableActor:

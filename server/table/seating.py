@@ -1,6 +1,10 @@
 """Seats: sit (buy-in, rebuy, seat change), leave, the waiting list, sit out / sit in, a
 seat's connection (bound on each request, detached on close) and its reconnect grace.
 
+A seat's connection dropping is announced at once (``presence`` ``online: false``, and the
+snapshot's ``disconnected``), its coming back too (``online: true``); the seat is sat out
+only when ``Config.reconnect_grace`` runs out.
+
 Rule of this module: :class:`SeatDesk` handles those requests for the table actor, in its
 task; it changes seats only through the actor's :class:`~server.table.seatmap.SeatMap`, moves
 chips only through the wallet (buy-in, cash-out) and announces each change with one event.
@@ -46,8 +50,11 @@ class SeatDesk:
         st = t.seats[seat]
         assert st is not None
         if st.sink is not sink:
+            back = st.sink is None
             st.sink = sink
             st.grace_token += 1
+            if back:  # everyone sees them online again (this connection: by its resume or
+                t.fanout.publish(draft(m.presence, seat=seat, online=True))  # snapshot)
             t.sinks[sink.conn_id] = sink
 
     async def sit(self, env: Envelope) -> None:
@@ -131,6 +138,7 @@ class SeatDesk:
         t.seats.drop_change(st.player_id)
         if t.in_hand and seat in t.dealer.start_stacks:
             st.leaving = True
+            await t.dealer.fold_leaver(seat)  # the table stops asking them
             return True
         await self.remove(seat)
         await self.fill_seats()
@@ -179,8 +187,11 @@ class SeatDesk:
         assert st is not None
         t.seats.drop_change(st.player_id)
         if t.in_hand and seat in t.dealer.start_stacks:
+            # folded at once if they have a decision now, else at their next turn (no
+            # clock, no `turn` to them); the chips come back when the hand ends
             st.leaving = True
-            return t.fanout.answer(env, m.ok(req.rid, pending=True))
+            t.fanout.answer(env, m.ok(req.rid, pending=True))
+            return await t.dealer.fold_leaver(seat)
         t.fanout.answer(env, m.ok(req.rid))
         await self.remove(seat)
         await self.fill_seats()
@@ -237,6 +248,9 @@ class SeatDesk:
             t.sinks[sink.conn_id] = sink
         t.fanout.publish(draft(m.seated, seat=seat, name=name, stack=stack,
                                guest=guest_tag(pid), wait_for_bb=st.wait_for_bb and not st.post_bb))
+        if st.sink is None:
+            t.fanout.publish(draft(m.presence, seat=seat, online=False))
+        t.host.seats_changed()  # a home game's waiting requests update themselves
 
     def move(self, old: int, new: int) -> None:
         t = self.table
@@ -254,6 +268,7 @@ class SeatDesk:
                                    reason=f"cash_out {t.table_id}")
         removed = "removed" if st.player_id in t.host.removed else None
         t.fanout.publish(draft(m.left, seat=seat, name=st.name, reason=removed))
+        t.host.seats_changed()
 
     async def fill_seats(self) -> None:
         """GEN-04: a free seat goes first to a seated player who asked for it, then to the
@@ -297,6 +312,8 @@ class SeatDesk:
                 st.grace_token += 1
                 t.turns.schedule(WakeKind.GRACE, t.config.reconnect_grace, seat,
                                  token=st.grace_token)
+                # everyone sees it at once (not only when the grace ends)
+                t.fanout.publish(draft(m.presence, seat=seat, online=False))
 
     def grace_over(self, seat: int, token: int) -> None:
         """A disconnected seat's grace ran out: still without a connection, it sits out."""

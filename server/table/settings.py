@@ -37,6 +37,9 @@ Table settings (``settings``, all optional):
   ``starting_stack``: every buy-in is exactly this many chips (sets both buy-in limits).
 - ``over_blind_clock``: seconds the player asked about the Draw over blind has to answer
   (default ``Config.over_blind_clock``, 1..60; BLIND-04).
+- ``bank_when_disconnected`` (default false): whether a disconnected player's turn runs on
+  into their time bank; by default it times out at the action clock (the table waits no
+  longer for a phone that went to sleep).
 - engine settings: ``raise_cap``, ``max_discard``, ``over_blind`` (Draw only: the player
   left of the last blind is asked before each deal whether to post it, BLIND-04),
   ``heads_up_button_first_blind``, ``rake_bp``, ``rake_cap`` (when the engine has them);
@@ -74,10 +77,11 @@ _HOUSE_KEYS = {"jackpot_wager", "jackpot", "paytable", "jackpot_paytable", "pays
                "royal_minimum", "jackpot_royal_minimum"}
 _TABLE_SETTINGS = {"min_buy_in", "max_buy_in", "spectator_delay", "spectator_chat", "chat",
                    "pause", "ante_time", "post_to_enter", "action_clock", "approve_seats",
-                   "rebuys", "starting_stack", "over_blind_clock"}
+                   "rebuys", "starting_stack", "over_blind_clock", "bank_when_disconnected"}
 #: What a private table's host may change between hands (``host`` ``change``).
 HOST_SETTINGS = frozenset({"pause", "action_clock", "ante_time", "starting_stack", "rebuys",
-                           "approve_seats", "min_buy_in", "max_buy_in"})
+                           "approve_seats", "min_buy_in", "max_buy_in",
+                           "bank_when_disconnected"})
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -100,6 +104,7 @@ class SpecBase:
     action_clock: float
     over_blind_clock: float = 5.0  # BLIND-04: the Draw over blind's question before the deal
     post_to_enter: bool = False
+    bank_when_disconnected: bool = False  # a disconnected player's turn uses their bank
     private: bool = False  # a home game: unlisted, joined by invite, run by its host
     approve_seats: bool = False
     rebuys: bool = True
@@ -362,6 +367,7 @@ def _common(req: CreateTable, config: Config, settings: dict[str, Any],
         "post_to_enter": _bool(settings, "post_to_enter", False),
         "action_clock": _action_clock(settings, config),
         "over_blind_clock": _over_blind_clock(settings, config),
+        "bank_when_disconnected": _bool(settings, "bank_when_disconnected", False),
         "private": req.private,
         "approve_seats": _bool(settings, "approve_seats", req.private),
         "rebuys": _bool(settings, "rebuys", True),

@@ -33,7 +33,8 @@ def snapshot_for(t: TableActor, player_id: str | None) -> Msg:
                              state="sitting_out" if st.sitting_out else "waiting",
                              tag=guest_tag(st.player_id),
                              wait_for_bb=(st.wait_for_bb and not st.post_bb
-                                          and i not in t.dealer.start_stacks))
+                                          and i not in t.dealer.start_stacks),
+                             disconnected=st.sink is None)
         sv = view.seats.get(i) if view is not None and i in t.dealer.start_stacks else None
         if sv is not None and view is not None:
             entry.update(seat_fields(sv))
@@ -52,4 +53,4 @@ def snapshot_for(t: TableActor, player_id: str | None) -> Msg:
                       seats=seats, board=board, pots=pots, button=t.dealer.button, turn=turn,
                       hand=t.dealer.hand_id if t.in_hand else None, name=t.spec.name,
                       settings=t.spec.settings_wire, you=me,
-                      host=t.host.state_for(player_id))
+                      host=t.host.state_for(player_id), number=t.dealer.number or None)

@@ -198,9 +198,10 @@ async def test_pause_remove_change_transfer_and_close() -> None:
     assert h.registry.get(t.table_id) is None
     assert bob.of("table_closed")[-1]["reason"] == "host"
     assert h.wallet.total() == 300_000
-    # the (new) host gets the final session ledger: everyone cashed out, nets sum to zero
+    # the (new) host and every player of the game get the final session ledger (issue 24):
+    # everyone cashed out, nets sum to zero, the same frame to each
     final = bob.of("ledger")[-1]
-    assert not host.of("ledger") and not carol.of("ledger")
+    assert host.of("ledger") == [final] and carol.of("ledger") == [final]
     rows = {r["player"]: r for r in final["rows"]}
     assert set(rows) == {"owner", "bob", "carol", HOUSE_ROW}
     assert all(r["at_table"] == 0 for r in rows.values())
@@ -236,7 +237,12 @@ async def test_the_session_ledger_sums_to_zero_with_the_table() -> None:
     assert rows["bob"]["rebuys"] == 100 and rows["owner"]["rebuys"] == 0
     assert answer["text"] == session_csv(answer["ledger"])
     assert answer["text"].splitlines()[0] == "player,name,buy_ins,rebuys,cash_outs,at_table,net"
-    assert (await h.send(t, bob, "host", action="ledger"))["code"] == "not_host"
+    # every player of the game may see it too (issue 24); a stranger or a spectator not
+    mine = await h.send(t, bob, "host", action="ledger")
+    assert mine["type"] == "ok" and mine["ledger"] == answer["ledger"] and "text" not in mine
+    watcher = FakeSink(player_id="watcher", name="Watcher")  # (no account: the sums stay)
+    assert (await h.send(t, watcher, "watch", code=code))["type"] == "ok"
+    assert (await h.send(t, watcher, "host", action="ledger"))["code"] == "not_host"
     # rebuys off (between hands: at once): refused
     assert (await h.send(t, host, "host", action="change",
                          settings={"rebuys": False}))["pending"] is False

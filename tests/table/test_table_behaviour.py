@@ -99,7 +99,11 @@ async def test_reconnect_resume_gives_missed_events_and_own_cards() -> None:
     assert (await h.send(t, again, "resume", since=seen))["type"] == "ok"
     missed = [m for m in again.messages if m["type"] != "ok"]
     assert [m["seq"] for m in missed] == list(range(seen + 1, t.seq + 1))
-    assert missed[-1]["type"] == "turn" and "options" in missed[-1]
+    # her going and coming back were announced (issue 24): at once, both ways
+    assert [(m["seat"], m["online"]) for m in missed if m["type"] == "presence"] == \
+        [(0, False), (0, True)]
+    assert bob.of("presence")[-1] == missed[-1]
+    assert missed[-2]["type"] == "turn" and "options" in missed[-2]
     # from the start: exactly her own cards again
     full = FakeSink(player_id="alice", name="Alice")
     await h.send(t, full, "resume", since=0)
