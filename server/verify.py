@@ -302,7 +302,7 @@ def _replay_pot_game(record: HandRecord, spec: PotSpec) -> list[dict[str, Any]]:
     hand = Hand(spec.variant, spec.rules, stacks, button=record.button,
                 deck=list(record.audit["deck"]), num_seats=record.num_seats,
                 hand_id=record.hand, seed=bytes.fromhex(record.audit["seed"]),
-                ask_over_blind=spec.variant_name == "draw")  # as the table (BLIND-04)
+                ask_over_blind=spec.asks_over_blind)  # as the table (BLIND-04, STRAD-01)
     rec = record.events
     out = _norm(hand.start())
     moved: Sequence[Any]
@@ -317,7 +317,7 @@ def _replay_pot_game(record: HandRecord, spec: PotSpec) -> list[dict[str, Any]]:
             moved = hand.act(seat, e["action"], amount)
         elif kind == "Drew":
             moved = hand.act(seat, "draw", discard=tuple(e["discarded"]))
-        elif kind == "Posted" and e["kind"] == "over_blind":  # the answer to BLIND-04's question
+        elif kind == "Posted" and e["kind"] in ("over_blind", "straddle"):  # BLIND-04, STRAD-01
             moved = hand.act(seat, "over_blind")
         else:
             raise ValueError(f"event {i} ({kind}) is not an action")

@@ -123,7 +123,7 @@ class PotGame:
                     button=placement.button, deck=deck, num_seats=self.spec.seats,
                     hand_id=t.dealer.hand_id, seed=seed, blinds=placement.blinds,
                     entry_posts=list(placement.entry),
-                    ask_over_blind=self.spec.variant_name == "draw")  # BLIND-04
+                    ask_over_blind=self.spec.asks_over_blind)  # BLIND-04, STRAD-01
 
     def opened(self) -> None:
         return None
@@ -135,10 +135,12 @@ class PotGame:
         return self._turn_drafts(e)
 
     def _asking_over_blind(self) -> bool:
-        """BLIND-04: the turn is the over blind's question before the deal (its own short
-        clock, no time bank: no answer is "no")."""
+        """BLIND-04: the turn is the over blind's (or STRAD-01's straddle's) question before the
+        deal, or RIT-02's run-it-twice question (its own short clock, no time bank: no answer
+        is "no")."""
         hand = self.table.engine
-        return isinstance(hand, Hand) and hand.over_blind_ask is not None
+        return isinstance(hand, Hand) and (hand.over_blind_ask is not None
+                                           or bool(hand.runout_ask))
 
     def _turn_drafts(self, e: ev.TurnStarted) -> list[Draft]:
         """The ``turn`` announcement: options to the player, the deadline and bank to all."""

@@ -44,6 +44,11 @@ Table settings (``settings``, all optional):
   left of the last blind is asked before each deal whether to post it, BLIND-04),
   ``heads_up_button_first_blind``, ``rake_bp``, ``rake_cap`` (when the engine has them);
   Caribbean: ``dealing_mode`` (CSP-10).
+- house rules (docs/rules.md section 4; default false; Hold'em and Manila; a home game's
+  only: a public table asking for one gets ``bad_settings``, "a house rule: home games
+  only"; the host may turn them on or off between hands): ``straddle`` (STRAD-01: the player
+  left of the big blind is asked before each deal, on ``over_blind_clock``) and
+  ``run_twice`` (RIT-01..04: the players still in are asked, on the same short clock).
 """
 
 from __future__ import annotations
@@ -67,7 +72,10 @@ __all__ = ["HouseSpec", "PotSpec", "SpecBase", "TableSpec", "build_spec"]
 _POT_STAKES = {"blinds", "ante", "bring_in", "small_bet", "big_bet", "min_bet", "max_bet",
                "chip"}
 _CSP_STAKES = {"min", "max", "ante_min", "ante_max"}
-_ENGINE_BOOL = {"over_blind", "heads_up_button_first_blind"}
+_ENGINE_BOOL = {"over_blind", "heads_up_button_first_blind", "straddle", "run_twice"}
+#: The house rules of home games (docs/rules.md section 4) and the games that have them.
+HOUSE_RULES = ("straddle", "run_twice")
+_HOUSE_RULE_GAMES = ("holdem", "manila", "manila3")
 _ENGINE_INT = {"raise_cap", "max_discard", "rake_bp", "rake_cap"}
 _CSP_SETTINGS = {"dealing_mode"}
 #: The house's terms (GEN-10, CSP-13): named in a request's stakes or settings -> house_policy.
@@ -81,7 +89,7 @@ _TABLE_SETTINGS = {"min_buy_in", "max_buy_in", "spectator_delay", "spectator_cha
 #: What a private table's host may change between hands (``host`` ``change``).
 HOST_SETTINGS = frozenset({"pause", "action_clock", "ante_time", "starting_stack", "rebuys",
                            "approve_seats", "min_buy_in", "max_buy_in",
-                           "bank_when_disconnected"})
+                           "bank_when_disconnected", *HOUSE_RULES})
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -127,6 +135,12 @@ class PotSpec(SpecBase):
     @property
     def uses_blinds(self) -> bool:
         return bool(self.rules.stakes.blinds)
+
+    @property
+    def asks_over_blind(self) -> bool:
+        """Whether the seat left of the last blind is asked before each deal: Draw's over
+        blind (BLIND-04) or a home game's straddle (STRAD-01)."""
+        return self.variant_name == "draw" or self.rules.straddle
 
     @property
     def rake(self) -> tuple[int, int]:
@@ -311,6 +325,13 @@ def _pot_rules(req: CreateTable, config: Config, settings: dict[str, Any],
         rkw[key] = _bool(settings, key, False)
     if rkw.get("over_blind") and req.variant != "draw":
         raise _err("bad_settings", "the over blind is a Draw rule (BLIND-04)")
+    for key in HOUSE_RULES:  # docs/rules.md section 4
+        if rkw.get(key) and not req.private:
+            raise _err("bad_settings", f"`{key}` is a house rule: home games only")
+        if rkw.get(key) and req.variant not in _HOUSE_RULE_GAMES:
+            raise _err("bad_settings", f"`{key}` is a house rule of Hold'em and Manila only"
+                       + (" (Draw has the over blind, BLIND-04)" if req.variant == "draw"
+                          else ""))
     for key in _ENGINE_INT & set(settings):
         if key not in names:
             raise _err("bad_settings", f"`{key}` is not supported by this server")
