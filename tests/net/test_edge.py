@@ -17,6 +17,7 @@ from websockets.exceptions import ConnectionClosed
 
 from protocol import SUBPROTOCOL_JSON, SUBPROTOCOL_MSGPACK
 from server.net.edge import ws_max_size
+from server.net.fastpath import EdgeConnection
 from tests.net.conftest import ENCODINGS, TIMEOUT, Live, LiveFactory, open_client
 
 
@@ -381,6 +382,98 @@ async def test_too_many_fragments_close_1009_and_bad_utf8_closes_1007(
     with pytest.raises(ConnectionClosed) as excinfo:
         await other.receive()
     assert excinfo.value.rcvd is not None and excinfo.value.rcvd.code == 1007
+
+
+async def test_every_frame_counts_a_ping_flood_closes_1008(live_server: LiveFactory) -> None:
+    """Control frames count against the frame limit too (`frame_burst` 5, `frame_rate` 1,
+    `flood_limit` 3): after a request (one frame), pings beyond the burst are strikes and the
+    fourth strike closes the connection with 1008 `flooding`, counted once in
+    `poker_flood_disconnects_total`."""
+    live = await live_server(frame_rate=1.0, frame_burst=5, flood_limit=3)
+    client = await open_client(live)
+    assert (await client.request("ping"))["type"] == "pong"
+    for _ in range(20):
+        if client.ws.close_code is not None or client.ws.protocol.close_rcvd is not None:
+            break
+        await client.ws.ping()
+    await asyncio.wait_for(client.ws.wait_closed(), TIMEOUT)
+    assert (client.ws.close_code, client.ws.close_reason) == (1008, "flooding")
+    seen = await scrape(live)
+    assert seen["poker_flood_disconnects_total"] == 1
+    other = await open_client(live)  # others are not affected
+    assert (await other.request("ping"))["type"] == "pong"
+
+
+async def raw_socket(live: Live) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
+    """A WebSocket opened by hand that reads nothing after the handshake (its reader stops
+    at 1 KiB), once the edge has its `Connection`."""
+    host, port = live.host_port
+    known = set(live.app.edge.connections)
+    reader, writer = await asyncio.open_connection(host, port, limit=1024)
+    writer.write(f"GET /ws HTTP/1.1\r\nHost: {host}:{port}\r\nUpgrade: websocket\r\n"
+                 "Connection: Upgrade\r\nSec-WebSocket-Version: 13\r\n"
+                 "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n".encode())
+    head = await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), TIMEOUT)
+    assert b" 101 " in head.split(b"\r\n", 1)[0]
+    for _ in range(1000):  # (the handler registers it within a few loop turns)
+        if set(live.app.edge.connections) - known:
+            break
+        await asyncio.sleep(0)
+    return reader, writer
+
+
+async def test_a_client_that_does_not_read_is_cut_over_the_write_budget(
+        live_server: LiveFactory) -> None:
+    """`max_write_buffer` 64 KiB: a client that does not read is sent 140 frames of 30 KB
+    (4.2 MB, more than every socket buffer on the way): what waits in the transport plus
+    the outbox goes over the budget, so the TCP connection is aborted at once (no close
+    handshake) and counted in `poker_write_budget_disconnects_total{reason="buffer"}`; on
+    both send paths."""
+    live = await live_server(max_write_buffer=65536)
+    _, writer = await raw_socket(live)
+    (conn,) = live.app.edge.connections.values()
+    frame = "x" * 30_000
+    for _ in range(140):
+        conn.send(frame)
+    ws = conn.ws
+    assert isinstance(ws, EdgeConnection)
+    await asyncio.wait_for(ws.lost, TIMEOUT)
+    assert conn.closing
+    seen = await scrape(live)
+    assert seen['poker_write_budget_disconnects_total{reason="buffer"}'] == 1
+    assert seen['poker_write_budget_disconnects_total{reason="stall"}'] == 0
+    assert seen["poker_slow_consumer_disconnects_total"] == 0
+    writer.close()
+
+
+async def test_writes_paused_past_the_stall_timeout_cut_the_socket(
+        live_server: LiveFactory) -> None:
+    """`write_stall_timeout` 0.3 s and a budget it cannot reach: a client that does not read
+    is sent enough to pause the server's writes (above websockets' 32 KiB high-water mark,
+    within the outbox), and is aborted once they have stayed paused 0.3 s
+    (`reason="stall"`); a reading client sent the same is not."""
+    live = await live_server(max_write_buffer=1 << 30, write_stall_timeout=0.3)
+    reading = await open_client(live)
+    assert (await reading.request("ping"))["type"] == "pong"
+    _, writer = await raw_socket(live)
+    conns = list(live.app.edge.connections.values())
+    frame = "y" * 30_000
+    for _ in range(60):  # 1.8 MB each
+        for conn in conns:
+            conn.send(frame)
+    silent = conns[-1]
+    assert isinstance(silent.ws, EdgeConnection)
+
+    async def read_all() -> None:
+        for _ in range(60):
+            assert await reading.ws.recv() == frame
+
+    await asyncio.wait_for(asyncio.gather(read_all(), silent.ws.lost), TIMEOUT)
+    assert (await reading.request("ping"))["type"] == "pong"
+    seen = await scrape(live)
+    assert seen['poker_write_budget_disconnects_total{reason="stall"}'] == 1
+    assert seen['poker_write_budget_disconnects_total{reason="buffer"}'] == 0
+    writer.close()
 
 
 def test_messages_before_the_handler_are_kept_and_handed_over_in_order() -> None:
