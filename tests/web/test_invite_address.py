@@ -92,7 +92,7 @@ async def test_the_invite_link_uses_the_public_address(
 
 
 async def test_a_link_that_opens_on_this_computer_only_is_flagged(
-        live: Live, open_player: OpenPlayer) -> None:
+        live: Live, open_player: OpenPlayer, tmp_path: Path) -> None:
     """The default server (127.0.0.1, no public address): the link is the loopback's, and
     the host panel says why friends could not open it and what to do."""
     ann = await open_player()
@@ -109,3 +109,8 @@ async def test_a_link_that_opens_on_this_computer_only_is_flagged(
     await expect(ann.page.locator("#host-copied")).to_have_text(
         "Copied, but it opens on this computer only (see above).")
     await ann.shot("invite-this-computer-only")
+    await ann.page.set_viewport_size({"width": 390, "height": 844})
+    await expect(note).to_be_visible()
+    wide = await ann.page.evaluate("() => document.documentElement.scrollWidth - innerWidth")
+    assert wide <= 0, f"the page scrolls sideways by {wide}px"
+    await note.screenshot(path=str(tmp_path / "note-phone.png"))
