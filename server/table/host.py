@@ -366,11 +366,13 @@ class HostDesk:
         return state
 
     def announce(self) -> None:
-        """``table_updated`` to everyone (the host's copy with the code and requests)."""
+        """``table_updated`` to everyone (the host's copy with the code and requests, each
+        asker's with their own request)."""
         public = self.state_for(None)
         if public is None:
             return
-        private: dict[str, Any] = {}
+        private: dict[str, Any] = {
+            pid: builder(m.table_updated, host=self.state_for(pid)) for pid in self.requests}
         if self.host_id is not None:
             private[self.host_id] = builder(m.table_updated, host=self.state_for(self.host_id))
         self.table.fanout.publish(Draft(builder(m.table_updated, host=public), private))
