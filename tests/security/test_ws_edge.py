@@ -18,14 +18,21 @@ import asyncio
 import contextlib
 import json
 import math
+import subprocess
 import sys
 import time
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+from websockets.asyncio.client import connect
+from websockets.typing import Subprotocol
 
+from protocol import SUBPROTOCOL_JSON
+from tests.cluster.test_nginx import NAMES, nginx_binary, nginx_conf, wait_port
 from tests.net.conftest import Client
+from tests.redis_helpers import free_port
 from tests.security.conftest import (
     ROOT,
     TIMEOUT,
@@ -244,5 +251,66 @@ async def test_a_flood_of_small_fragments_is_closed_by_the_frame_limit(
     assert seen["poker_flood_disconnects_total"] >= summary["ended"]
     out.assert_served()
     assert out.growth < CHURN_RSS_BOUND
+    await probe.ws.close()
+    assert ledger_sum(srv) == 0
+
+
+@pytest.fixture
+def nginx_in_front(tmp_path: Path) -> Iterator[Callable[[HostileServer], int]]:
+    """`front(server)`: Debian's nginx with deploy/nginx.conf (every upstream on `server`'s
+    port), started on a free port, which it returns; stopped when the test ends. Skipped when
+    nginx is not installed (`python3 dev.py test` installs it)."""
+    binary = nginx_binary()
+    if binary is None:
+        pytest.skip("nginx is not installed (python3 dev.py test installs it)")
+    procs: list[subprocess.Popen[bytes]] = []
+
+    def front(srv: HostileServer) -> int:
+        listen = free_port()
+        conf = nginx_conf(tmp_path, listen, dict.fromkeys(NAMES, srv.port))
+        proc = subprocess.Popen([binary, "-p", str(tmp_path), "-c", str(conf), "-e", "stderr",
+                                 "-g", "daemon off;"],
+                                stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        procs.append(proc)
+        wait_port(listen, proc)
+        return listen
+
+    yield front
+    for proc in procs:
+        proc.terminate()  # SIGTERM: the master stops its workers
+        try:
+            proc.wait(10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait(10)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("extra", [(), LIFTED], ids=["frame-limit", "write-budget"])
+async def test_pings_never_read_behind_nginx(hostile_server: ServerFactory,
+                                             nginx_in_front: Callable[[HostileServer], int],
+                                             extra: tuple[str, ...]) -> None:
+    """The same through deploy/nginx.conf: nginx relays the frames untouched and, once the
+    client stops reading, stops reading the server, so the pongs pile up on the server as
+    before: the frame limit closes the sockets (nginx then closes the client's), or with it
+    lifted the write budget aborts them; the server's memory stays bounded and the innocent
+    player, through nginx as well, stays served (asserted with the defaults, as above)."""
+    srv = hostile_server(*extra)
+    listen = nginx_in_front(srv)
+    ws = await asyncio.wait_for(connect(f"ws://127.0.0.1:{listen}/ws",
+                                        subprotocols=[Subprotocol(SUBPROTOCOL_JSON)],
+                                        ping_interval=None), TIMEOUT)
+    probe = Client(ws=ws, subprotocol=SUBPROTOCOL_JSON)
+    await probe.hello("Innocent")
+    out = await attacked(srv, probe, "pings", "--sockets", "4", port=listen)
+    print(out.report(f"pings, never read, through nginx ({' '.join(extra) or 'defaults'})"))
+    assert out.summary["ended"] >= 4
+    seen = await metrics(srv)
+    if extra:
+        assert seen['poker_write_budget_disconnects_total{reason="buffer"}'] >= 4
+    else:
+        assert seen["poker_flood_disconnects_total"] >= 4
+        out.assert_served()
+    assert out.growth < RSS_BOUND
     await probe.ws.close()
     assert ledger_sum(srv) == 0
