@@ -236,12 +236,16 @@ def replay(record: HandRecord) -> list[dict[str, Any]]:
     from protocol.requests import parse_request
     from server.config import Config
     from server.rules.errors import IllegalAction
-    from server.table.settings import HouseSpec, build_spec
+    from server.table.settings import HOUSE_RULES, HouseSpec, build_spec
 
     assert record.audit is not None
+    # a house rule in the settings: the hand was played at a home game (the only tables that
+    # have them), so it is replayed as one
+    home = any((record.settings or {}).get(k) for k in HOUSE_RULES)
     req = parse_request({"type": "create_table", "variant": record.variant,
                          "structure": record.structure, "stakes": record.stakes,
-                         "seats": record.num_seats, "settings": record.settings})
+                         "seats": record.num_seats, "settings": record.settings,
+                         "private": home})
     spec = build_spec(req, Config(), name="verify")  # type: ignore[arg-type]
     try:
         if isinstance(spec, HouseSpec):

@@ -91,10 +91,14 @@ def _phh_actions(record: HandRecord, order: list[int], antes: dict[int, int],
             note = f" # up {ups}" if ups else ""
             actions.append(f"d dh {p[seat]} {_phh_cards(e['cards'])}{note}")
         elif kind == "BoardDealt":
-            actions.append(f"d db {_phh_cards(e['cards'])}")
+            run = " # second run (RIT-03, a house rule)" if e.get("run") else ""
+            actions.append(f"d db {_phh_cards(e['cards'])}{run}")
         elif kind == "Acted":
             if e["action"] == "decline":  # BLIND-04: no over blind (not a PHH action)
                 actions.append(f"# {p[seat]} declines the over blind")
+                continue
+            if e["action"] in ("run_twice", "run_once"):  # RIT-02: an answer, no chips
+                actions.append(f"# {p[seat]} {e['action'].replace('_', ' ')}")
                 continue
             if e["action"] == "bring_in":
                 bring_in = e["amount"]

@@ -71,6 +71,7 @@ class _StarsText:
         self.bets: dict[int, int] = {}
         self.current = 0  # the street's highest bet
         self.board: list[Any] = []
+        self.board2: list[Any] = []  # RIT-03: the second run's board (a house rule)
         self.own_count: dict[int, int] = {}  # cards dealt to each seat so far
         self.collected: dict[int, int] = {}
         self.shown: dict[int, list[str]] = {}
@@ -133,6 +134,13 @@ class _StarsText:
             self.lines.append(f"Dealt to {who} [{' '.join(known)}]")
 
     def board_dealt(self, e: dict[str, Any], seat: int, who: str) -> None:
+        if e.get("run"):  # RIT-03: the second run, named as PokerStars names it
+            before = list(self.board2) or list(e["board"])[:len(e["board"]) - len(e["cards"])]
+            self.board2 = list(e["board"])
+            name = _street_name(self.record, self.board2, 0)
+            old = f" [{card_text(before)}]" if before else ""
+            self.lines.append(f"*** SECOND {name} ***{old} [{card_text(e['cards'])}]")
+            return
         before = list(self.board)
         self.board = list(e["board"])
         name = _street_name(self.record, self.board, 0)
@@ -153,13 +161,16 @@ class _StarsText:
             "raise": f"{who}: raises {amount - self.current} to {amount}",
             "complete": f"{who}: completes it to {amount}",
             "bring_in": f"{who}: brings in for {amount}",
-            "decline": f"{who}: declines the over blind",
+            "decline": f"{who}: declines the "
+                       + ("over blind" if self.record.variant == "draw" else "straddle"),
+            "run_twice": f"{who}: agrees to run it twice",
+            "run_once": f"{who}: runs it once",
         }.get(action)
         if line is not None:
             self.lines.append(line)
         if action == "fold":
             self.folded.add(seat)
-        if action not in ("fold", "check", "decline"):
+        if action not in ("fold", "check", "decline", "run_twice", "run_once"):
             self.total += put
             self.bets[seat] = amount
             self.current = max(self.current, amount)
@@ -202,6 +213,8 @@ class _StarsText:
 
     def pot_awarded(self, e: dict[str, Any], seat: int, who: str) -> None:
         pot = "pot" if e["pot"] == 0 else f"side pot-{e['pot']}"
+        if e.get("run"):  # RIT-04: the second run's half
+            pot += " (second run)"
         for s, amount in e["winners"].items():
             self.collected[int(s)] = self.collected.get(int(s), 0) + amount
             self.lines.append(f"{player_name(self.record, int(s))} collected {amount} from {pot}")
@@ -210,7 +223,10 @@ class _StarsText:
         record = self.record
         self.lines.append("*** SUMMARY ***")
         self.lines.append(f"Total pot {self.total} | Rake {self.rake}")
-        if self.board:
+        if self.board and self.board2:  # RIT-03: both boards of a board run twice
+            self.lines.append(f"FIRST Board [{card_text(self.board)}]")
+            self.lines.append(f"SECOND Board [{card_text(self.board2)}]")
+        elif self.board:
             self.lines.append(f"Board [{card_text(self.board)}]")
         for seat in sorted(int(s) for s in record.players):
             tag = " (button)" if seat == record.button else ""
@@ -249,6 +265,8 @@ _STARS_EVENTS: dict[str, Callable[[_StarsText, dict[str, Any], Any, str], None]]
 def _blind_name(record: HandRecord, seat: int, kind: str, amount: int) -> str:
     if kind == "over_blind":
         return "over blind"
+    if kind == "straddle":  # STRAD-01, a home game's house rule
+        return "straddle"
     blinds = list(record.stakes.get("blinds", []))
     # by amount first: with a dead small blind (GEN-05) the first seat posts the big blind,
     # and a player coming in at once posts a big blind out of position
