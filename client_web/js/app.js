@@ -16,6 +16,7 @@ import { refreshTables, renderLobby, setupLobby } from "./lobby-page.js";
 import { createPacer } from "./pacing.js";
 import { loadMyTables, loadSaved, saveMyTables, saveTable, tokenStore } from "./session.js";
 import { actionSound, Sound } from "./sound.js";
+import { loadPrefs, prefsHTML, savePref } from "./prefs.js";
 import { myTables, myTurn, reduce } from "./state.js";
 import { TurnNotifier } from "./notify.js";
 import { PokerSocket } from "./socket.js";
@@ -212,11 +213,19 @@ function renderStrip(state) {
   setHTML($("#my-tables-list"), many ? stripHTML(tables) : "");
 }
 
+/** The sound switch says its state ("Sound: on"), pressed while sound is on; a phone shows
+ * only "♪ on" (the word stays for screen readers). */
 function renderSoundSwitch() {
   const btn = $("#sound-btn");
-  const muted = app.sound.muted;
-  btn.setAttribute("aria-pressed", muted ? "true" : "false");
-  btn.textContent = muted ? "\u266a Sound off" : "\u266a Sound on";
+  const on = !app.sound.muted;
+  btn.setAttribute("aria-pressed", on ? "true" : "false");
+  btn.title = on ? "Sound is on: click to mute" : "Sound is off: click to turn it on";
+  $(".sound-state", btn).textContent = on ? "on" : "off";
+}
+
+/** The display preferences' page class (the felt reads `app.prefs` as it is drawn). */
+function applyPrefs() {
+  document.body.classList.toggle("four-color", !!app.prefs.fourColor);
 }
 
 function render() {
@@ -251,6 +260,13 @@ function setupChrome() {
     if (!app.sound.muted) app.sound.play("check"); // what it sounds like now
     render();
   });
+  $("#prefs").addEventListener("change", (ev) => {
+    const key = ev.target.dataset && ev.target.dataset.pref;
+    if (!key) return;
+    app.prefs = savePref(app.prefs, key, ev.target.checked);
+    applyPrefs();
+    render();
+  });
   $("#my-tables-list").addEventListener("click", (ev) => {
     const b = ev.target.closest && ev.target.closest("[data-forget]");
     if (!b) return;
@@ -272,6 +288,9 @@ async function boot() {
     },
   });
   app.sound = new Sound();
+  app.prefs = loadPrefs();
+  setHTML($("#prefs"), prefsHTML(app.prefs)); // drawn once: a click keeps its box and focus
+  applyPrefs();
   app.notifier = new TurnNotifier();
   Object.assign(app, { render, dispatch, showBanner, actError });
   window.__poker = { socket: app.socket, store, dispatch, statuses: [], sounds: app.sound.played,

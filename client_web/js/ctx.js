@@ -12,6 +12,7 @@ export const app = {
   socket: null,
   route: { view: "lobby" },
   sound: null,
+  prefs: null, // the viewer's display preferences (js/prefs.js)
   notifier: null,
   actionsKey: "", // the turn the action bar was drawn for
   serverHistory: null, // null: not asked / unsupported; else the hands

@@ -23,6 +23,7 @@ export function seatFrom(entry) {
     seat: entry.seat, name: entry.name, stack: entry.stack ?? 0, bet: entry.bet ?? 0,
     state: entry.state || "waiting", cards: [...(entry.cards || [])], up: [...(entry.up || [])],
     shown: null, action: null, jackpot: 0, result: null, mucked: false,
+    topup: 0, // chips this viewer added during a hand, waiting for its end (`local:topup`)
     sittingOut: entry.state === "sitting_out" || entry.sitting_out === true, // wave 3 flag
     guest: entry.guest === true, tag: entry.tag ?? null, // a guest account (and its tag)
     waitsForBigBlind: entry.wait_for_bb === true, // GEN-05: dealt in when the big blind comes
@@ -296,7 +297,7 @@ function seated(t, msg) {
   const seat = seatFrom({ seat: msg.seat, name: msg.name, stack: msg.stack,
     guest: msg.guest, tag: msg.tag, wait_for_bb: msg.wait_for_bb });
   if (prev && prev.name === msg.name && prev.tag === seat.tag) {
-    t.seats[msg.seat] = { ...prev, stack: msg.stack }; // a rebuy (GEN-06): the new stack
+    t.seats[msg.seat] = { ...prev, stack: msg.stack, topup: 0 }; // a rebuy (GEN-06): the new stack
   } else {
     t.seats[msg.seat] = seat;
     addLog(t, `${msg.name} sits down with ${chips(msg.stack)}`);
@@ -365,7 +366,11 @@ function board(t, msg) {
 }
 
 function sitting(t, msg, out) {
-  if (t.seats[msg.seat]) t.seats[msg.seat].sittingOut = out;
+  const s = t.seats[msg.seat];
+  if (!s) return;
+  s.sittingOut = out;
+  // back at once: the state the hand (or the snapshot) gave no longer says "sitting out"
+  if (!out && s.state === "sitting_out") s.state = "waiting";
 }
 
 function closed(t) {

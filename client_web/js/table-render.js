@@ -113,6 +113,7 @@ function renderTableTop(state, t) {
   show($("#busted"), busted && $("#sit-panel").hidden);
   if (busted && state.me) $("#busted-balance").textContent = chips(Math.max(0, state.me.balance));
   $("#table-view").dataset.seats = String(t.seatCount);
+  $("#table-view").dataset.variant = t.variant; // the phone layout of Seven Card Stud (style.css)
   show($("#table-hello"), !state.me && !watch);
   show($("#chat-hello"), !state.me);
   show($("#chat-form"), !!state.me);
@@ -180,7 +181,8 @@ export function renderTable(state) {
   const felt = $("#felt");
   const narrow = window.matchMedia("(max-width: 600px)").matches
     ? { w: felt.clientWidth || 284, h: felt.clientHeight || 540 } : null;
-  setHTML(felt, feltHTML(t, { canSit, watch, now: app.socket.serverNow(), narrow }));
+  setHTML(felt, feltHTML(t, { canSit, watch, now: app.socket.serverNow(), narrow,
+    handStrength: !!(app.prefs && app.prefs.handStrength) }));
   felt.classList.toggle("caribbean", t.variant === "caribbean");
   const turn = t.you != null && t.turns ? t.turns[t.you] : null;
   const key = turn && !t.ended ? `${t.id}:${t.hand}:${turn.seq ?? "s"}:${turn.in_bank}` : "none";

@@ -55,13 +55,16 @@ async def test_sounds_the_mute_switch_and_the_tab_flashing_on_your_turn(
     await alice.act("call")
     await page.wait_for_function("() => window.__poker.sounds.some((s) => s.name === 'bet')")
     # The mute switch: remembered by this browser across a reload; sounds are then silent.
+    # The switch says its state ("Sound: on"), pressed while the sound is on (issue 24).
     sound = page.locator("#sound-btn")
-    await expect(sound).to_have_attribute("aria-pressed", "false")
-    await sound.click()
     await expect(sound).to_have_attribute("aria-pressed", "true")
+    await expect(sound).to_have_text("\u266a Sound: on")
+    await sound.click()
+    await expect(sound).to_have_attribute("aria-pressed", "false")
+    await expect(sound).to_have_text("\u266a Sound: off")
     await page.reload()
     await expect(page.locator("body[data-ready='1']")).to_have_count(1)
-    await expect(page.locator("#sound-btn")).to_have_attribute("aria-pressed", "true")
+    await expect(page.locator("#sound-btn")).to_have_attribute("aria-pressed", "false")
     await creator.event("turn", table=table, seat=1)
     assert (await creator.request("act", table=table, action="check"))["type"] == "ok"
     await page.wait_for_function("() => window.__poker.sounds.some((s) => s.name === 'check')")

@@ -1,5 +1,7 @@
 // Cards as HTML: rank and suit symbol in the text (never colour alone), the full name for
-// screen readers; a face-down card is a back with no value in the DOM at all.
+// screen readers; a face-down card is a back with no value in the DOM at all. The rank and
+// suit sit one above the other at the card's left edge when cards overlap (style.css
+// `.cards.many`), so the visible strip of a covered card still shows both ("10" included).
 
 import { cardName, SUIT_SYMBOLS } from "../format.js";
 import { esc } from "./dom.js";
@@ -16,7 +18,7 @@ export function cardHTML(card, kind = "up", extra = "") {
   const suit = card[1];
   const symbol = SUIT_SYMBOLS[suit] || "?";
   return `<span class="card face s-${esc(suit)} ${esc(kind)} ${extra}" data-card="${esc(card)}" ` +
-    `role="img" aria-label="${esc(cardName(card))}"><span class="rank">${esc(rank)}</span>` +
+    `role="img" aria-label="${esc(cardName(card))}"><span class="rank${rank === "10" ? " ten" : ""}">${esc(rank)}</span>` +
     `<span class="suit" aria-hidden="true">${symbol}</span></span>`;
 }
 

@@ -4,7 +4,7 @@
 
 import { chips, stakesText, STRUCTURE_NAMES, VARIANT_NAMES } from "../format.js";
 import { potTotal, shownPots } from "../state.js";
-import { ANY_FIVE, best5 } from "../hands.js";
+import { ANY_FIVE, best5, liveHandName } from "../hands.js";
 import { cardHTML, cardsHTML } from "./cards.js";
 import { esc } from "./dom.js";
 
@@ -14,8 +14,10 @@ export function guestBadge(tag) {
   return ` <span class="badge guest" title="${title}"><span class="g-word">guest</span>${tag ? ` #${esc(tag)}` : ""}</span>`;
 }
 
+// "Sitting out" follows the seat's own flag (`sittingOut`, changed by sat_out / sat_in at
+// once), never the state of the hand's start: "I'm back" clears it there and then.
 const STATE_LABELS = {
-  folded: "Folded", all_in: "All in", sitting_out: "Sitting out", waiting: "",
+  folded: "Folded", all_in: "All in", sitting_out: "", waiting: "",
   active: "",
 };
 
@@ -120,9 +122,16 @@ function seatHTML(t, i, opts) {
   const waiting = !s.sittingOut && s.waitsForBigBlind && s.state === "waiting";
   const stateLabel = s.sittingOut ? "Sitting out"
     : (waiting ? "Waits for the big blind" : (STATE_LABELS[s.state] ?? s.state));
+  // a losing hand mucked unseen at the showdown says so where a shown hand's name goes
+  const mucked = s.mucked && !s.shown && s.state !== "folded";
   if (s.sittingOut) classes.push("sitting-out");
   const action = s.action && !turn ? `<span class="last-action">${esc(s.action.replace("_", " "))}</span>` : "";
-  const shown = s.shown ? `<div class="hand-name">${esc(s.shown.hand)}</div>` : "";
+  const strength = isMe && !s.shown && opts.handStrength ? liveHandName(t.variant, s.cards, s.up, t.board) : null;
+  const shown = s.shown ? `<div class="hand-name">${esc(s.shown.hand)}</div>`
+    : mucked ? `<div class="hand-name mucked" title="lost at the showdown, cards not shown">mucked</div>`
+    : strength ? `<div class="hand-name mine" data-strength>${esc(strength)}</div>` : "";
+  // chips added during a hand (GEN-06) wait for its end: "+2,000 next hand"
+  const topup = s.topup ? `<span class="topup" title="added when this hand ends">+${chips(s.topup)} next hand</span>` : "";
   const odd = t.oddChip === i ? `<span class="odd-chip" title="odd chip">+1 odd chip</span>` : "";
   const result = s.result ? resultHTML(s.result) : "";
   const jp = s.jackpot ? `<span class="jp-chip" title="jackpot wager">JP ${chips(s.jackpot)}</span>` : "";
@@ -134,11 +143,18 @@ function seatHTML(t, i, opts) {
     `<span class="chip-stack" aria-hidden="true"></span><span class="amount">${chips(s.bet)}</span></div>` : "";
   return `<div class="${classes.join(" ")}" data-seat="${i}" style="${style}" role="group" ` +
     `aria-label="Seat ${i + 1}: ${esc(s.name)}${isMe ? " (you)" : ""}${turn ? ", to act" : ""}">` +
-    `<div class="cards${(s.shown ? s.shown.cards.length : s.cards.length + s.up.length) > 4 ? " many" : ""}">${seatCards(t, s, isMe)}</div>` +
+    `${cardsBox(s)}${seatCards(t, s, isMe)}</div>` +
     `<div class="plate">${button}<div class="name">${esc(s.name)}${isMe ? " <span class=\"you\">(you)</span>" : ""}</div>${s.guest ? guestBadge(s.tag) : ""}${hostBadge(t, i)}` +
     `<div class="stack${won}" data-stack="${s.stack}">${chips(s.stack)}</div>` +
-    `${stateLabel ? `<div class="state">${esc(stateLabel)}</div>` : ""}${action}${jp}${odd}</div>` +
+    `${stateLabel ? `<div class="state">${esc(stateLabel)}</div>` : ""}${action}${topup}${jp}${odd}</div>` +
     `${shown}${result}${clockHTML(turn, opts.now)}</div>${bet}`;
+}
+
+/** The seat's card row: `many` (five or more: they overlap, style.css) and the count (`n7`:
+ * how much each overlaps, so seven stud cards fit a phone's seat). */
+function cardsBox(s) {
+  const n = s.shown ? s.shown.cards.length : s.cards.length + s.up.length;
+  return `<div class="cards${n > 4 ? ` many n${Math.min(n, 7)}` : ""}">`;
 }
 
 /** A home game's host, marked at their seat for everyone. */
