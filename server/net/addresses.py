@@ -13,8 +13,8 @@ Rule of this module: one answer to "where do friends reach this server?", used b
    reaches this computer only: the start-up line says so and how to open the game to others.
 
 The page gets an address only when the one it was loaded from would not do for friends: the
-public address always, a LAN address when it was opened on the loopback, else nothing (the
-page then uses its own location).
+public address always, a LAN address when it was opened on the loopback (or at `0.0.0.0`),
+else nothing (the page then uses its own location).
 """
 
 from __future__ import annotations
@@ -134,4 +134,5 @@ def page_address(*, public_address: str | None, request_host: str | None,
         return None
     host = request_host.strip()
     host = host[: host.find("]") + 1] if host.startswith("[") else host.partition(":")[0]
-    return lan_url.rstrip("/") if is_loopback(host) else None
+    local = is_loopback(host) or host == "0.0.0.0"  # (a browser may open 0.0.0.0 too)
+    return lan_url.rstrip("/") if local else None

@@ -119,7 +119,7 @@ def test_page_address() -> None:
         assert page_address(public_address=public, request_host=host,
                             lan_url=None) == "https://poker.example.com"
     lan = "http://192.168.1.20:8080/"
-    for host in ("127.0.0.1:8080", "localhost:8080", "[::1]:8080", "localhost"):
+    for host in ("127.0.0.1:8080", "localhost:8080", "[::1]:8080", "localhost", "0.0.0.0:80"):
         assert page_address(public_address=None, request_host=host,
                             lan_url=lan) == "http://192.168.1.20:8080"
     for host in ("192.168.1.20:8080", "[fe80::1]:8080", None):  # opened as friends open it
