@@ -207,7 +207,20 @@ const SETTING_WORDS = {
   approve_seats: (v) => (v ? "the host approves each player" : "anyone with the link sits"),
   ante_time: (v) => `${v}s to ante`, min_buy_in: (v) => `min buy-in ${chips(v)}`,
   max_buy_in: (v) => `max buy-in ${chips(v)}`,
+  straddle: (v) => (v ? "straddle on (house rule)" : "no straddle"),
+  run_twice: (v) => (v ? "run it twice on (house rule)" : "no run it twice"),
 };
+
+/** The house rules of home games (docs/rules.md section 4): setting -> its name. */
+export const HOUSE_RULES = { straddle: "straddle", run_twice: "run it twice" };
+/** The games that have them. */
+export const HOUSE_RULE_GAMES = ["holdem", "manila", "manila3"];
+
+/** "House rules: straddle, run it twice" for a table's settings ("" when none is on). */
+export function houseRulesText(settings) {
+  const on = Object.keys(HOUSE_RULES).filter((k) => settings && settings[k] === true);
+  return on.length ? `House rules: ${on.map((k) => HOUSE_RULES[k]).join(", ")}` : "";
+}
 
 /** What the next hand will change: "From the next hand: 100/200, action clock 20s". */
 export function nextText(next, t) {
@@ -299,11 +312,12 @@ export function changeRequest(t, values) {
     const v = key === "starting_stack" ? n(raw) : Math.max(0, Number(raw));
     if (now[key] !== v) settings[key] = v;
   }
-  for (const key of ["rebuys", "approve_seats"]) {
+  for (const key of ["rebuys", "approve_seats", ...Object.keys(HOUSE_RULES)]) {
     if (!(key in values)) continue;
     const v = values[key] === true || values[key] === "on" || values[key] === "true";
     const current = key === "rebuys" ? (t.host ? t.host.rebuys : now.rebuys !== false)
-      : (t.host ? t.host.approveSeats : !!now.approve_seats);
+      : key === "approve_seats" ? (t.host ? t.host.approveSeats : !!now.approve_seats)
+      : now[key] === true;
     if (v !== current) settings[key] = v;
   }
   const out = {};
@@ -316,6 +330,9 @@ export function changeRequest(t, values) {
 export function homeCreateFields(values) {
   if (!values.private) return {};
   const settings = { approve_seats: !!values.approve_seats, rebuys: !!values.rebuys };
+  for (const key of Object.keys(HOUSE_RULES)) { // off unless ticked (Hold'em and Manila only)
+    if (values[key] && HOUSE_RULE_GAMES.includes(values.variant)) settings[key] = true;
+  }
   const stack = Math.round(Number(values.starting_stack));
   if (values.starting_stack !== "" && values.starting_stack != null && stack > 0) settings.starting_stack = stack;
   const clock = Number(values.action_clock);

@@ -71,6 +71,7 @@ function handStarted(t, msg) {
   t.hand = msg.hand;
   t.button = msg.button ?? null;
   t.board = [];
+  t.board2 = []; // RIT-03: the second run's board (a home game's house rule)
   t.collected = 0;
   t.pots = [];
   t.dealer = null;
@@ -97,8 +98,8 @@ function handStarted(t, msg) {
 function posted(t, msg) {
   const s = t.seats[msg.seat];
   if (!s) return;
-  if (msg.kind === "over_blind" && t.turns && t.turns[msg.seat]) {
-    delete t.turns[msg.seat]; // the answer to the over blind's question (BLIND-04)
+  if ((msg.kind === "over_blind" || msg.kind === "straddle") && t.turns && t.turns[msg.seat]) {
+    delete t.turns[msg.seat]; // the answer to the over blind's (straddle's) question
     t.turn = pickTurn(t);
   }
   s.state = "active";
@@ -173,8 +174,14 @@ function acted(t, msg) {
   } else if (caribbean && msg.action === "play") {
     s.bet += msg.amount;
   } else if (msg.action === "decline") { // no over blind (BLIND-04): nothing moves
-    addLog(t, `${s.name} declines the over blind${msg.timeout ? " (no answer)" : ""}`);
-    s.action = "no over blind";
+    const what = t.settings && t.settings.straddle ? "straddle" : "over blind";
+    addLog(t, `${s.name} declines the ${what}${msg.timeout ? " (no answer)" : ""}`);
+    s.action = `no ${what}`;
+    return;
+  } else if (msg.action === "run_twice" || msg.action === "run_once") { // RIT-02: an answer
+    const twice = msg.action === "run_twice";
+    addLog(t, `${s.name} ${twice ? "agrees to run it twice" : "runs it once"}${msg.timeout ? " (no answer)" : ""} (house rule)`);
+    s.action = twice ? "run twice" : "run once";
     return;
   } else if (msg.action !== "check") {
     s.bet = msg.amount;
@@ -195,6 +202,10 @@ function potsEvent(t, msg) {
 }
 
 function potAwarded(t, msg) {
+  if (msg.run === 2) { // RIT-04: the second run's half, its own line
+    secondRunAwarded(t, msg);
+    return;
+  }
   collect(t);
   const won = t.pots && t.pots[msg.pot];
   if (won) won.awarded = true;
@@ -359,7 +370,28 @@ function dealer(t, msg) {
   }
 }
 
+/** RIT-04: the second run's half of pot `msg.pot`: stacks and one line naming the board. */
+function secondRunAwarded(t, msg) {
+  t.collected = Math.max(0, t.collected - msg.amount);
+  const names = [];
+  for (const [seat, amount] of Object.entries(msg.winners || {})) {
+    const s = t.seats[Number(seat)];
+    if (!s) continue;
+    s.stack += amount;
+    if (!t.winners.includes(Number(seat))) t.winners.push(Number(seat));
+    names.push(`${s.name} ${chips(amount)}`);
+  }
+  const where = msg.pot > 0 ? `side pot ${msg.pot}` : "the pot";
+  const line = `Second board: ${names.join(", ")} (half of ${where})`;
+  t.announcements.push(line);
+  addLog(t, line);
+}
+
 function board(t, msg) {
+  if (msg.run === 2) { // RIT-03: the second run, below the first
+    t.board2 = [...msg.cards];
+    return;
+  }
   if (t.bettingSinceCollect || t.board.length) collect(t);
   t.board = [...msg.cards];
   addLog(t, `Board: ${cardsText(msg.cards)}`);

@@ -48,12 +48,28 @@ export function quickSizes(t, options, kind) {
   });
 }
 
-/** BLIND-04: the over blind's question before the deal: post it (its exact amount) or not. */
+/** BLIND-04: the over blind's question before the deal: post it (its exact amount) or not.
+ * At a home game with the straddle on (STRAD-01) the same question is the straddle. */
 function overBlindHTML(o) {
+  if (o.straddle) {
+    return `<p class="hint" id="over-blind-hint"><span class="badge house-rule">house rule</span> You may straddle: post ${chips(o.over_blind)} (double the big blind) before the deal; the first round then starts on your left and you act last.</p>` +
+      `<div class="buttons" role="group" aria-describedby="over-blind-hint">` +
+      `<button type="button" class="act decline" data-act="decline" aria-keyshortcuts="n">No straddle <kbd>N</kbd></button>` +
+      `<button type="button" class="act over-blind" data-act="over_blind" aria-keyshortcuts="o">Straddle ${chips(o.over_blind)} <kbd>O</kbd></button></div>`;
+  }
   return `<p class="hint" id="over-blind-hint">You may post an over blind of ${chips(o.over_blind)} (double the big blind) before the deal; the first round then starts on your left.</p>` +
     `<div class="buttons" role="group" aria-describedby="over-blind-hint">` +
     `<button type="button" class="act decline" data-act="decline" aria-keyshortcuts="n">No over blind <kbd>N</kbd></button>` +
     `<button type="button" class="act over-blind" data-act="over_blind" aria-keyshortcuts="o">Post over blind ${chips(o.over_blind)} <kbd>O</kbd></button></div>`;
+}
+
+/** RIT-02 (a home game's house rule): everyone still in is all-in; run the rest of the board
+ * twice? Every player must agree; no answer is no. */
+function runTwiceHTML() {
+  return `<p class="hint" id="run-twice-hint"><span class="badge house-rule">house rule</span> Everyone is all-in. Run the rest of the board twice? Each board wins half the pot; it is run twice only if every player agrees.</p>` +
+    `<div class="buttons" role="group" aria-describedby="run-twice-hint">` +
+    `<button type="button" class="act decline" data-act="run_once" aria-keyshortcuts="n">Run it once <kbd>N</kbd></button>` +
+    `<button type="button" class="act run-twice" data-act="run_twice" aria-keyshortcuts="y">Run it twice <kbd>Y</kbd></button></div>`;
 }
 
 function potGameHTML(t, o) {
@@ -131,6 +147,7 @@ export function actionsHTML(t) {
   let body;
   if (t.variant === "caribbean") body = caribbeanHTML(t, o);
   else if (o.over_blind != null && o.over_blind !== false) body = overBlindHTML(o);
+  else if (o.run_twice) body = runTwiceHTML();
   else if (o.draw) body = drawHTML(t, o);
   else body = potGameHTML(t, o);
   return `<h2 class="your-turn">Your turn</h2>${body}`;
@@ -213,7 +230,7 @@ function barClick(root, ev, setAmount, send) {
 }
 
 
-const KEYS = { f: "fold", c: ["check", "call"], r: ["raise", "bet"], b: "bring_in", m: "complete", d: "draw", a: "ante", p: "play", o: "over_blind", n: "decline" };
+const KEYS = { f: "fold", c: ["check", "call"], r: ["raise", "bet"], b: "bring_in", m: "complete", d: "draw", a: "ante", p: "play", o: "over_blind", n: ["decline", "run_once"], y: "run_twice" };
 
 /** Global shortcuts: a key clicks the matching action button, if offered. */
 export function bindShortcuts(root) {

@@ -7,7 +7,9 @@
 // helpers in the page code); every name and server string goes through `esc`.
 
 import { chips } from "../format.js";
-import { homeLabel, hostStakeFields, ledgerView, nextText, signed, stakeValue } from "../home.js";
+import {
+  HOUSE_RULE_GAMES, homeLabel, hostStakeFields, houseRulesText, ledgerView, nextText, signed, stakeValue,
+} from "../home.js";
 import { esc } from "./dom.js";
 
 /** The seat requests waiting, as notifications (the host's page only). */
@@ -28,7 +30,9 @@ export function homeStatusHTML(t) {
   const host = t && t.host;
   if (!host) return "";
   const paused = host.paused ? ` <span class="badge paused" role="status">Paused by the host</span>` : "";
-  return `<span class="badge home">${esc(homeLabel(host))}</span>${paused}`;
+  const rules = houseRulesText(t.settings);
+  const house = rules ? ` <span class="badge house-rule">${esc(rules)}</span>` : "";
+  return `<span class="badge home">${esc(homeLabel(host))}</span>${house}${paused}`;
 }
 
 const NOTE_TEXT = {
@@ -94,7 +98,18 @@ export function changeFieldsHTML(t) {
     numberField("pause", "Pause between hands (seconds)", s.pause ?? "", ` placeholder="default"`) +
     numberField("starting_stack", "Starting stack", s.starting_stack ?? "", ` placeholder="any buy-in"`) +
     `<label class="check"><input type="checkbox" name="rebuys"${rebuys ? " checked" : ""}> Allow rebuys</label>` +
-    `<label class="check"><input type="checkbox" name="approve_seats"${approve ? " checked" : ""}> Approve each player</label>`;
+    `<label class="check"><input type="checkbox" name="approve_seats"${approve ? " checked" : ""}> Approve each player</label>` +
+    houseRuleFieldsHTML(t.variant, s);
+}
+
+/** The house rules' checkboxes (docs/rules.md section 4), at Hold'em and Manila only. */
+export function houseRuleFieldsHTML(variant, s) {
+  if (!HOUSE_RULE_GAMES.includes(variant)) return "";
+  const box = (name, label, hint) =>
+    `<label class="check"><input type="checkbox" name="${name}"${s[name] === true ? " checked" : ""}> ${label} ` +
+    `<span class="badge house-rule">house rule</span><small class="field-hint">${hint}</small></label>`;
+  return box("straddle", "Straddle", "the player left of the big blind may post double the big blind before the deal") +
+    box("run_twice", "Run it twice", "when everyone is all-in, the rest of the board is dealt twice if all agree; each board wins half the pot");
 }
 
 /** What the next hand will use, when the host changed it. */

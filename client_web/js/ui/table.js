@@ -184,6 +184,11 @@ function centerHTML(t, opts = {}) {
     const board = t.board.map((c, k) => cardHTML(c, "board",
       `${c && best.has(c) ? "best" : ""}${k >= t.board.length - fresh ? " deal-in" : ""}`)).join("");
     parts.push(`<div class="board" role="group" aria-label="board">${board}</div>`);
+    if (t.board2 && t.board2.length) { // RIT-03: the second run of a board run twice
+      const second = t.board2.map((c) => cardHTML(c, "board")).join("");
+      parts.push(`<div class="board second-run" role="group" aria-label="second board (run it twice, house rule)">` +
+        `<span class="run-label">2nd board</span>${second}</div>`);
+    }
   }
   const pot = potTotal(t);
   if (t.variant !== "caribbean" && (pot > 0 || (!t.ended && !t.winners.length))) { // no "Pot 0" once paid
