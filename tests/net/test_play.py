@@ -125,15 +125,17 @@ async def test_full_holdem_hand_two_clients(live: Live, enc_a: str, enc_b: str) 
     await my_turn(bob, 1)
     await ok(bob, "act", table=table, action="check")
     for street in range(3):  # flop, turn, river: seat 0 first
-        if street == 2:  # both leave at the end of this hand (docs/protocol.md `leave`)
-            await ok(alice, "leave", table=table)
-            await ok(bob, "leave", table=table)
+        if street == 2:  # bob leaves before his turn: folded there, no turn, chips back at
+            left = await ok(bob, "leave", table=table)  # the end (issue 24)
+            assert left["pending"] is True
         await my_turn(alice, 0)
         await ok(alice, "act", table=table, action="check")
-        await my_turn(bob, 1)
-        await ok(bob, "act", table=table, action="check")
+        if street < 2:
+            await my_turn(bob, 1)
+            await ok(bob, "act", table=table, action="check")
 
     ended = await alice.event("hand_ended", table=table)
+    await ok(alice, "leave", table=table)  # between hands: at once
     assert ended["stacks"] == {"0": 5100, "1": 4900}
     assert (await bob.event("hand_ended", table=table))["seq"] == ended["seq"]
 
@@ -147,12 +149,16 @@ async def test_full_holdem_hand_two_clients(live: Live, enc_a: str, enc_b: str) 
             assert message["cards"] == [None, None]
     board = [m for m in seen if m["type"] == "board"][-1]
     assert board["cards"] == ["Ah", "7s", "8d", "9h", "Jc"]
+    assert not [m for m in seen if m["type"] == "turn" and m["seat"] == 1
+                and m["seq"] > board["seq"]]  # nobody waited on bob's river turn
+    folded = [m for m in seen if m["type"] == "acted" and m["seat"] == 1][-1]
+    assert folded["action"] == "fold" and "timeout" not in folded
     award = [m for m in seen if m["type"] == "pot_awarded"][0]
     assert award["winners"] == {"0": 200}
 
     # chips go back to the balance on leave; a fresh connection's welcome shows it
-    await spectator.event("left", seat=0)
     await spectator.event("left", seat=1)
+    await spectator.event("left", seat=0)
     for client, balance in ((alice, 10100), (bob, 9900)):
         again = await open_client(live, client.subprotocol)
         await ok(again, "hello", token=client.token)
@@ -162,8 +168,8 @@ async def test_full_holdem_hand_two_clients(live: Live, enc_a: str, enc_b: str) 
     metrics = await scrape(live)
     assert metrics["poker_hands_total"] == 1
     assert metrics["poker_tables"] == 1
-    assert metrics["poker_action_latency_seconds_count"] == 8
-    assert metrics['poker_action_latency_seconds_bucket{le="+Inf"}'] == 8
+    assert metrics["poker_action_latency_seconds_count"] == 7
+    assert metrics['poker_action_latency_seconds_bucket{le="+Inf"}'] == 7
 
 
 @pytest.mark.parametrize(("enc_a", "enc_b"), ENCODING_PAIRS[:2])
