@@ -461,14 +461,16 @@ class Host(Request):
     """``host``: what the host of a private table controls (docs/protocol.md "Private
     games"); refused ``not_host`` for anyone else.
 
-    ``action`` (HOST_ACTIONS): ``approve`` / ``refuse`` the seat request of ``player``;
+    ``action`` (HOST_ACTIONS): ``approve`` / ``refuse`` the seat request of ``player``
+    (``approve`` with ``seat``: at that seat instead of the one asked for);
     ``pause`` / ``resume`` the game between hands; ``remove`` the player at ``seat`` (at the
     end of the hand, chips back to their balance); ``change`` ``stakes`` and ``settings``
     (blinds, antes, ``action_clock``, ``pause``, ``starting_stack``, ``rebuys``, from the
     next hand); ``transfer`` the host role to the player at ``seat``; ``close`` the game
     (after the running hand); ``rotate_code`` (a new invite code: ``ok`` with ``code``);
     ``ledger``: ``ok`` with ``ledger`` (per player: buy-ins, rebuys, cash-outs, at the table,
-    net) and, with ``format`` ``"csv"``, ``text``.  Errors: ``not_host``, ``no_request``,
+    net) and, with ``format`` ``"csv"``, ``text`` (also to every player of the game).
+    Errors: ``not_host``, ``no_request``,
     ``bad_seat``, ``bad_stakes``, ``bad_settings``, ``missing_field``.
     """
 

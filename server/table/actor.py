@@ -20,9 +20,14 @@ Decisions documented here:
 * **Rebuy (GEN-06).** A ``sit`` by a seated player at their own seat adds ``buy_in`` chips
   (the total stays within the table's maximum); during a hand they are in, it is applied when
   the hand ends.
-* **Disconnection.** A seated player's sink detached: the seat stays, the clock runs (time
-  bank used, then timeout); after ``Config.reconnect_grace`` without a new connection the
-  player is sat out (keeps the seat). Any later request from the same player id rebinds.
+* **Disconnection.** A seated player's sink detached: everyone is told at once
+  (``presence``); the seat stays, the clock runs, and their turn times out at the action
+  clock (their time bank is spent only at a table with ``bank_when_disconnected``); after
+  ``Config.reconnect_grace`` without a new connection the player is sat out (keeps the
+  seat). Any later request from the same player id rebinds (``presence`` online again).
+* **Leaving mid-hand.** A ``leave`` during a hand the player is in folds their hand at once
+  if they have a decision now, else at their next turn, with no clock and no ``turn``
+  (:meth:`~server.table.dealer.Dealer.fold_leaver`); they are cashed out when it ends.
 * **Clocks.** ``turn.deadline`` is the action clock's end (Unix seconds); the player's time
   bank (``Config.time_bank``, per seat, not refilled) runs after it; then ``Hand.timeout``.
   ``Config.consecutive_timeouts_to_sit_out`` timeouts in a row sit the player out.
