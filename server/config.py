@@ -179,10 +179,12 @@ class Config:
     (data, continuation, ping, pong, close), before any message is joined or answered. A
     frame over the limit counts a `flood_limit` strike (too many close with 1008). A message
     is one frame from the browser; three times `request_rate` leaves room for keepalive
-    pongs and a few fragmented messages."""
+    pongs and a few fragmented messages. The edge uses `request_rate` instead when that is
+    larger (a server that lets bots send more requests lets them send their frames)."""
 
     frame_burst: int = 120
-    """WebSocket frames a connection may send at once before `frame_rate` applies."""
+    """WebSocket frames a connection may send at once before `frame_rate` applies (or
+    `request_burst`, when larger)."""
 
     # --- table timing ----------------------------------------------------------------------
     action_clock: float = 30.0

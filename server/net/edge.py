@@ -31,11 +31,14 @@ closes with **1001** (going away).
 
 Frames and the write budget (`server.net.fastpath.EdgeConnection`, set up by `Edge.handle`):
 every frame a client sends (data, continuation, ping, pong, close) takes a token of the
-connection's frame bucket (`Config.frame_rate`, `Config.frame_burst`) before any message is
-joined; a refusal is a `FloodGuard` strike like a refused request (too many: 1008). A message
-in more than `Config.max_fragments` pieces closes with **1009**. Every write counts against a
-per-connection budget: the transport's write buffer (our frames, the pongs websockets answers
-to pings, close frames) plus the outbox's frames; over `Config.max_write_buffer` bytes, or
+connection's frame bucket (`Config.frame_rate`, `Config.frame_burst`, or the request bucket's
+`request_rate` and `request_burst` when larger) as websockets parses it; a refusal is a
+`FloodGuard` strike like a refused request, and a flooding connection is closed with **1008**
+at that frame. A message in more than `Config.max_fragments` pieces closes with **1009**;
+either way the rest of the read is discarded unparsed and the socket is read no more (aborted
+after `Config.slow_close_timeout`). Every write counts against a per-connection budget: the
+transport's write buffer (our frames, the pongs websockets answers to pings, close frames)
+plus the outbox's frames; over `Config.max_write_buffer` bytes, or
 with writes paused for `Config.write_stall_timeout` seconds, the TCP connection is aborted at
 once (a client that does not read would never see a close frame), counted in
 `poker_write_budget_disconnects_total{reason="buffer"|"stall"}`.
@@ -184,7 +187,10 @@ class Connection:
         self.chats = TokenBucket(rate=config.chat_rate, burst=config.chat_burst, clock=clock)
         self.flood = FloodGuard(limit=config.flood_limit, window=config.flood_window,
                                 clock=clock)
-        self.frames = TokenBucket(rate=config.frame_rate, burst=config.frame_burst,
+        # (a message is at least one frame: never tighter than the request bucket, so a
+        # server that raises `request_rate`, e.g. for zero-think bots, raises this too)
+        self.frames = TokenBucket(rate=max(config.frame_rate, config.request_rate),
+                                  burst=max(config.frame_burst, config.request_burst),
                                   clock=clock)
         # the socket's write budget (`EdgeConnection.queued`: the outbox's bytes)
         self._edge: EdgeConnection | None = ws if isinstance(ws, EdgeConnection) else None

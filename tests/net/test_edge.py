@@ -386,10 +386,11 @@ async def test_too_many_fragments_close_1009_and_bad_utf8_closes_1007(
 
 async def test_every_frame_counts_a_ping_flood_closes_1008(live_server: LiveFactory) -> None:
     """Control frames count against the frame limit too (`frame_burst` 5, `frame_rate` 1,
-    `flood_limit` 3): after a request (one frame), pings beyond the burst are strikes and the
-    fourth strike closes the connection with 1008 `flooding`, counted once in
-    `poker_flood_disconnects_total`."""
-    live = await live_server(frame_rate=1.0, frame_burst=5, flood_limit=3)
+    and the request bucket no larger, `flood_limit` 3): after a request (one frame), pings
+    beyond the burst are strikes and the fourth strike closes the connection with 1008
+    `flooding`, counted once in `poker_flood_disconnects_total`."""
+    live = await live_server(frame_rate=1.0, frame_burst=5, request_rate=1.0, request_burst=5,
+                             flood_limit=3)
     client = await open_client(live)
     assert (await client.request("ping"))["type"] == "pong"
     for _ in range(20):

@@ -284,6 +284,26 @@ def test_connection_limits_live_in_config_and_must_be_positive(field: str) -> No
         Config(**zero)
 
 
+async def test_the_frame_bucket_is_never_tighter_than_the_request_bucket(
+        tmp_path: Path) -> None:
+    """A server that raises `request_rate`/`request_burst` (the load tester's zero-think
+    bots) gets a frame bucket at least as large: a message is at least one frame."""
+    from tests.net.conftest import open_client, start_live
+
+    config = Config(port=0, data_dir=tmp_path / "store", ping_interval=0, test_mode=True,
+                    request_rate=1000.0, request_burst=5000)
+    live = await start_live(config)
+    try:
+        client = await open_client(live)
+        assert (await client.request("ping", t=1))["type"] == "pong"
+        (conn,) = live.app.edge.connections.values()
+        assert (conn.frames.rate, conn.frames.burst) == (1000.0, 5000)
+        assert (conn.requests.rate, conn.requests.burst) == (1000.0, 5000)
+        await client.ws.close()
+    finally:
+        await live.close()
+
+
 def test_the_write_budget_is_above_websockets_high_water_mark() -> None:
     """`max_write_buffer` below 64 KiB would cut connections in normal operation (websockets
     pauses writes at 32 KiB): refused, naming the field."""
@@ -298,7 +318,7 @@ async def test_a_connection_takes_its_limits_from_the_config(tmp_path: Path) -> 
 
     config = Config(port=0, data_dir=tmp_path / "store", ping_interval=0, read_chunk_bytes=4096,
                     max_fragments=7, flood_limit=3, flood_window=9.0, inbound_high_water=5,
-                    slow_close_timeout=0.5, frame_rate=7.0, frame_burst=9,
+                    slow_close_timeout=0.5, frame_rate=70.0, frame_burst=90,
                     max_write_buffer=70000, write_stall_timeout=3.0, test_mode=True)
     live = await start_live(config)
     try:
@@ -309,7 +329,7 @@ async def test_a_connection_takes_its_limits_from_the_config(tmp_path: Path) -> 
         assert conn.ws.max_fragments == 7  # type: ignore[attr-defined]  # set by the edge
         assert (conn.flood.limit, conn.flood.window) == (3, 9.0)
         assert (conn._high_water, conn._slow_close) == (5, 0.5)
-        assert (conn.frames.rate, conn.frames.burst) == (7.0, 9)
+        assert (conn.frames.rate, conn.frames.burst) == (70.0, 90)
         ws = conn.ws
         assert ws.frame_limit is conn.frames  # type: ignore[attr-defined]
         assert (ws.max_write_buffer, ws.write_stall_timeout) == (70000, 3.0)  # type: ignore[attr-defined]
