@@ -205,7 +205,7 @@ def build_app(config: Config) -> App:
     router.cluster = directory
     operator.end_sessions = lambda player_id: _end_sessions(sessions, router, player_id)
     room = None if limits is None else Room(config, limits, router=router, sessions=sessions,
-                                            operator=operator)
+                                            operator=operator, mutes=registry.mutes)
     if directory is not None:  # the room's processes: a page may be sent to any (`moved`)
         http.room = lambda: _room_hosts(directory)
     return App(config=config, wallet=wallet, registry=registry, metrics=metrics,

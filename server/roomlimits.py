@@ -18,6 +18,9 @@ Keys (every one tagged ``{room}``: one hash slot, like the directory's ``dir:{ro
   in the room (``SET NX``, expiring after :data:`CLAIM_TTL` seconds at most);
 * ``lim:{room}:guests:<address>``: sorted set of the guest creations of the last
   60 seconds (a sliding log, as `GuestLimiter`); expires after the window;
+* ``lim:{room}:mutes``: hash, a player's id -> the JSON list of the players they muted (the
+  `mute` request; at most `Config.mute_limit` each), read by every process when it
+  subscribes, kept without expiry (a mute outlives a restart);
 * ``lim:{room}:tables:acct:<owner>`` / ``…:addr:<address>``: sorted set, table id (or a
   reservation's nonce while the table is being opened) -> when it was reserved (ms). A member
   counts while the table is in the directory's ``dir:{room}:tables`` or, just reserved, for
@@ -36,6 +39,8 @@ answer from their own memory (each process counts alone until Redis is back).
 from __future__ import annotations
 
 import secrets
+
+import orjson
 
 from server.redisio import Redis, RedisUnavailable
 
@@ -132,6 +137,22 @@ if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) 
 return 0
 """
 
+MUTE = """
+-- KEYS: the mutes hash; ARGV: muter, target, '1' (mute) or '0' (unmute)
+local raw = redis.call('HGET', KEYS[1], ARGV[1])
+local out = {}
+for _, t in ipairs(raw and cjson.decode(raw) or {}) do
+  if t ~= ARGV[2] then table.insert(out, t) end
+end
+if ARGV[3] == '1' then table.insert(out, ARGV[2]) end
+if #out == 0 then
+  redis.call('HDEL', KEYS[1], ARGV[1])
+else
+  redis.call('HSET', KEYS[1], ARGV[1], cjson.encode(out))
+end
+return #out
+"""
+
 BIND = """
 -- KEYS: creator sets; ARGV: nonce, table id ('' = the table did not open: just drop it)
 for _, key in ipairs(KEYS) do
@@ -209,6 +230,22 @@ class RoomLimits:
                                           args=[limit, int(window * 1000),
                                                 secrets.token_hex(6)])
         return int(ms) / 1000.0
+
+    # --- players' mutes ----------------------------------------------------------------
+    async def mute(self, muter: str, target: str, on: bool) -> None:
+        """Store that `muter` muted (`on`) or unmuted `target`."""
+        await self._r().script(MUTE)(keys=[f"{PREFIX}mutes"],
+                                     args=[muter, target, "1" if on else "0"])
+
+    async def mutes(self) -> dict[str, list[str]]:
+        """Every stored mute: muter -> the players they muted."""
+        flat = await self._r().call("HGETALL", f"{PREFIX}mutes") or []
+        out: dict[str, list[str]] = {}
+        for muter, raw in zip(flat[::2], flat[1::2], strict=True):
+            targets = orjson.loads(raw)
+            if isinstance(targets, list):
+                out[str(muter)] = [str(t) for t in targets]
+        return out
 
     # --- open tables per account and per address ---------------------------------------
     @staticmethod

@@ -13,6 +13,9 @@ process goes on elsewhere:
   process also checks the sessions of its live sockets against the store after each
   reconnection of its subscription and every `Config.session_recheck_interval` seconds; a
   token is refused at `hello` as soon as its session is gone from the store in any case.
+* **Players' mutes.** A `mute` (or unmute) is stored in Redis and published; every process
+  applies it to its copy of the room's mutes (`server.table.lobby.Mutes`), which a process
+  reads whole from Redis after each (re)subscription.
 * **Account flags.** A freeze or mute (and their lifting) is published the same way and
   applied to every process's `AccountFlags`; after each (re)subscription a process replays
   the audit log, so a flag set while it was cut off (or starting) is not missed.
@@ -42,6 +45,7 @@ from server.net.sessions import Sessions
 from server.operator.service import OperatorService
 from server.redisio import Redis, RedisUnavailable
 from server.roomlimits import EVENTS_CHANNEL, RoomLimits
+from server.table.lobby import Mutes
 
 __all__ = ["REVOKED_MESSAGE", "Room", "close_revoked"]
 
@@ -62,7 +66,8 @@ class Room:
     """See the module docstring. `start` connects and subscribes; `stop` ends both."""
 
     def __init__(self, config: Config, limits: RoomLimits, *, router: Router,
-                 sessions: Sessions, operator: OperatorService | None) -> None:
+                 sessions: Sessions, operator: OperatorService | None,
+                 mutes: Mutes | None = None) -> None:
         self.config = config
         self.limits = limits
         self.router = router
@@ -71,6 +76,10 @@ class Room:
         self.subscribed = asyncio.Event()
         self._recheck_now = asyncio.Event()
         self._tasks: list[asyncio.Task[None]] = []
+        self._writes: set[asyncio.Task[None]] = set()  # mutes being stored and published
+        self.mutes = mutes
+        if mutes is not None:
+            mutes.listener = self.mute_changed
         router.on_revoked = self.revoked
         router.create_in_room = self.create_table
         if operator is not None:
@@ -89,9 +98,9 @@ class Room:
             log.warning("event=room_events_not_subscribed timeout=%s", timeout)
 
     async def stop(self) -> None:
-        for task in self._tasks:
+        for task in [*self._tasks, *self._writes]:
             task.cancel()
-        for task in self._tasks:
+        for task in [*self._tasks, *self._writes]:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 async with asyncio.timeout(2.0):
                     await task
@@ -118,6 +127,19 @@ class Room:
 
     async def flag_changed(self, player_id: str, flag: str, on: bool) -> None:
         await self._publish({"k": "flag", "p": player_id, "f": flag, "on": on})
+
+    def mute_changed(self, muter: str, target: str, on: bool) -> None:
+        """A player's `mute` here (the table's task: not awaited): stored, then published."""
+        task = asyncio.get_running_loop().create_task(self._mute(muter, target, on))
+        self._writes.add(task)
+        task.add_done_callback(self._writes.discard)
+
+    async def _mute(self, muter: str, target: str, on: bool) -> None:
+        try:
+            await self.limits.mute(muter, target, on)
+        except RedisUnavailable as exc:  # (this process holds it; the others learn it
+            log.warning("event=room_mute_failed error=%r", str(exc))  # at the next one)
+        await self._publish({"k": "mute", "p": muter, "t": target, "on": on})
 
     # --- receiving -----------------------------------------------------------------------
     async def _listen(self) -> None:
@@ -148,6 +170,11 @@ class Room:
                     closed += 1
             if closed:
                 log.info("event=revoked_sockets_closed player=%s count=%d", player_id, closed)
+        elif event.get("k") == "mute" and self.mutes is not None \
+                and isinstance(event.get("t"), str):
+            on = bool(event.get("on"))
+            self.mutes.apply(player_id, event["t"], on)
+            log.info("event=room_mute player=%s target=%s on=%s", player_id, event["t"], on)
         elif event.get("k") == "flag" and self.operator is not None:
             flags = self.operator.flags
             marked = {"frozen": flags.frozen, "muted": flags.muted}.get(event.get("f", ""))
@@ -178,6 +205,12 @@ class Room:
             try:
                 if reconnected and self.operator is not None:
                     await self.operator.start()  # the flags, from the audit log
+                if reconnected and self.mutes is not None:  # the players' mutes
+                    for muter, targets in (await self.limits.mutes()).items():
+                        for target in self.mutes.muted_by(muter) - set(targets):
+                            self.mutes.apply(muter, target, False)
+                        for target in targets:
+                            self.mutes.apply(muter, target, True)
                 await self.recheck_sessions()
             except Exception:
                 log.exception("event=session_recheck_failed")

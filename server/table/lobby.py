@@ -180,12 +180,16 @@ def row_of(entry: dict[str, Any]) -> _Row:
 
 class Mutes:
     """Who muted whom, by player id, for the whole process (every table, every connection
-    of the muter). ``muters_of(sender)`` is what a table's chat fan-out skips."""
+    of the muter). ``muters_of(sender)`` is what a table's chat fan-out skips. In a cluster
+    each process holds the room's copy: ``listener`` is told every change made here (the
+    room stores and publishes it, `server.net.roomwide`) and :meth:`apply` takes the others'
+    (no limit checked: it was checked where the player asked)."""
 
     def __init__(self, limit: int) -> None:
         self.limit = limit
         self._of: dict[str, set[str]] = {}  # muter -> muted
         self._by: dict[str, frozenset[str]] = {}  # muted -> muters (read on every chat)
+        self.listener: Callable[[str, str, bool], None] | None = None
 
     def set(self, muter: str, target: str, on: bool) -> bool:
         """Mute (``on``) or unmute ``target`` for ``muter``; returns whether it is muted now.
@@ -193,10 +197,18 @@ class Mutes:
         if muter == target:
             raise ProtocolError("not_allowed", "you cannot mute yourself")
         mine = self._of.get(muter, set())
+        if on and target not in mine and len(mine) >= self.limit:
+            raise ProtocolError("not_allowed", f"you have muted {self.limit} players, the "
+                                "most; unmute one first")
+        self.apply(muter, target, on)
+        if self.listener is not None:
+            self.listener(muter, target, on)
+        return on
+
+    def apply(self, muter: str, target: str, on: bool) -> None:
+        """Mute or unmute as asked, without a check (a change made on another process)."""
+        mine = self._of.get(muter, set())
         if on:
-            if target not in mine and len(mine) >= self.limit:
-                raise ProtocolError("not_allowed", f"you have muted {self.limit} players, the "
-                                    "most; unmute one first")
             mine.add(target)
             self._of[muter] = mine
             self._by[target] = self._by.get(target, frozenset()) | {muter}
@@ -209,7 +221,6 @@ class Mutes:
                 self._by[target] = left
             else:
                 self._by.pop(target, None)
-        return on
 
     def muters_of(self, sender: str) -> frozenset[str]:
         return self._by.get(sender, frozenset())

@@ -101,6 +101,19 @@ def _settle(future: asyncio.Future[str], line: str) -> None:
 
 
 def start_proc(tmp: Path, name: str, redis: RedisProcess, *extra: str) -> Proc:
+    """Start one process; again on another port if its port was taken meanwhile (other test
+    runs share the machine), at most three times."""
+    for _ in range(2):
+        proc = _start_once(tmp, name, redis, *extra)
+        if proc is not None:
+            return proc
+    proc = _start_once(tmp, name, redis, *extra)
+    if proc is None:
+        pytest.fail(f"{name} did not start")
+    return proc
+
+
+def _start_once(tmp: Path, name: str, redis: RedisProcess, *extra: str) -> Proc | None:
     port = free_port()
     token_file = tmp / "operator-token"
     token_file.write_text(TOKEN)
@@ -135,7 +148,8 @@ def start_proc(tmp: Path, name: str, redis: RedisProcess, *extra: str) -> Proc:
         if found is None:
             popen.kill()
             popen.wait()
-            pytest.fail(f"{name} did not start: {line!r}\n{''.join(proc.lines[-20:])}")
+            print(f"{name} did not start: {line!r}\n{''.join(proc.lines[-20:])}")
+            return None
         if found.group(1) == "listening":
             proc.ws_url = f"ws://127.0.0.1:{port}/ws"
         else:
@@ -250,8 +264,8 @@ async def test_password_guesses_over_three_processes_hit_the_one_cap(
 async def test_concurrent_guesses_over_three_processes_never_pass_the_cap(
         room: list[Proc], redis_server: RedisProcess) -> None:
     """Six connections on each process guess at once, again and again: one password check
-    of the account at a time in the room (the others `rate_limited` at once), so exactly
-    `login_fail_limit` guesses are ever checked, then `login_locked` everywhere."""
+    of the account at a time in the room (the others `rate_limited` at once), so at most
+    `login_fail_limit` guesses are ever checked, exactly that many before `login_locked`."""
     victim = await named(room[0].ws_url, "register", "Xenia", "xenia-password")
     await victim.ws.close()
 
@@ -267,9 +281,13 @@ async def test_concurrent_guesses_over_three_processes_never_pass_the_cap(
     runs = await asyncio.gather(*(guesser(p.ws_url, n) for n, p in
                                   enumerate(room * 6)))
     codes = [code for run in runs for code in run]
-    assert codes.count("bad_credentials") == 5, codes
+    assert codes.count("bad_credentials") <= 5, codes
     assert set(codes) <= {"bad_credentials", "rate_limited", "login_locked"}, codes
-    assert codes.count("login_locked") > 0
+    for i in range(6):  # (a loaded machine may have answered every burst guess busy)
+        if "login_locked" in codes:
+            break
+        codes += await guesser(room[i % 3].ws_url, 100 + i)
+    assert codes.count("bad_credentials") == 5 and "login_locked" in codes, codes
     await chips_conserved(redis_server)
 
 
@@ -505,6 +523,56 @@ async def test_a_mute_and_a_freeze_on_a_hold_on_b_and_c(
         answer = await conn.request("sit", table=table, seat=1, buy_in=2000)
         assert answer["code"] == "account_frozen", answer
     assert (await there.request("watch", table=table))["type"] == "ok"  # may still watch
+    await chips_conserved(redis_server)
+
+
+async def test_a_players_mute_on_one_process_holds_at_a_table_on_another(
+        room: list[Proc], redis_server: RedisProcess) -> None:
+    """Ann mutes Ben at a table of one process; at a table of another process Ben's chat
+    does not reach her, Cal's does; the mute is stored for the room (what a process reads
+    when it starts or its subscription comes back)."""
+    procs = {p.ws_url: p for p in room}
+    ann = {p.ws_url: await open_at(p.ws_url) for p in room}
+    ben = {p.ws_url: await open_at(p.ws_url) for p in room}
+    cal = {p.ws_url: await open_at(p.ws_url) for p in room}
+    for who, name in ((ann, "Ann"), (ben, "Ben"), (cal, "Cal")):
+        first = next(iter(who.values()))
+        await first.hello(name)
+        for c in list(who.values())[1:]:
+            assert (await c.request("hello", token=first.token))["type"] == "ok"
+            c.player_id = first.player_id
+    t1, url1 = await create_anywhere(ben)
+    assert t1["type"] == "ok", t1
+    assert (await ben[url1].request("sit", table=t1["table"], seat=0, buy_in=2000)
+            )["type"] == "ok"
+    assert (await ann[url1].request("watch", table=t1["table"]))["type"] == "ok"
+    t2, url2 = await create_anywhere(dict(reversed(list(cal.items()))))
+    assert t2["type"] == "ok" and url2 != url1, (t2, url1, url2)  # another process
+    heard = procs[url2].watch(f"event=room_mute player={ann[url1].player_id} "
+                              f"target={ben[url1].player_id} on=True")
+    muted = await ann[url1].request("mute", table=t1["table"], seat=0, on=True)
+    assert muted["type"] == "ok" and muted["muted"] is True, muted
+    await asyncio.wait_for(heard, TIMEOUT)
+    table = t2["table"]
+    for who, seat in ((ben, 1), (cal, 2)):
+        assert (await who[url2].request("sit", table=table, seat=seat, buy_in=2000)
+                )["type"] == "ok"
+    assert (await ann[url2].request("watch", table=table))["type"] == "ok"
+    assert (await ben[url2].request("chat", table=table, text="from ben"))["type"] == "ok"
+    assert (await cal[url2].request("chat", table=table, text="from cal"))["type"] == "ok"
+    seen: list[str] = []
+    async with asyncio.timeout(TIMEOUT):
+        while not seen or seen[-1] != "from cal":
+            message = await ann[url2].event_any()
+            if message["type"] == "chat" and message.get("table") == table:
+                seen.append(message["text"])
+    assert seen == ["from cal"], seen
+    limits = RoomLimits(redis_server.url)  # stored for the room
+    await limits.start()
+    try:
+        assert await limits.mutes() == {str(ann[url1].player_id): [str(ben[url1].player_id)]}
+    finally:
+        await limits.close()
     await chips_conserved(redis_server)
 
 
