@@ -106,6 +106,7 @@ class HandRecord:
     own: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
     audit: dict[str, Any] | None = None
     viewer: int | None = None
+    number: int | None = None  # the hand's number at its table, as shown ("#1": its first)
 
     def to_dict(self) -> dict[str, Any]:
         return {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
@@ -204,6 +205,7 @@ class HandSummary:
     started: float
     ended: float
     net: int
+    number: int | None = None  # at its table (``hand_started.number``); older records: none
 
     def to_wire(self) -> dict[str, Any]:
         return dataclasses.asdict(self)
@@ -216,7 +218,7 @@ def summary_for(record: HandRecord, player_id: str) -> HandSummary | None:
     before = int(record.players[str(seat)]["stack"])
     after = int(record.result.get("stacks", {}).get(str(seat), before))
     return HandSummary(record.hand, record.table, record.variant, record.started,
-                       record.ended, after - before)
+                       record.ended, after - before, record.number)
 
 
 # --------------------------------------------------------------------------- stores

@@ -90,7 +90,7 @@ class Dealer:
         self.hand_owner = {s: st.player_id for s, st in seated if st is not None}
         seed = t.rng(32)
         commitment = self.recording.begin(
-            self.hand_id, t.spec, deck, button=placement.button, seed=seed,
+            self.hand_id, t.spec, deck, button=placement.button, seed=seed, number=self.number,
             players={str(s): {"player": st.player_id, "name": st.name,
                               "stack": self.start_stacks[s]}
                      for s, st in sorted(seated, key=lambda x: x[0]) if st is not None})

@@ -158,7 +158,8 @@ class HandLog:
         return f"{self.table_id}.{n}"
 
     def begin(self, hand_id: str, spec: TableSpec, deck: Sequence[str], *,
-              button: int | None, seed: bytes, players: dict[str, dict[str, Any]]) -> str:
+              button: int | None, seed: bytes, players: dict[str, dict[str, Any]],
+              number: int | None = None) -> str:
         """Commit to ``deck`` (fresh salts) and open the hand's record; returns the root.
         ``players``: seat (as a string) -> ``{player, name, stack}``."""
         tree = DeckCommitment(deck, _split(self.rng(SALT_BYTES * len(deck)), SALT_BYTES))
@@ -167,7 +168,7 @@ class HandLog:
             structure=spec.structure, stakes=dict(spec.stakes_wire),
             settings=dict(spec.settings_wire), num_seats=spec.seats, button=button,
             started=self.clock.wall(), commitment=tree.root_hex, deck_size=len(deck),
-            players=players)
+            players=players, number=number)
         self.recorder = HandRecorder(record, tree, seed)
         return tree.root_hex
 

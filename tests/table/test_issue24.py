@@ -278,6 +278,8 @@ async def test_hand_numbers_count_per_table_from_one() -> None:
     watcher = FakeSink()
     await h.send(a, watcher, "watch")
     assert watcher.of("snapshot")[-1]["number"] == 2
+    listed, _ = await a.recording.history.hands_of("p0")  # the history says "#1" too
+    assert [s.to_wire()["number"] for s in listed] == [1]
     fresh = h.create(**HOLDEM)
     await h.send(fresh, watcher, "watch")
     assert "number" not in watcher.of("snapshot")[-1]  # no hand yet
