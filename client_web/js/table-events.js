@@ -27,6 +27,7 @@ export function seatFrom(entry) {
     sittingOut: entry.state === "sitting_out" || entry.sitting_out === true, // wave 3 flag
     guest: entry.guest === true, tag: entry.tag ?? null, // a guest account (and its tag)
     waitsForBigBlind: entry.wait_for_bb === true, // GEN-05: dealt in when the big blind comes
+    disconnected: entry.disconnected === true, // issue 24: their connection is gone
   };
 }
 
@@ -69,6 +70,7 @@ function collect(t) {
 
 function handStarted(t, msg) {
   t.hand = msg.hand;
+  t.handNumber = msg.number ?? null; // issue 24: this table's own count, "#1" first
   t.button = msg.button ?? null;
   t.board = [];
   t.board2 = []; // RIT-03: the second run's board (a home game's house rule)
@@ -86,7 +88,7 @@ function handStarted(t, msg) {
   t.announcements = [];
   t.ended = false;
   t.bettingSinceCollect = false;
-  t.log = [`Hand ${msg.hand} starts`];
+  t.log = [`Hand ${handLabel(t, msg.hand)} starts`];
   for (const s of t.seats) {
     if (!s) continue;
     Object.assign(s, { bet: 0, cards: [], up: [], shown: null, action: null, jackpot: 0,
@@ -223,9 +225,10 @@ function potAwarded(t, msg) {
     if (handName) hands.add(handName);
     parts.push({ name: s.name, amount, handName, odd: odd === Number(seat) });
   }
+  const first = t.board2 && t.board2.length ? "First board: " : ""; // RIT-04: half the pot
   if (parts.length === 1) {
     const p = parts[0];
-    const line = winText(p.name, p.amount, p.handName, msg.pot, 1);
+    const line = first + winText(p.name, p.amount, p.handName, msg.pot, 1);
     t.announcements.push(line);
     addLog(t, line);
   } else if (parts.length > 1) {
@@ -233,7 +236,7 @@ function potAwarded(t, msg) {
     const where = msg.pot > 0 ? `Side pot ${msg.pot}` : "The pot";
     const who = parts.map((p) => `${p.name} ${chips(p.amount)}${p.odd ? " (odd chip)" : ""}`);
     const how = hands.size === 1 ? ` with ${[...hands][0]}` : "";
-    const line = `${where} is split: ${who.join(", ")}${how}`;
+    const line = `${first}${where} is split: ${who.join(", ")}${how}`;
     t.announcements.push(line);
     addLog(t, line);
   }
@@ -294,7 +297,8 @@ function handEnded(t, msg) {
   t.ended = true;
   if (msg.voided) t.announcements.push("The hand was void; every bet was returned");
   t.history.unshift({
-    hand: msg.hand, variant: t.variant, board: [...t.board],
+    hand: msg.hand, number: msg.hand === t.hand ? t.handNumber ?? null : null,
+    variant: t.variant, board: [...t.board],
     dealer: t.dealer ? { ...t.dealer } : null,
     announcements: [...t.announcements], log: [...t.log],
     shown: t.seats.filter((s) => s && s.shown).map((s) => ({ name: s.name, ...s.shown })),
@@ -405,6 +409,21 @@ function sitting(t, msg, out) {
   if (!out && s.state === "sitting_out") s.state = "waiting";
 }
 
+/** issue 24: a seated player's connection dropped (or came back): shown on the seat at once. */
+function presence(t, msg) {
+  const s = t.seats[msg.seat];
+  if (!s) return;
+  const was = s.disconnected;
+  s.disconnected = msg.online === false;
+  if (was !== s.disconnected) addLog(t, `${s.name} ${s.disconnected ? "disconnected" : "is back"}`);
+}
+
+/** "#3": the hand's number at this table (older servers: the tail of the hand id). */
+export function handLabel(t, hand) {
+  const n = t && t.handNumber != null && hand === t.hand ? t.handNumber : String(hand ?? "?").split(".").pop();
+  return `#${n}`;
+}
+
 function closed(t) {
   t.closed = true;
   clearTurns(t);
@@ -414,6 +433,7 @@ function closed(t) {
 const EVENTS = {
   seated: (s, t, m) => seated(t, m), left, sat_out: (s, t, m) => sitting(t, m, true),
   sat_in: (s, t, m) => sitting(t, m, false), hand_started: (s, t, m) => handStarted(t, m),
+  presence: (s, t, m) => presence(t, m),
   posted: (s, t, m) => posted(t, m), dealt: (s, t, m) => dealt(t, m), drew,
   board: (s, t, m) => board(t, m), turn: (s, t, m) => turnEvent(t, m),
   acted: (s, t, m) => acted(t, m), showdown: (s, t, m) => showdown(t, m),

@@ -94,6 +94,7 @@ test("RIT-03/RIT-04: the answers are logged, the second board is drawn below the
   const log = t.log.map((l) => l.text || l).join("\n");
   assert.match(log, /Alice agrees to run it twice \(house rule\)/);
   assert.match(log, /Second board: Carol 1,500 \(half of the pot\)/);
+  assert.match(log, /First board: Alice wins 1,500/);
   assert.match(log, /Carol posts straddle 200/);
   const felt = feltHTML(t, {});
   assert.match(felt, /class="board second-run"[^>]*aria-label="second board/);
@@ -113,7 +114,7 @@ test("house rule labels: the home game's status line names the rules on", () => 
   assert.equal(houseRulesText(SETTINGS), "House rules: straddle, run it twice");
   assert.equal(houseRulesText({ straddle: false }), "");
   const html = homeStatusHTML({ host: { name: "Ann" }, settings: { run_twice: true } });
-  assert.match(html, /badge house-rule">House rules: run it twice/);
+  assert.match(html, /badge house-rules">House rules: run it twice/);
 });
 
 test("the host's settings offer the house rules at Hold'em and Manila, and send only a change", () => {

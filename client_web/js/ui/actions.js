@@ -66,7 +66,7 @@ function overBlindHTML(o) {
 /** RIT-02 (a home game's house rule): everyone still in is all-in; run the rest of the board
  * twice? Every player must agree; no answer is no. */
 function runTwiceHTML() {
-  return `<p class="hint" id="run-twice-hint"><span class="badge house-rule">house rule</span> Everyone is all-in. Run the rest of the board twice? Each board wins half the pot; it is run twice only if every player agrees.</p>` +
+  return `<p class="hint" id="run-twice-hint"><span class="badge house-rule">house rule</span> No more betting: run the rest of the board twice? Each board wins half the pot; it is run twice only if every player agrees.</p>` +
     `<div class="buttons" role="group" aria-describedby="run-twice-hint">` +
     `<button type="button" class="act decline" data-act="run_once" aria-keyshortcuts="n">Run it once <kbd>N</kbd></button>` +
     `<button type="button" class="act run-twice" data-act="run_twice" aria-keyshortcuts="y">Run it twice <kbd>Y</kbd></button></div>`;

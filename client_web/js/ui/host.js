@@ -31,7 +31,7 @@ export function homeStatusHTML(t) {
   if (!host) return "";
   const paused = host.paused ? ` <span class="badge paused" role="status">Paused by the host</span>` : "";
   const rules = houseRulesText(t.settings);
-  const house = rules ? ` <span class="badge house-rule">${esc(rules)}</span>` : "";
+  const house = rules ? ` <span class="badge house-rules">${esc(rules)}</span>` : "";
   return `<span class="badge home">${esc(homeLabel(host))}</span>${house}${paused}`;
 }
 

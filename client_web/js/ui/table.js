@@ -183,8 +183,10 @@ function centerHTML(t, opts = {}) {
     const best = winningCards(t);
     const board = t.board.map((c, k) => cardHTML(c, "board",
       `${c && best.has(c) ? "best" : ""}${k >= t.board.length - fresh ? " deal-in" : ""}`)).join("");
-    parts.push(`<div class="board" role="group" aria-label="board">${board}</div>`);
-    if (t.board2 && t.board2.length) { // RIT-03: the second run of a board run twice
+    const twice = t.board2 && t.board2.length; // RIT-03: a board run twice, each labelled
+    const label = twice ? `<span class="run-label">1st board</span>` : "";
+    parts.push(`<div class="board${twice ? " first-run" : ""}" role="group" aria-label="board">${label}${board}</div>`);
+    if (twice) {
       const second = t.board2.map((c) => cardHTML(c, "board")).join("");
       parts.push(`<div class="board second-run" role="group" aria-label="second board (run it twice, house rule)">` +
         `<span class="run-label">2nd board</span>${second}</div>`);
