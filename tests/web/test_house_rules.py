@@ -72,7 +72,7 @@ async def test_straddle_and_run_it_twice_in_the_page(live: Live,
     await act(carol, table, 1, "run_twice")
     await expect(page.locator("#actions [data-act='run_twice']")).to_have_text("Run it twice Y")
     await expect(page.locator("#actions [data-act='run_once']")).to_have_text("Run it once N")
-    await expect(page.locator("#actions")).to_contain_text("No more betting: run the rest of the board twice?")
+    await expect(page.locator("#actions")).to_contain_text("No more betting: run the rest")
     await alice.shot("house-rules-run-twice-question-desktop")
     held = await creator.request("host", table=table, action="pause")  # keep the result up
     assert held["type"] == "ok", held
