@@ -72,6 +72,7 @@ from protocol.requests import (
     Watch,
 )
 from server.config import Config
+from server.ledger.accounts import guest_tag
 from server.ledger.history import HistoryStore, MemoryHistory
 from server.ledger.wallet import Wallet
 from server.ratelimit import TokenBucket
@@ -312,9 +313,11 @@ class TableActor:
         self.turns.end_turn()
         self.dealer.clear()
         for seat, st in self.seats.occupied():
-            if st.topup:  # GEN-06: chips are added between hands
+            if st.topup:  # GEN-06: chips are added between hands, announced like any rebuy
                 st.stack += st.topup
                 st.topup = 0
+                self.fanout.publish(draft(m.seated, seat=seat, name=st.name, stack=st.stack,
+                                          guest=guest_tag(st.player_id)))
             if st.leaving:
                 await self.seat_desk.remove(seat)
         await self.seat_desk.fill_seats()

@@ -306,6 +306,8 @@ async def test_buy_in_only_between_hands_gen06_and_leave_waits_for_hand_end() ->
     assert (await h.send(t, alice, "act", action="fold"))["type"] == "ok"
     assert t.engine is None
     assert t.seats[0].stack == 5000 - 50 + 1000  # type: ignore[union-attr]
+    # the chips added are announced at the hand's end, like a rebuy between hands
+    assert [(e["seat"], e["stack"]) for e in carol.of("seated")][-1] == (0, 5950)
     assert t.seats[1] is None
     assert h.wallet.balance("bob") == 100_000 + 50
 
