@@ -260,10 +260,12 @@ class BettingMixin(HandState):
         current = self.current
         if seat == self.bring_in_seat and not self.completed and current == 0:
             bring = min(self.stakes.bring_in, all_in)
-            full = self.stakes.fixed_size(big=False)
-            # ALLIN-01: a completion is capped at the stack (all-in for less than the full bet)
+            # ALLIN-01: a completion is capped at the stack (all-in for less than the full bet);
+            # STUD-02: it is more than the bring-in, or it is not offered (a bring-in already
+            # as large as the full bet, as in no-limit stud with small_bet == bring_in)
+            completion = min(self.stakes.fixed_size(big=False), all_in)
             return Options(seat, bring_in=bring,
-                           complete=min(full, all_in) if all_in > bring else None, stack=stack)
+                           complete=completion if completion > bring else None, stack=stack)
         to_call = current - own if current > own else 0
         opts_call = (current if current < all_in else all_in) if to_call > 0 else None
         bet = raise_ = None
@@ -383,7 +385,15 @@ class BettingMixin(HandState):
     def _raised(self, seat: int, action: str, target: int) -> None:
         size = target - self.current
         self.aggressor = seat  # the player who may be called (SHOW-01)
-        if action == "bring_in":  # STUD-02: a forced bet below the full bet
+        if action == "bring_in" and target >= self.stakes.fixed_size(big=False):
+            # STUD-02: a bring-in as large as the full bet is the round's opening bet: the
+            # others call it or raise it, and nobody "completes" to what it already is
+            self.completed = True
+            self.increment = target
+            self.current = target
+            self.full_level = target
+            self.acted_level[seat] = target
+        elif action == "bring_in":  # STUD-02: a forced bet below the full bet
             self.completed = False
             self.current = target
             self.full_level = target

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 from server.rules.evaluate import FULL_HOUSE, QUADS, TRIPS, rank_showing
 from server.rules.events import (
     Acted,
@@ -15,8 +17,9 @@ from server.rules.events import (
     Showdown,
     TurnStarted,
 )
+from server.rules.structure import Stakes
 from server.rules.stud import STUD5, STUD7
-from server.rules.variant import hand_value
+from server.rules.variant import TableRules, hand_value
 from tests.rules.variant_helpers import (
     Script,
     call_down,
@@ -166,6 +169,38 @@ def test_stud02_bring_in_may_complete() -> None:
     play(hand, ["1 bring_in"])
     opts = hand.options(2)
     assert opts is not None and opts.call == 5 and opts.complete == 10 and opts.raise_ is None
+
+
+# No-limit Seven Card Stud whose bring-in is the full bet (small_bet == bring_in, issue 24):
+# the deal and actions of SEVEN, the 4s of seat 1 brings in for 10.
+NO_LIMIT_EQUAL = dataclasses.replace(
+    SEVEN, rules=TableRules(structure="no_limit",
+                            stakes=Stakes(ante=2, bring_in=10, small_bet=10, big_bet=20)),
+    actions=["1 bring_in", "2 call", "0 raise 30", "1 call", "2 fold"]
+    + ["0 check", "1 check"] * 4, final=None)
+
+
+def test_stud02_no_completion_equal_to_the_bring_in() -> None:
+    """STUD-02: a completion is more than the bring-in; a bring-in as large as the full bet is
+    the round's opening bet (called or raised, never "completed" to the same amount)."""
+    hand = NO_LIMIT_EQUAL.make()
+    hand.start()
+    opts = hand.options(1)
+    assert opts is not None and opts.kinds == ("bring_in",) and opts.bring_in == 10
+    assert opts.complete is None
+    play(hand, ["1 bring_in"])
+    opts = hand.options(2)
+    assert opts is not None and opts.call == 10 and opts.complete is None
+    assert opts.raise_ is not None and opts.raise_[0] == 20  # a full raise of the 10
+    ran = run(NO_LIMIT_EQUAL)
+    assert [(a.seat, a.action, a.amount) for a in ran.of(Acted)[:5]] == [
+        (1, "bring_in", 10), (2, "call", 10), (0, "raise", 30), (1, "call", 30),
+        (2, "fold", 10)]
+    # a short stack: the bring-in all-in for less is still a bring-in, with no completion
+    short = dataclasses.replace(NO_LIMIT_EQUAL, stacks={0: 100, 1: 8, 2: 100}).make()
+    short.start()
+    opts = short.options(1)
+    assert opts is not None and opts.bring_in == 6 and opts.complete is None
 
 
 def test_stud07_seven_card_stud_best_five_of_seven() -> None:
