@@ -156,6 +156,10 @@ README_SHOTS: list[tuple[str, str, str]] = [
      "walkthrough-spectator"),
     ("the replayer: Caribbean Stud after the reveal / Seven Card Stud", "replayer-caribbean",
      "replayer-stud7"),
+    ("seven players of Seven Card Stud at the showdown, at 360 / 390 px", "fit-stud7-360",
+     "fit-stud7-390"),
+    ("Caribbean Stud, seven seats at 430 px / no-limit stud: one bring-in, your hand's "
+     "strength, four colours", "fit-caribbean-430", "look-phone-stud7"),
 ]
 README = ROOT / "README.md"
 _BEGIN = "<!-- screenshots: written by tests/web/conftest.py (README_SHOTS) after a browser run -->"

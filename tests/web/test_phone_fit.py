@@ -19,15 +19,14 @@ from __future__ import annotations
 import asyncio
 import json
 import random
+from collections.abc import AsyncIterator
+from pathlib import Path
 from typing import Any
 
 import pytest
 from playwright.async_api import Page, expect
 
 from server.rules.cards import make_deck
-from collections.abc import AsyncIterator
-from pathlib import Path
-
 from tests.net.conftest import Client, Live, start_live, test_config
 from tests.web.conftest import SCREENSHOTS, OpenPlayer, create, host
 
@@ -108,7 +107,8 @@ FIT = """() => {
     const w = innerWidth, out = [];
     const inside = (el, what) => {
         const r = el.getBoundingClientRect();
-        if (r.width && (r.left < -0.5 || r.right > w + 0.5)) out.push(`${what} outside: ${Math.round(r.left)}..${Math.round(r.right)}`);
+        const span = `${Math.round(r.left)}..${Math.round(r.right)}`;
+        if (r.width && (r.left < -0.5 || r.right > w + 0.5)) out.push(`${what} outside: ${span}`);
     };
     for (const seat of document.querySelectorAll('#felt .seat:not(.empty-seat)')) {
         const who = seat.dataset.seat;
@@ -118,7 +118,8 @@ FIT = """() => {
         const name = seat.querySelector('.name');
         if (name.scrollHeight > name.clientHeight + 1) out.push(`seat ${who} name cut`);
     }
-    for (const el of document.querySelectorAll('.board .card, .dealer-hand .card')) inside(el, 'board card');
+    const board = document.querySelectorAll('.board .card, .dealer-hand .card');
+    for (const el of board) inside(el, 'board card');
     return {scroll: document.documentElement.scrollWidth, w, out};
 }"""
 
@@ -136,14 +137,17 @@ HIDDEN = """() => {
             for (const x of [r.left + 1, r.left + r.width / 2, r.right - 1]) {
                 const hit = document.elementFromPoint(x, y);
                 if (!hit || !card.contains(hit)) {
-                    out.push(`${card.dataset.card} ${part.className} at ${Math.round(x - r.left)}/${Math.round(r.width)}px under ${hit ? hit.className : 'nothing'}`);
+                    const at = `${Math.round(x - r.left)}/${Math.round(r.width)}px`;
+                    const over = hit ? hit.className : 'nothing';
+                    out.push(`${card.dataset.card} ${part.className} at ${at} under ${over}`);
                     break;
                 }
             }
         }
     }
     // every seat's name, stack and hand name: the middle of each is its own, not covered
-    for (const el of document.querySelectorAll('#felt .seat .name, #felt .seat .stack, #felt .seat .hand-name')) {
+    const labels = '#felt .seat .name, #felt .seat .stack, #felt .seat .hand-name';
+    for (const el of document.querySelectorAll(labels)) {
         el.scrollIntoView({block: 'center', inline: 'center'});
         const r = el.getBoundingClientRect();
         const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
@@ -205,6 +209,13 @@ async def test_every_game_fits_phones_at_showdown(live: Live, open_player: OpenP
             await page.screenshot(path=str(SCREENSHOTS / f"fit-{game}-{width}.png"),
                                   animations="disabled", full_page=True)
         await check_fit(page, f"{game} at {width}px")
+        # each hand lost unseen at the showdown says "mucked"; no other does
+        mucked = await page.evaluate("""() => window.__poker.store.state.table.seats
+            .filter((s) => s && s.mucked && !s.shown && s.state !== 'folded').map((s) => s.seat)""")
+        labelled = await page.locator(".seat .hand-name.mucked").evaluate_all(
+            "(ls) => ls.map((l) => Number(l.closest('.seat').dataset.seat))")
+        assert sorted(labelled) == sorted(mucked), (labelled, mucked)
         if game == "stud7":
+            assert mucked, "a seven-player stud showdown mucks some hands unseen"
             for s in range(seats):
                 await expect(page.locator(f".seat[data-seat='{s}'] .cards .card")).to_have_count(7)
