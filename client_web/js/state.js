@@ -48,6 +48,7 @@ function tableFrom(msg, previous) {
     seatCount: seats.length, seats, board: [...(msg.board || [])],
     collected: pot, pots, button: msg.button ?? null,
     turn: null, turns: snapshotTurns(msg, keep), hand: msg.hand ?? null,
+    handNumber: msg.number ?? null, // issue 24: the current (or last) hand's number here
     you: msg.you ?? null, dealer: null, settled: null,
     announcements: keep ? keep.announcements : [], winners: [], oddChip: null,
     log: keep ? keep.log : [], history: keep ? keep.history : [],

@@ -125,6 +125,9 @@ function seatHTML(t, i, opts) {
   // a losing hand mucked unseen at the showdown says so where a shown hand's name goes
   const mucked = s.mucked && !s.shown && s.state !== "folded";
   if (s.sittingOut) classes.push("sitting-out");
+  if (s.disconnected) classes.push("disconnected"); // issue 24: shown at once, for everyone
+  const offline = s.disconnected
+    ? `<span class="badge offline" title="their connection dropped; the table waits only the action clock">disconnected</span>` : "";
   const action = s.action && !turn ? `<span class="last-action">${esc(s.action.replace("_", " "))}</span>` : "";
   const strength = isMe && !s.shown && opts.handStrength ? liveHandName(t.variant, s.cards, s.up, t.board) : null;
   const shown = s.shown ? `<div class="hand-name">${esc(s.shown.hand)}</div>`
@@ -142,9 +145,9 @@ function seatHTML(t, i, opts) {
   const bet = s.bet ? `<div class="bet${moved}" data-bet-seat="${i}" style="${betStyle}">` +
     `<span class="chip-stack" aria-hidden="true"></span><span class="amount">${chips(s.bet)}</span></div>` : "";
   return `<div class="${classes.join(" ")}" data-seat="${i}" style="${style}" role="group" ` +
-    `aria-label="Seat ${i + 1}: ${esc(s.name)}${isMe ? " (you)" : ""}${turn ? ", to act" : ""}">` +
+    `aria-label="Seat ${i + 1}: ${esc(s.name)}${isMe ? " (you)" : ""}${s.disconnected ? ", disconnected" : ""}${turn ? ", to act" : ""}">` +
     `${cardsBox(s)}${seatCards(t, s, isMe)}</div>` +
-    `<div class="plate">${button}<div class="name">${esc(s.name)}${isMe ? " <span class=\"you\">(you)</span>" : ""}</div>${s.guest ? guestBadge(s.tag) : ""}${hostBadge(t, i)}` +
+    `<div class="plate">${button}<div class="name">${esc(s.name)}${isMe ? " <span class=\"you\">(you)</span>" : ""}</div>${s.guest ? guestBadge(s.tag) : ""}${hostBadge(t, i)}${offline}` +
     `<div class="stack${won}" data-stack="${s.stack}">${chips(s.stack)}</div>` +
     `${stateLabel ? `<div class="state">${esc(stateLabel)}</div>` : ""}${action}${topup}${jp}${odd}</div>` +
     `${shown}${result}${clockHTML(turn, opts.now)}</div>${bet}`;
