@@ -14,7 +14,7 @@ export function localHistoryHTML(history) {
     const shown = h.shown.map((s) => `<li>${esc(s.name)}: ${esc(cardsText(s.cards))}, ${esc(s.hand)}</li>`).join("");
     const log = h.log.map((line) => `<li>${esc(line)}</li>`).join("");
     return `<details class="hand-record" data-hand="${esc(h.hand)}"><summary>` +
-      `<span class="hand-id">${esc(VARIANT_NAMES[h.variant] || h.variant)} #${esc(String(h.hand).split(".").pop())}</span> ` +
+      `<span class="hand-id">${esc(VARIANT_NAMES[h.variant] || h.variant)} #${esc(String(h.number ?? String(h.hand).split(".").pop()))}</span> ` +
       `${esc(summary)}</summary>${board}${dealer}${shown ? `<ul class="shown">${shown}</ul>` : ""}` +
       `<ol class="log">${log}</ol></details>`;
   }).join("");
@@ -30,7 +30,7 @@ export function serverHistoryHTML(hands) {
     `<button type="button" class="small" data-download="phh">PHH</button></div>`;
   return all + hands.map((h) => {
     const id = String(h.hand ?? "?");
-    const n = esc(id.split(".").pop());
+    const n = esc(String(h.number ?? id.split(".").pop())); // issue 24: the table's own count
     const net = typeof h.net === "number" ? h.net : 0;
     const sign = net > 0 ? `+${chips(net)}` : net < 0 ? `\u2212${chips(-net)}` : "\u00b10";
     const tools = `<div class="hand-tools">` +
