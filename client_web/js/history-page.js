@@ -87,7 +87,8 @@ async function openReplay(hand, opener) {
   replay.frames = replayFrames(answer.record);
   replay.i = 0;
   replay.opener = opener;
-  $("#replayer-title").textContent = `Replay of hand #${String(hand).split(".").pop()}`;
+  const number = opener && opener.dataset && opener.dataset.number; // issue 24: "#1" at its table
+  $("#replayer-title").textContent = `Replay of hand #${number || String(hand).split(".").pop()}`;
   show($("#replayer"), true);
   drawReplay();
   $("#replay-controls [data-step='next']").focus();

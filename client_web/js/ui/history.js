@@ -34,7 +34,7 @@ export function serverHistoryHTML(hands) {
     const net = typeof h.net === "number" ? h.net : 0;
     const sign = net > 0 ? `+${chips(net)}` : net < 0 ? `\u2212${chips(-net)}` : "\u00b10";
     const tools = `<div class="hand-tools">` +
-      `<button type="button" class="small" data-replay="${esc(id)}">Replay<span class="sr-only"> hand #${n}</span></button>` +
+      `<button type="button" class="small" data-replay="${esc(id)}" data-number="${n}">Replay<span class="sr-only"> hand #${n}</span></button>` +
       `<button type="button" class="small" data-download="pokerstars" data-hand="${esc(id)}">.txt<span class="sr-only"> download hand #${n}, PokerStars text</span></button>` +
       `<button type="button" class="small" data-download="phh" data-hand="${esc(id)}">.phh<span class="sr-only"> download hand #${n}, PHH</span></button></div>`;
     return `<div class="hand-entry"><details class="hand-record server" data-server-hand="${esc(id)}"><summary>` +
