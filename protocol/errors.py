@@ -83,6 +83,8 @@ class ErrorCode(StrEnum):
     SEAT_TAKEN = "seat_taken", "That seat is taken."
     ALREADY_SEATED = "already_seated", "You are already seated at this table."
     NOT_SEATED = "not_seated", "You are not seated at this table."
+    POST_BB_OFF = (
+        "post_bb_off", "This table makes a player who comes in wait for the big blind.")
     INSUFFICIENT_FUNDS = "insufficient_funds", "Your balance is too low for that."
     BAD_BUY_IN = "bad_buy_in", "The buy-in is outside the table's limits."
     HAND_IN_PROGRESS = "hand_in_progress", "Not while a hand is in progress."

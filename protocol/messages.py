@@ -88,7 +88,7 @@ MESSAGE_FIELDS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "ledger": ((*_T, "rows", "text"), ()),
     "left": ((*_T, "seat", "name"), ("reason",)),
     "sat_out": ((*_T, "seat"), ()),
-    "sat_in": ((*_T, "seat"), ()),
+    "sat_in": ((*_T, "seat"), ("wait_for_bb",)),
     "presence": ((*_T, "seat", "online"), ()),
     "hand_started": ((*_T, "hand", "button", "commitment"), ("number",)),
     "posted": ((*_T, "seat", "kind", "amount"), ()),
@@ -306,9 +306,14 @@ def sat_out(table: str, seq: int, *, seat: int) -> Msg:
     return _ev("sat_out", table, seq, {"seat": seat})
 
 
-def sat_in(table: str, seq: int, *, seat: int) -> Msg:
-    """``sat_in``: the player at ``seat`` plays again from the next hand."""
-    return _ev("sat_in", table, seq, {"seat": seat})
+def sat_in(table: str, seq: int, *, seat: int, wait_for_bb: bool = False) -> Msg:
+    """``sat_in``: the player at ``seat`` plays again from the next hand; ``wait_for_bb``
+    (true, else absent): only once the big blind reaches them (GEN-05), unless they post one
+    (``sit_in`` with ``post_bb``)."""
+    fields: Msg = {"seat": seat}
+    if wait_for_bb:
+        fields["wait_for_bb"] = True
+    return _ev("sat_in", table, seq, fields)
 
 
 def presence(table: str, seq: int, *, seat: int, online: bool) -> Msg:

@@ -357,10 +357,15 @@ class SitOut(Request):
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class SitIn(Request):
-    """``sit_in``: play again from the next hand.  Answer: ``ok``."""
+    """``sit_in``: play again from the next hand.  Answer: ``ok``.  ``post_bb``: a player whom
+    the big blind has not reached yet (new, or back after missing it) posts a big blind to
+    play from the next hand rather than wait for it (GEN-05): where the table's
+    ``post_to_enter`` is on or at a home game (else ``post_bb_off``); false (the default)
+    waits for it.  Errors: ``not_seated``, ``post_bb_off``."""
 
     TYPE: ClassVar[str] = "sit_in"
     table: str = _v(v_id)
+    post_bb: bool = _v(v_bool, False)
 
 
 # --- Play ------------------------------------------------------------------------------

@@ -40,6 +40,7 @@ export const FRIENDLY = {
   not_host: "Only the host of this game can do that.",
   no_request: "That player is no longer waiting for a seat.",
   rebuys_off: "The host does not allow rebuys in this game.",
+  post_bb_off: "At this table you wait for the big blind to reach you before you play.",
   removed: "The host removed you from this game, so you cannot sit here again.",
   account_frozen: "Your account is frozen by the room: you can watch, but not sit or chat. Contact the room if you think this is a mistake.",
   account_muted: "The room has muted your chat: your messages are not sent.",

@@ -114,3 +114,11 @@ export function winText(name, amount, handName, pot, pots) {
   const how = handName ? ` with ${handName}` : "";
   return `${name} wins ${chips(amount)}${where}${how}`;
 }
+
+/** The sit-out button's words (issue 24): during a hand the player plays it out and sits out
+ * from the next one ("Sit out next hand", then "Sitting out next hand ✓ (undo)"); between
+ * hands "Sit out" and "I'm back". */
+export function sitOutLabel(seat, playing) {
+  if (seat.sittingOut) return playing ? "Sitting out next hand \u2713 (undo)" : "I'm back";
+  return playing ? "Sit out next hand" : "Sit out";
+}

@@ -146,6 +146,12 @@ function reduceRoom(next, msg) {
     case "local:discard":
       next.pendingDiscard = { table: msg.table, cards: [...msg.cards] };
       return next;
+    case "local:posts_bb": // GEN-05: this player posts a big blind to play the next hand
+      if (next.table && next.table.id === msg.table && next.table.you != null) {
+        const mine = next.table.seats[next.table.you];
+        if (mine) mine.postsBigBlind = true;
+      }
+      return next;
     default: return undefined;
   }
 }

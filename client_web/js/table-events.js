@@ -106,6 +106,7 @@ function posted(t, msg) {
   }
   s.state = "active";
   s.waitsForBigBlind = false; // posting: in this hand
+  s.postsBigBlind = false;
   s.stack -= msg.amount;
   if (msg.kind === "ante" && t.variant === "caribbean" && t.turns && t.turns[msg.seat]) {
     delete t.turns[msg.seat]; // this seat has decided its ante: its clock stops
@@ -407,6 +408,7 @@ function sitting(t, msg, out) {
   s.sittingOut = out;
   // back at once: the state the hand (or the snapshot) gave no longer says "sitting out"
   if (!out && s.state === "sitting_out") s.state = "waiting";
+  if (!out && msg.wait_for_bb) s.waitsForBigBlind = true; // GEN-05: back when the big blind comes
 }
 
 /** issue 24: a seated player's connection dropped (or came back): shown on the seat at once. */

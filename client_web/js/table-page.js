@@ -103,6 +103,13 @@ function setupSeatButtons() {
     const answer = await app.socket.request(out ? "sit_in" : "sit_out", { table: t.id });
     if (answer.type === "error") app.actError(plainError(answer));
   });
+  $("#postbb-btn").addEventListener("click", async () => { // GEN-05: post rather than wait
+    const t = app.store.state.table;
+    if (!t || t.you == null) return;
+    const answer = await app.socket.request("sit_in", { table: t.id, post_bb: true });
+    if (answer.type === "error") app.actError(plainError(answer));
+    else app.dispatch({ type: "local:posts_bb", table: t.id });
+  });
   for (const id of ["#rebuy-btn", "#busted-rebuy"]) {
     $(id).addEventListener("click", () => {
       const t = app.store.state.table;

@@ -2,7 +2,7 @@
 // banner, and the table view (felt, action bar, pre-actions, chip controls, panels).
 
 import { app } from "./ctx.js";
-import { chips, jackpotTermsText } from "./format.js";
+import { chips, jackpotTermsText, sitOutLabel } from "./format.js";
 import { maxBet } from "./state.js";
 import { actionsHTML, preActionFor, preActionsHTML, streetKey } from "./ui/actions.js";
 import { chatHTML } from "./ui/chat.js";
@@ -98,9 +98,20 @@ function renderTableTop(state, t) {
   show($("#leave-btn"), t.you != null);
   const mySeat = t.you != null ? t.seats[t.you] : null;
   show($("#sitout-btn"), !!mySeat);
-  if (mySeat) {
-    $("#sitout-btn").textContent = mySeat.sittingOut ? "I'm back" : "Sit out";
+  const playing = mySeat && !t.ended && !["waiting", "folded", "sitting_out"].includes(mySeat.state);
+  if (mySeat) { // during a hand it takes effect at the hand's end: "Sit out next hand"
+    $("#sitout-btn").textContent = sitOutLabel(mySeat, playing);
     $("#sitout-btn").setAttribute("aria-pressed", mySeat.sittingOut ? "true" : "false");
+  }
+  // GEN-05: waiting for the big blind, the player may post one to play at once where the
+  // table allows it (post_to_enter, or a home game)
+  const canPost = !!mySeat && mySeat.waitsForBigBlind && !mySeat.sittingOut &&
+    (t.settings.post_to_enter === true || !!t.host);
+  show($("#postbb-btn"), canPost);
+  if (canPost) {
+    $("#postbb-btn").disabled = !!mySeat.postsBigBlind;
+    $("#postbb-btn").textContent = mySeat.postsBigBlind ? "Posting the big blind next hand"
+      : "Post big blind now";
   }
   // GEN-06: chips are added between hands (asked during one, the server adds them after it)
   const hi = t.settings.max_buy_in;

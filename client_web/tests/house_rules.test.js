@@ -134,3 +134,25 @@ test("the create form sends a house rule only for a private Hold'em or Manila ga
   assert.equal(homeCreateFields({ private: "on", variant: "draw", straddle: "on" }).settings.straddle, undefined);
   assert.deepEqual(homeCreateFields({ variant: "holdem", straddle: "on" }), {});
 });
+
+test("sit out next hand: ticked during a hand, the player plays it out; the button says so", async () => {
+  const { sitOutLabel } = await import("../js/format.js");
+  assert.equal(sitOutLabel({ sittingOut: false }, true), "Sit out next hand");
+  assert.equal(sitOutLabel({ sittingOut: true }, true), "Sitting out next hand \u2713 (undo)");
+  assert.equal(sitOutLabel({ sittingOut: true }, false), "I'm back");
+  assert.equal(sitOutLabel({ sittingOut: false }, false), "Sit out");
+});
+
+test("GEN-05: back after missing the big blind, the seat waits for it (sat_in wait_for_bb)", () => {
+  let s = run([{ type: "sat_out", seat: 2 }]);
+  assert.equal(s.table.seats[2].sittingOut, true);
+  s = reduce(s, { table: T, seq: s.table.seq + 1, type: "sat_in", seat: 2, wait_for_bb: true });
+  assert.equal(s.table.seats[2].sittingOut, false);
+  assert.equal(s.table.seats[2].waitsForBigBlind, true);
+  s = reduce({ ...s, table: { ...s.table, you: 2 } }, { type: "local:posts_bb", table: T });
+  assert.equal(s.table.seats[2].postsBigBlind, true);
+  s = reduce(s, { table: T, seq: s.table.seq + 1, type: "hand_started", hand: "t1.2", button: 0, commitment: "x" });
+  s = reduce(s, { table: T, seq: s.table.seq + 1, type: "posted", seat: 2, kind: "blind", amount: 100 });
+  assert.equal(s.table.seats[2].waitsForBigBlind, false);
+  assert.equal(s.table.seats[2].postsBigBlind, false);
+});

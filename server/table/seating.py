@@ -211,8 +211,12 @@ class SeatDesk:
             return t.fanout.answer(env, m.error(env.request.rid, "not_seated"))
         st = t.seats[seat]
         assert st is not None
+        post = getattr(env.request, "post_bb", False)
+        if post and not (t.spec.post_to_enter or t.spec.private):  # GEN-05: the table's rule
+            return t.fanout.answer(env, m.error(env.request.rid, "post_bb_off"))
         t.fanout.answer(env, m.ok(env.request.rid))
         st.timeouts = 0
+        st.post_bb = post and st.wait_for_bb  # GEN-05: the player's choice, post or wait
         self.set_sitting_out(seat, False)
 
     def set_sitting_out(self, seat: int, value: bool) -> None:
@@ -222,7 +226,11 @@ class SeatDesk:
         if st.sitting_out == value:
             return
         st.sitting_out = value  # (GEN-05: one whom the big blind passed meanwhile waits for it)
-        t.fanout.publish(draft(m.sat_out if value else m.sat_in, seat=seat))
+        if value:
+            t.fanout.publish(draft(m.sat_out, seat=seat))
+        else:  # back: waiting for the big blind unless they post one (GEN-05)
+            t.fanout.publish(draft(m.sat_in, seat=seat,
+                                   wait_for_bb=st.wait_for_bb and not st.post_bb))
 
     def note_timeout(self, seat: int) -> None:
         """The seat's player timed out: after ``consecutive_timeouts_to_sit_out`` in a row

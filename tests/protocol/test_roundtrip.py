@@ -125,6 +125,7 @@ SERVER_MESSAGES: list[dict[str, Any]] = [
     m.left(T, 2, seat=3, name="Alice"),
     m.sat_out(T, 3, seat=3),
     m.sat_in(T, 4, seat=3),
+    m.sat_in(T, 4, seat=3, wait_for_bb=True),  # GEN-05: back, waiting for the big blind
     m.presence(T, 4, seat=3, online=False),
     m.hand_started(T, 5, hand="h-1", button=0, commitment="ab" * 32),
     m.hand_started(T, 5, hand="h-1", button=0, commitment="ab" * 32, number=1),
