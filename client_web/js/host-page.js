@@ -22,6 +22,7 @@ export const codes = codeStore(globalThis.localStorage);
 const closedReasons = {}; // table id -> the reason of its `table_closed`
 let confirmAsk = null; // {text, yes, run}: the confirmation shown in the host panel
 let ledgerAsked = ""; // "table:hand" the ledger was last asked for
+const hosted = new Set(); // tables this page hosted (the closing ledger's wording)
 
 /** The base of the links friends are sent: the address players open, which the server
  * writes into the page (`--public-address`, or its LAN address), else this page's own. */
@@ -225,8 +226,10 @@ function renderGoneHome(state) {
   show($("#gone-ledger"), !!ledger);
   if (ledger) setHTML($("#gone-ledger-table"), ledgerHTML(ledger.rows, "The evening's ledger"));
   const reason = closedReasons[id];
+  // issue 24: every player of the game gets the closing ledger, not only the host
   $("#gone-text").textContent = ledger
-    ? "You closed the game; everyone was cashed out. Here is the evening's ledger."
+    ? (hosted.has(id) ? "You closed the game; everyone was cashed out. Here is the evening's ledger."
+      : "The host closed the game; everyone was cashed out and your chips are back in your balance. Here is the evening's ledger.")
     : reason === "host" ? "The host closed the game. Your chips went back to your balance."
       : "It was closed (or the server restarted). Your chips at it went back to your balance.";
 }
@@ -264,6 +267,7 @@ export function renderHome(state) {
   setHTML($("#home-status"), host ? homeStatusHTML(t) : "");
   $("#home-note").textContent = t && !gate ? homeNoteText(t, plainError) : "";
   const mine = !!(host && host.you);
+  if (mine) hosted.add(t.id);
   setHTML($("#seat-requests"), mine ? requestsHTML(t) : "");
   show($("#host-panel"), mine);
   if (host) {

@@ -18,9 +18,14 @@ export function requestsHTML(t) {
   if (!host || !host.you || !host.requests.length) return "";
   return host.requests.map((r) => {
     const who = esc(r.name || r.player);
+    // issue 24: a request whose seat was taken meanwhile says where an approval seats them
+    const full = r.taken === true && r.offer == null;
+    const moved = r.taken !== true ? ""
+      : full ? ` <span class="request-note">Seat ${Number(r.seat) + 1} was taken meanwhile and no seat is free now.</span>`
+        : ` <span class="request-note">Seat ${Number(r.seat) + 1} was taken meanwhile: Approve seats them at seat ${Number(r.offer) + 1}.</span>`;
     return `<div class="seat-request" role="group" aria-label="Seat request from ${who}">` +
-      `<p><strong>${who}</strong> asks to sit at seat ${Number(r.seat) + 1} with ${chips(r.buy_in)}.</p>` +
-      `<div class="buttons"><button type="button" class="primary" data-approve="${esc(r.player)}">Approve<span class="sr-only"> ${who}</span></button>` +
+      `<p><strong>${who}</strong> asks to sit at seat ${Number(r.seat) + 1} with ${chips(r.buy_in)}.${moved}</p>` +
+      `<div class="buttons"><button type="button" class="primary" data-approve="${esc(r.player)}"${full ? " disabled" : ""}>Approve<span class="sr-only"> ${who}</span></button>` +
       `<button type="button" data-refuse="${esc(r.player)}">Refuse<span class="sr-only"> ${who}</span></button></div></div>`;
   }).join("");
 }
