@@ -93,7 +93,7 @@ function setupSeatButtons() {
     const answer = await app.socket.request("leave", { table: t.id });
     const inHand = t.hand != null && !t.ended;
     app.showBanner(answer.type !== "ok" ? plainError(answer) : inHand
-      ? "You leave at the end of this hand; your chips then go back to your balance."
+      ? "Your hand is folded (no need to wait for your turn); you leave when this hand ends and your chips go back to your balance."
       : "You left the table; your chips are back in your balance.", 3000);
   });
   $("#sitout-btn").addEventListener("click", async () => {
