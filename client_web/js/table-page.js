@@ -91,7 +91,7 @@ function setupSeatButtons() {
     if (!t) return;
     app.dispatch({ type: "local:home_leave", table: t.id }); // not a host's removal
     const answer = await app.socket.request("leave", { table: t.id });
-    const inHand = t.hand != null && !t.ended;
+    const inHand = answer.pending === true; // in this hand: folded now, out at its end
     app.showBanner(answer.type !== "ok" ? plainError(answer) : inHand
       ? "Your hand is folded (no need to wait for your turn); you leave when this hand ends and your chips go back to your balance."
       : "You left the table; your chips are back in your balance.", 3000);
