@@ -86,7 +86,7 @@ async def test_one_bring_in_button_preferences_and_my_seat_labels(
     await page.click("#sitout-btn")
     await expect(page.locator(".seat.me .state")).to_have_text("Sitting out")
     await page.click("#sitout-btn")
-    await expect(page.locator("#sitout-btn")).to_have_text("Sit out")
+    await expect(page.locator("#sitout-btn")).to_have_attribute("aria-pressed", "false")
     await expect(page.locator(".seat.me .state")).to_have_count(0)
     assert await page.evaluate("() => window.__poker.store.state.table.hand") == hand
 
