@@ -18,7 +18,7 @@ from playwright.async_api import expect
 
 from server.rules.cards import make_deck
 from tests.net.conftest import Live
-from tests.web.conftest import PHONE, OpenPlayer, Player, create, host
+from tests.web.conftest import PHONE, SCREENSHOTS, OpenPlayer, Player, create, host
 
 pytestmark = pytest.mark.browser
 
@@ -112,3 +112,35 @@ async def test_one_bring_in_button_preferences_and_my_seat_labels(
     await expect(page.locator("body.four-color")).to_have_count(1)
     await expect(page.locator("[data-pref='handStrength']")).to_be_checked()
 
+
+
+async def test_the_host_ledger_reads_whole_words_at_1280(
+        live: Live, open_player: OpenPlayer) -> None:
+    """The session ledger in the side column at 1280 px: names and headings wrap between
+    words, never letter by letter."""
+    from tests.web.test_home_game import open_private_game
+
+    ann = await open_player()
+    await ann.context.grant_permissions(["clipboard-read", "clipboard-write"])
+    await ann.goto(live.url)
+    await ann.hello("Annabelle Maximiliane")
+    await open_private_game(ann)
+    page = ann.page
+    await page.click("[data-sit='0']")
+    await page.fill("#buy-in", "4000")
+    await page.click("#sit-confirm")
+    await expect(page.locator("#host-ledger th[scope=row]").first).to_contain_text("Annabelle")
+    lines = await page.evaluate("""() => {
+        const out = {};
+        for (const cell of document.querySelectorAll('#host-ledger th')) {
+            const range = document.createRange();
+            range.selectNodeContents(cell);
+            const tops = new Set([...range.getClientRects()].map((r) => Math.round(r.top)));
+            out[cell.innerText] = tops.size;
+        }
+        return out;
+    }""")
+    # "Annabelle Maximiliane" on two lines at most (a line per word), every heading on one or two
+    assert all(n <= 2 for n in lines.values()), lines
+    assert lines["Annabelle Maximiliane"] <= 2, lines
+    await page.locator("#host-ledger").screenshot(path=str(SCREENSHOTS / "ledger-1280.png"))
