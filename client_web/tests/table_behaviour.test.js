@@ -29,10 +29,15 @@ test("a dropped connection shows on the seat at once, and goes when it comes bac
   let felt = feltHTML(s.table, { now: 0 });
   assert.match(felt, /Seat 2: Bob, disconnected/);
   assert.match(felt, /class="badge offline"[^>]*>disconnected</);
-  s = reduce(s, { type: "presence", table: "t1", seq: 2, seat: 1, online: true });
+  // on its turn, the clock says no bank (the table waits only the action clock)
+  s = reduce(s, { type: "hand_started", table: "t1", seq: 2, hand: "t1.1", button: 0, commitment: "ab", number: 1 });
+  s = reduce(s, { type: "turn", table: "t1", seq: 3, seat: 1, deadline: 1e12, time_bank: 60 });
+  assert.match(feltHTML(s.table, { now: 1e12 - 5 }), /5s<\/span><span class="bank"><\/span>/);
+  s = reduce(s, { type: "presence", table: "t1", seq: 4, seat: 1, online: true });
+  assert.match(feltHTML(s.table, { now: 1e12 - 5 }), /\+60s bank/);
   assert.equal(s.table.seats[1].disconnected, false);
   assert.doesNotMatch(feltHTML(s.table, { now: 0 }), /badge offline/);
-  s = reduce(s, { type: "presence", table: "t1", seq: 3, seat: 0, online: false });
+  s = reduce(s, { type: "presence", table: "t1", seq: 5, seat: 0, online: false });
   felt = feltHTML(s.table, { now: 0 });
   assert.match(felt, /Seat 1: Ann \(you\), disconnected/);
   assert.ok(s.table.log.includes("Ann disconnected"));

@@ -95,6 +95,13 @@ function clockHTML(turn, now) {
     `<span class="bank">${esc(label)}</span></div>`;
 }
 
+/** issue 24: a disconnected player's turn ends with the action clock (unless the table's
+ * `bank_when_disconnected`): no "+60s bank" under their clock. */
+function banked(t, s, turn) {
+  if (!turn || !s.disconnected || turn.in_bank || (t.settings && t.settings.bank_when_disconnected)) return turn;
+  return { ...turn, time_bank: null };
+}
+
 function seatHTML(t, i, opts) {
   const s = t.seats[i];
   const pos = opts.narrow && t.seatCount > 2
@@ -150,7 +157,7 @@ function seatHTML(t, i, opts) {
     `<div class="plate">${button}<div class="name">${esc(s.name)}${isMe ? " <span class=\"you\">(you)</span>" : ""}</div>${s.guest ? guestBadge(s.tag) : ""}${hostBadge(t, i)}${offline}` +
     `<div class="stack${won}" data-stack="${s.stack}">${chips(s.stack)}</div>` +
     `${stateLabel ? `<div class="state">${esc(stateLabel)}</div>` : ""}${action}${topup}${jp}${odd}</div>` +
-    `${shown}${result}${clockHTML(turn, opts.now)}</div>${bet}`;
+    `${shown}${result}${clockHTML(banked(t, s, turn), opts.now)}</div>${bet}`;
 }
 
 /** The seat's card row: `many` (five or more: they overlap, style.css) and the count (`n7`:
