@@ -185,6 +185,20 @@ async def test_a_home_game_from_the_first_click_to_the_csv(
     assert sum(int(r["net"]) for r in rows) == 0, rows
     assert {r["name"] for r in rows} >= {"Ann", "Bob", "Cat"}
     assert all(int(r["at_table"]) == 0 for r in rows)
+    # issue 24: every player of the game gets the same closing ledger and its CSV (Cat too,
+    # removed before the end), each net equal to the change of that player's balance
+    for friend in (bob, cat):
+        await expect(friend.page.locator("#gone-ledger")).to_be_visible()
+        await expect(friend.page.locator("#gone-text")).to_contain_text(
+            "Here is the evening's ledger")
+        async with friend.page.expect_download() as got:
+            await friend.page.click("#gone-csv")
+        theirs = await (await got.value).path()
+        assert theirs.read_text(encoding="utf-8") == path.read_text(encoding="utf-8")
+    start = live.app.config.starting_balance
+    for r in rows:
+        if r["player"] != "(house)":
+            assert int(r["net"]) == live.app.wallet.balance(r["player"]) - start, r
     await observer.ws.close()
     assert (SCREENSHOTS / "home-game-host-desktop.png").exists()
 
