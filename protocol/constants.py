@@ -107,7 +107,7 @@ VARIANTS: Final = ("holdem", "manila", "manila3", "draw", "stud5", "stud7", "car
 STRUCTURES: Final = ("fixed_limit", "spread_limit", "pot_limit", "half_pot", "no_limit")
 ACTIONS: Final = (
     "fold", "check", "call", "bet", "raise", "bring_in", "complete", "draw", "ante", "play",
-    "over_blind", "decline", "run_twice", "run_once",
+    "over_blind", "decline", "run_twice", "run_once", "show", "muck",
 )
 #: ``kind`` of a ``posted`` event (``straddle``: a home game's house rule, STRAD-01).
 POST_KINDS: Final = ("blind", "ante", "bring_in", "over_blind", "straddle")

@@ -252,6 +252,8 @@ class BettingMixin(HandState):
                            stack=stack, straddle=self.rules.straddle)
         if self.runout_ask:  # RIT-02: the run-it-twice question, nothing else
             return Options(seat, run_twice=True, stack=stack)
+        if self.show_ask is not None:  # SHOWWIN-01: show or muck, nothing else
+            return Options(seat, show=True, stack=stack)
         if self.draw_pending:
             return Options(seat, draw=min(self.rules.max_discard, len(self.own[seat]),
                                           self._spare_for_draw(seat)), stack=stack)
@@ -347,6 +349,9 @@ class BettingMixin(HandState):
             return
         if action == "run_twice" or action == "run_once":
             self._answer_runout(seat, action == "run_twice", timeout=timeout)
+            return
+        if action == "show" or action == "muck":
+            self._answer_show(seat, action == "show", timeout=timeout)
             return
         self._last_actor = seat
         self.to_act = None

@@ -241,6 +241,8 @@ class Hand(DealingMixin, BettingMixin, RunoutMixin, ShowdownMixin):
             self._apply(seat, opts, "decline", None, (), timeout=True)
         elif opts.run_twice:  # RIT-02: no answer is no
             self._apply(seat, opts, "run_once", None, (), timeout=True)
+        elif opts.show:  # SHOWWIN-01: no answer keeps the cards hidden
+            self._apply(seat, opts, "muck", None, (), timeout=True)
         elif opts.draw is not None:
             self._apply(seat, opts, "draw", None, (), timeout=True)
         elif opts.bring_in is not None:

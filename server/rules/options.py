@@ -25,6 +25,8 @@ OVER_BLIND = Action.OVER_BLIND
 DECLINE = Action.DECLINE
 RUN_TWICE = Action.RUN_TWICE
 RUN_ONCE = Action.RUN_ONCE
+SHOW = Action.SHOW
+MUCK = Action.MUCK
 ACTIONS: tuple[Action, ...] = tuple(Action)
 # the Options field that offers each action other than fold and check (None: not offered)
 _OFFER_FIELDS: dict[str, str] = {CALL: "call", BET: "bet", RAISE: "raise_",
@@ -45,7 +47,8 @@ class Options:
     exactly double the last blind), with ``decline`` (do not post it); nothing else is
     offered then.  ``straddle``: that question is a home game's straddle (STRAD-01, the same
     voluntary blind at Hold'em/Manila).  ``run_twice``: the run-it-twice question (RIT-02):
-    ``run_twice`` or ``run_once``, nothing else.
+    ``run_twice`` or ``run_once``, nothing else.  ``show``: the uncontested winner's question
+    (SHOWWIN-01): ``show`` or ``muck``, nothing else.
 
     A house game (Caribbean Stud, CSP-01/03) offers, in its ante phase, ``sit_out`` (the
     seat's "fold" there), ``ante`` ``(min, max)`` (absent when the stack cannot cover even the
@@ -72,6 +75,7 @@ class Options:
     decline: bool = False
     straddle: bool = False
     run_twice: bool = False
+    show: bool = False
 
     def allows(self, kind: str) -> bool:
         """True when ``kind`` is among the offered actions."""
@@ -83,6 +87,8 @@ class Options:
             return self.decline
         if kind in (RUN_TWICE, RUN_ONCE):
             return self.run_twice
+        if kind in (SHOW, MUCK):
+            return self.show
         field = _OFFER_FIELDS.get(kind)
         return field is not None and getattr(self, field) is not None
 
@@ -103,6 +109,9 @@ class Options:
             return out_ob
         if self.run_twice:  # RIT-02: the run-it-twice question
             return {"fold": False, "check": False, "run_twice": True, "run_once": True,
+                    "stack": self.stack}
+        if self.show:  # SHOWWIN-01: show or muck after winning uncontested
+            return {"fold": False, "check": False, "show": True, "muck": True,
                     "stack": self.stack}
         out: dict[str, object] = {"fold": self.fold, "check": self.check}
         if self.call is not None:

@@ -44,6 +44,7 @@ class RunoutMixin(HandState):
         self.runout_from = 0  # the first street dealt twice
         self.runout_board = 0  # the board cards both runs share
         self.board2: list[str] = []
+        self.show_ask: int | None = None  # SHOWWIN-01 (its question lives in showdown.py)
 
     def _ask_runout(self) -> bool:
         """RIT-01: open the question (True) when the house rule is on, it was not asked yet,

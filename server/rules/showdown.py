@@ -27,7 +27,15 @@ from collections.abc import Iterable
 
 from server.rules import errors
 from server.rules.evaluate import HandValue, name_against
-from server.rules.events import HandEnded, Mucked, PotAwarded, RakeTaken, Showdown
+from server.rules.events import (
+    Acted,
+    HandEnded,
+    Mucked,
+    PotAwarded,
+    RakeTaken,
+    Showdown,
+    TurnStarted,
+)
 from server.rules.pots import Pot, build_pots, split_pot
 from server.rules.state import HandState
 from server.rules.variant import hand_value
@@ -49,11 +57,27 @@ class ShowdownMixin(HandState):
         self.all_in_early = {s for s in self._live if self.stacks[s] == 0}
 
     def _award_uncontested(self) -> None:
-        """BET-11: the last player in wins every pot; the cards are not shown."""
+        """BET-11: the last player in wins every pot; the cards are not shown (at a home game
+        with SHOWWIN-01 on, the winner is then asked whether to show them)."""
         winner = self._live[0]
         for i, pot in enumerate(self._raked(build_pots(self.contrib, [winner]))):
             self.stacks[winner] += pot.amount
             self._emit(PotAwarded(i, pot.amount, {winner: pot.amount}, None))
+        if self.rules.show_uncontested:  # SHOWWIN-01 (house rule): the winner may show
+            self.show_ask = self.to_act = winner
+            self._emit(TurnStarted(winner, self.street))
+            return
+        self._finish()
+
+    def _answer_show(self, seat: int, show: bool, *, timeout: bool) -> None:
+        """SHOWWIN-01: the uncontested winner shows their cards to everyone, or does not (a
+        timeout does not); then the hand ends."""
+        self.show_ask = self.to_act = None
+        self._emit(Acted(seat, "show" if show else "muck", 0, self.stacks[seat],
+                         timeout=timeout))
+        if show:
+            self.shown.append(seat)
+            self._emit(Showdown(seat, tuple(self.own[seat]), "", ()))
         self._finish()
 
     def _show_order(self) -> list[int]:

@@ -92,6 +92,7 @@ class HandState:
     runout_from: int
     runout_board: int
     board2: list[str]
+    show_ask: int | None  # SHOWWIN-01: the uncontested winner asked whether to show
 
     def _emit(self, event: Event) -> None:
         self._events.append(event)
@@ -160,6 +161,9 @@ class HandState:
         raise NotImplementedError
 
     def _answer_runout(self, seat: int, yes: bool, *, timeout: bool) -> None:
+        raise NotImplementedError
+
+    def _answer_show(self, seat: int, show: bool, *, timeout: bool) -> None:
         raise NotImplementedError
 
     def _burn(self) -> None:

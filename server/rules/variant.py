@@ -86,7 +86,8 @@ class TableRules:
     ``heads_up_button_first_blind`` switches to the common heads-up practice
     where the button posts the first blind (off: docs/rules.md BLIND-01 as
     written, the player left of the button posts it even heads-up).
-    ``straddle`` (STRAD-01) and ``run_twice`` (RIT-01..04) are house rules of home games
+    ``straddle`` (STRAD-01), ``run_twice`` (RIT-01..04) and ``show_uncontested``
+    (SHOWWIN-01) are house rules of home games
     (docs/rules.md "House rules"): the table allows them only at a private table.
     """
 
@@ -98,6 +99,7 @@ class TableRules:
     heads_up_button_first_blind: bool = False
     straddle: bool = False
     run_twice: bool = False
+    show_uncontested: bool = False
     hand_rules: HandRules | None = None
     rake_bp: int = 0
     rake_cap: int = 0

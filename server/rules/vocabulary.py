@@ -32,6 +32,8 @@ class Action(StrEnum):
     DECLINE = "decline"        # BLIND-04: do not post it
     RUN_TWICE = "run_twice"    # RIT-02 (house rule): agree to run the board twice
     RUN_ONCE = "run_once"      # RIT-02: do not agree (the board is run once)
+    SHOW = "show"              # SHOWWIN-01 (house rule): the uncontested winner shows
+    MUCK = "muck"              # SHOWWIN-01: the uncontested winner does not show
 
 
 @unique

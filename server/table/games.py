@@ -136,11 +136,12 @@ class PotGame:
 
     def _asking_over_blind(self) -> bool:
         """BLIND-04: the turn is the over blind's (or STRAD-01's straddle's) question before the
-        deal, or RIT-02's run-it-twice question (its own short clock, no time bank: no answer
-        is "no")."""
+        deal, RIT-02's run-it-twice question or SHOWWIN-01's show-or-muck (its own short
+        clock, no time bank: no answer is "no")."""
         hand = self.table.engine
         return isinstance(hand, Hand) and (hand.over_blind_ask is not None
-                                           or bool(hand.runout_ask))
+                                           or bool(hand.runout_ask)
+                                           or hand.show_ask is not None)
 
     def _turn_drafts(self, e: ev.TurnStarted) -> list[Draft]:
         """The ``turn`` announcement: options to the player, the deadline and bank to all."""

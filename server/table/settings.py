@@ -48,7 +48,9 @@ Table settings (``settings``, all optional):
   only: a public table asking for one gets ``bad_settings``, "a house rule: home games
   only"; the host may turn them on or off between hands): ``straddle`` (STRAD-01: the player
   left of the big blind is asked before each deal, on ``over_blind_clock``) and
-  ``run_twice`` (RIT-01..04: the players still in are asked, on the same short clock).
+  ``run_twice`` (RIT-01..04: the players still in are asked, on the same short clock);
+  ``show_uncontested`` (SHOWWIN-01, every pot game: the player who wins without a showdown is
+  asked whether to show their cards, on the same short clock).
 """
 
 from __future__ import annotations
@@ -72,9 +74,11 @@ __all__ = ["HouseSpec", "PotSpec", "SpecBase", "TableSpec", "build_spec"]
 _POT_STAKES = {"blinds", "ante", "bring_in", "small_bet", "big_bet", "min_bet", "max_bet",
                "chip"}
 _CSP_STAKES = {"min", "max", "ante_min", "ante_max"}
-_ENGINE_BOOL = {"over_blind", "heads_up_button_first_blind", "straddle", "run_twice"}
-#: The house rules of home games (docs/rules.md section 4) and the games that have them.
-HOUSE_RULES = ("straddle", "run_twice")
+_ENGINE_BOOL = {"over_blind", "heads_up_button_first_blind", "straddle", "run_twice",
+                "show_uncontested"}
+#: The house rules of home games (docs/rules.md section 4); the first two are Hold'em's and
+#: Manila's only (``_HOUSE_RULE_GAMES``), ``show_uncontested`` every pot game's.
+HOUSE_RULES = ("straddle", "run_twice", "show_uncontested")
 _HOUSE_RULE_GAMES = ("holdem", "manila", "manila3")
 _ENGINE_INT = {"raise_cap", "max_discard", "rake_bp", "rake_cap"}
 _CSP_SETTINGS = {"dealing_mode"}
@@ -328,7 +332,7 @@ def _pot_rules(req: CreateTable, config: Config, settings: dict[str, Any],
     for key in HOUSE_RULES:  # docs/rules.md section 4
         if rkw.get(key) and not req.private:
             raise _err("bad_settings", f"`{key}` is a house rule: home games only")
-        if rkw.get(key) and req.variant not in _HOUSE_RULE_GAMES:
+        if rkw.get(key) and key != "show_uncontested" and req.variant not in _HOUSE_RULE_GAMES:
             raise _err("bad_settings", f"`{key}` is a house rule of Hold'em and Manila only"
                        + (" (Draw has the over blind, BLIND-04)" if req.variant == "draw"
                           else ""))

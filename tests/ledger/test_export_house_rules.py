@@ -58,3 +58,36 @@ async def test_straddle_and_run_twice_recorded_verified_and_exported() -> None:
         assert mine is not None
         assert verify_record(mine).ok
         assert to_pokerstars(mine).count("agrees to run it twice") == 3
+
+
+async def test_showwin01_a_shown_uncontested_hand_is_public_recorded_and_exported() -> None:
+    """SHOWWIN-01 at a home game: everyone folds to Bob, who is asked and shows: the
+    spectator sees his cards (and not before), the record verifies and the exports show
+    them."""
+    h = Harness()
+    t = h.create(variant="holdem", structure="no_limit", stakes={"blinds": [5, 10]}, seats=6,
+                 private=True, decks=[make_deck()],
+                 settings={"approve_seats": False, "show_uncontested": True})
+    code = t.host.code
+    sinks = [h.player(f"p{i}") for i in range(3)]
+    for i, sink in enumerate(sinks):
+        assert (await h.send(t, sink, "sit", seat=i, buy_in=1000, code=code))["type"] == "ok"
+    rail = h.player("rail")
+    assert (await h.send(t, rail, "watch", code=code))["type"] == "ok"
+    await h.advance(t, 2.5)
+    for seat, fields in ((2, {"action": "raise", "amount": 30}), (0, {"action": "fold"}),
+                         (1, {"action": "fold"})):
+        assert (await h.send(t, sinks[seat], "act", **fields))["type"] == "ok"
+    turn = [m for m in sinks[2].of("turn") if m["seat"] == 2][-1]
+    assert turn["options"] == {"fold": False, "check": False, "show": True, "muck": True,
+                               "stack": 1015}
+    assert not rail.of("showdown")  # nothing shown before the winner chooses
+    assert (await h.send(t, sinks[2], "act", action="show"))["type"] == "ok"
+    shown = rail.of("showdown")[-1]
+    assert shown["seat"] == 2 and None not in shown["cards"] and len(shown["cards"]) == 2
+    record = (await t.recording.history.hands_of("p0", limit=1))[0][0]
+    full = await t.recording.history.get(record.hand)
+    assert full is not None and verify_record(full).ok, verify_record(full).problems
+    assert f"P2: shows [{' '.join(shown['cards'])}]" in to_pokerstars(full)
+    theirs = player_copy(full, "p0")
+    assert theirs is not None and " ".join(shown["cards"]) in to_pokerstars(theirs)

@@ -27,18 +27,21 @@ async def ok(client: Client, kind: str, **fields: Any) -> dict[str, Any]:
 
 
 async def test_house_rules_are_refused_at_a_public_table(live_server: Any) -> None:
-    """STRAD-01 RIT-01: only a home game (``private: true``) may turn a house rule on; and
-    only at Hold'em or Manila (Draw has its over blind, BLIND-04)."""
+    """STRAD-01 RIT-01 SHOWWIN-01: only a home game (``private: true``) may turn a house rule
+    on; the straddle only at Hold'em or Manila (Draw has its over blind, BLIND-04); showing
+    after an uncontested win at every pot game."""
     live: Live = await live_server()
     ann = await open_client(live)
     await ann.hello("Ann")
-    for key in ("straddle", "run_twice"):
+    for key in ("straddle", "run_twice", "show_uncontested"):
         answer = await ann.request("create_table", **GAME, settings={key: True})
         assert answer["code"] == "bad_settings", answer
         assert "a house rule: home games only" in answer["message"]
     draw = {**GAME, "variant": "draw", "structure": "pot_limit", "private": True}
     answer = await ann.request("create_table", **draw, settings={"straddle": True})
     assert answer["code"] == "bad_settings" and "BLIND-04" in answer["message"], answer
+    answer = await ann.request("create_table", **draw, settings={"show_uncontested": True})
+    assert answer["type"] == "ok", answer
 
 
 async def test_strad01_rit02_straddle_and_two_boards_over_the_wire(live_server: Any) -> None:

@@ -54,7 +54,8 @@ def test_game_names() -> None:
     assert VARIANTS == ("holdem", "manila", "manila3", "draw", "stud5", "stud7", "caribbean")
     assert STRUCTURES == ("fixed_limit", "spread_limit", "pot_limit", "half_pot", "no_limit")
     assert ACTIONS == ("fold", "check", "call", "bet", "raise", "bring_in", "complete", "draw",
-                       "ante", "play", "over_blind", "decline", "run_twice", "run_once")
+                       "ante", "play", "over_blind", "decline", "run_twice", "run_once",
+                       "show", "muck")
 
 
 def test_protocol_md_request_types_exist() -> None:

@@ -221,3 +221,41 @@ def test_rit04_halves_on_the_chip_grid() -> None:
     assert (run_share(30, 0, 5), run_share(30, 1, 5)) == (15, 15)
     assert (run_share(35, 0, 5), run_share(35, 1, 5)) == (20, 15)
     assert (run_share(1, 0, 1), run_share(1, 1, 1)) == (1, 0)
+
+
+# ------------------------------------------------------------ show after an uncontested win
+def uncontested() -> Hand:
+    rules = TableRules(structure="no_limit", stakes=NL, show_uncontested=True)
+    hand = Hand(HOLDEM, rules, dict(STACKS), button=2, deck=full_deck(HOLDEM, HOLES))
+    hand.start()
+    play(hand, ["2 raise 30", "0 fold", "1 fold"])
+    return hand
+
+
+def test_showwin01_the_uncontested_winner_is_asked_after_the_pot_is_paid() -> None:
+    """SHOWWIN-01: everyone folded to seat 2: the pot is paid, then seat 2 alone is asked
+    (``show`` or ``muck``, nothing else) before the hand ends; nothing is shown yet."""
+    hand = uncontested()
+    assert not hand.is_over and hand.to_act == 2 and hand.stacks[2] == 115
+    opts = opt(hand, 2)
+    assert opts == Options(2, show=True, stack=115) and opts.kinds == ("show", "muck")
+    assert opts.to_wire() == {"fold": False, "check": False, "show": True, "muck": True,
+                              "stack": 115}
+    with pytest.raises(IllegalAction):
+        hand.act(2, "fold")
+
+
+def test_showwin01_show_reveals_to_everyone_muck_and_timeout_do_not() -> None:
+    """SHOWWIN-01: ``show`` turns the winner's cards face up (a ``Showdown``, so every
+    viewer sees them); ``muck`` or no answer ends the hand with nothing shown."""
+    hand = uncontested()
+    events = hand.act(2, "show")
+    assert hand.is_over and hand.shown == [2]
+    assert of(events, Showdown) == [Showdown(2, ("Ks", "Kd"), "", ())]
+    assert of(events, Acted) == [Acted(2, "show", 0, 115)]
+    for answer in ("muck", "timeout"):
+        hand = uncontested()
+        events = hand.timeout(2) if answer == "timeout" else hand.act(2, "muck")
+        assert hand.is_over and not of(events, Showdown) and hand.shown == []
+        assert of(events, Acted)[0].action == "muck"
+        assert hand.stacks == {0: 95, 1: 90, 2: 115}

@@ -12,7 +12,7 @@ from server.rules.vocabulary import Action, CaribbeanPhase, DealKind, Opener
 def test_members_are_the_strings_of_the_wire() -> None:
     assert options.ACTIONS == ("fold", "check", "call", "bet", "raise", "bring_in",
                                "complete", "draw", "over_blind", "decline", "run_twice",
-                               "run_once")
+                               "run_once", "show", "muck")
     from protocol.constants import ACTIONS as WIRE_ACTIONS
     assert set(options.ACTIONS) <= set(WIRE_ACTIONS)
     assert all(isinstance(a, Action) for a in options.ACTIONS)
