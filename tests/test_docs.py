@@ -9,7 +9,8 @@ import subprocess
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-RULE_ID = re.compile(r"\b(GEN|BLIND|BET|ALLIN|POT|SHOW|HOLD|MAN|MAN3|DRAW|STUD|CSP)-(\d\d)\b")
+RULE_ID = re.compile(
+    r"\b(GEN|BLIND|BET|ALLIN|POT|SHOW|HOLD|MAN|MAN3|DRAW|STUD|CSP|STRAD|RIT|SHOWWIN)-(\d\d)\b")
 
 
 def defined_ids() -> dict[str, bool]:
