@@ -67,7 +67,7 @@ test("a request whose seat was taken says where Approve seats them, or that none
   const s = opened({ you: 0, host });
   const html = requestsHTML(s.table);
   assert.match(html, /Bob<\/strong> asks to sit at seat 3 with 4,000\.<\/p>/);
-  assert.match(html, /Carol<\/strong> asks to sit at seat 3 with 4,000\. <span class="request-note">Seat 3 was taken meanwhile: Approve seats them at seat 4\./);
+  assert.match(html, /Carol<\/strong> asks to sit at seat 3 with 4,000\. <span class="request-note">Seat 3 was taken meanwhile: Approve seats Carol at seat 4\./);
   assert.match(html, /Seat 2 was taken meanwhile and no seat is free now\./);
   assert.match(html, /data-approve="p4" disabled/);
   assert.doesNotMatch(html, /data-approve="p3" disabled/);

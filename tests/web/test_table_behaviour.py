@@ -25,6 +25,7 @@ from server.rules.cards import make_deck
 from server.table import TableActor
 from tests.net.conftest import Client, Live
 from tests.web.conftest import PHONE, OpenPlayer, Player, create, host
+from tests.web.test_home_game import open_private_game
 
 pytestmark = pytest.mark.browser
 
@@ -143,3 +144,84 @@ async def test_leave_mid_hand_folds_at_the_players_turn_without_a_clock(
     await expect(bob.page.locator(".seat.empty-seat[data-seat='0']")).to_have_count(1)
     await expect(alice.page.locator("#me .balance")).to_have_text("9,950")  # 10,000 - 50
     assert live.app.wallet.total() + actor.seats.chips() == 4 * 10_000
+
+
+async def ask_for_seat(friend: Player, link: str, name: str, seat: int) -> None:
+    """A friend opens the invite link, says hello and asks for ``seat``."""
+    await friend.page.goto(link)
+    await expect(friend.page.locator("body[data-ready='1']")).to_have_count(1)
+    await friend.page.fill("#table-hello-name", name)
+    await friend.page.click("#table-hello button[type='submit']")
+    await expect(friend.page.locator("#me .who")).to_have_text(name)
+    await friend.page.click(f"[data-sit='{seat}']")
+    await friend.page.fill("#buy-in", "4000")
+    await friend.page.click("#sit-confirm")
+    await expect(friend.page.locator("#home-note")).to_have_text(
+        "Waiting for the host to let you in\u2026")
+
+
+async def test_two_friends_ask_for_one_seat_and_the_second_request_updates_itself(
+        live: Live, open_player: OpenPlayer) -> None:
+    """Bob and Cat both ask for seat 2. Ann approves Bob; Cat's request, still waiting, now
+    says seat 2 was taken and where Approve seats her; Ann approves it and Cat sits there."""
+    ann = await open_player()
+    await ann.context.grant_permissions(["clipboard-read", "clipboard-write"])
+    await ann.goto(live.url)
+    await ann.hello("Ann")
+    _, link = await open_private_game(ann)
+    await ann.sit(0, 5000)
+    await ann.page.click("#host-game [data-host='pause']")
+    bob, cat = await open_player(), await open_player()
+    await ask_for_seat(bob, link, "Bob", 1)
+    await ask_for_seat(cat, link, "Cat", 1)
+    bobs = ann.page.locator(".seat-request", has_text="Bob")
+    cats = ann.page.locator(".seat-request", has_text="Cat")
+    for request in (bobs, cats):
+        await expect(request).to_contain_text("asks to sit at seat 2 with 4,000.")
+    await bobs.get_by_role("button", name="Approve Bob").click()
+    await expect(bob.page.locator(".seat.me[data-seat='1']")).to_have_count(1)
+    await expect(bobs).to_have_count(0)
+    await expect(cats).to_contain_text(
+        "Seat 2 was taken meanwhile: Approve seats Cat at seat 3.")
+    await ann.shot("seat-request-taken")
+    await cats.get_by_role("button", name="Approve Cat").click()
+    await expect(cat.page.locator(".seat.me[data-seat='2']")).to_have_count(1)
+    await expect(cats).to_have_count(0)
+    await expect(ann.page.locator("#banner")).to_be_hidden()  # no "Someone just took that seat"
+
+
+async def test_same_names_are_told_apart_and_hands_count_from_one(
+        live: Live, open_player: OpenPlayer) -> None:
+    """Two tables named "Friday": the lobby shows "Friday" and "Friday (2)". A new table's
+    first hand is #1 in the page's hand log, however many hands the room has played."""
+    owner = await host(live)
+    other = await create(owner, variant="holdem", structure="no_limit",
+                         stakes={"blinds": [50, 100]}, seats=6, name="Friday",
+                         settings={"pause": 0.5})
+    second = await create(owner, variant="holdem", structure="no_limit",
+                          stakes={"blinds": [50, 100]}, seats=6, name="Friday",
+                          settings={"pause": 60}, decks=[DECK])
+    for seat, name in ((0, "P0"), (1, "P1")):  # hands played elsewhere first
+        client = await host(live, name)
+        assert (await client.request("sit", table=other, seat=seat, buy_in=5000))["type"] == "ok"
+    assert (await owner.request("watch", table=other))["type"] == "ok"
+    await owner.event("hand_started", table=other)
+    alice = await open_player()
+    await alice.goto(live.url)
+    await alice.hello("Alice")
+    rows = alice.page.locator("#lobby tr[data-table]")
+    await expect(alice.page.locator(f"tr[data-table='{other}']")).to_contain_text("Friday")
+    await expect(alice.page.locator(f"tr[data-table='{second}']")).to_contain_text("Friday (2)")
+    assert await rows.count() == 2
+    await alice.page.locator(f"tr[data-table='{second}']").get_by_role("link", name="Join").click()
+    await expect(alice.page.locator("#table-title")).to_have_text("Friday (2)")
+    await alice.sit(0, 5000)
+    bob = await host(live, "Bob")
+    assert (await bob.request("sit", table=second, seat=1, buy_in=5000))["type"] == "ok"
+    actor = live.app.registry.get(second)
+    assert isinstance(actor, TableActor)
+    actor.call(actor.dealer.start)  # (the table's pause is a minute)
+    started = await bob.event("hand_started", table=second)
+    assert started["number"] == 1 and started["hand"] != f"{second}.1"  # the id: the room's
+    await alice.page.locator("summary", has_text="This hand").click()
+    await expect(alice.page.locator("#hand-log")).to_contain_text("Hand #1 starts")

@@ -8,7 +8,7 @@
 
 import { chips } from "../format.js";
 import {
-  HOUSE_RULE_GAMES, homeLabel, hostStakeFields, houseRulesText, ledgerView, nextText, signed, stakeValue,
+  homeLabel, hostStakeFields, houseRuleFor, houseRulesText, ledgerView, nextText, signed, stakeValue,
 } from "../home.js";
 import { esc } from "./dom.js";
 
@@ -22,7 +22,7 @@ export function requestsHTML(t) {
     const full = r.taken === true && r.offer == null;
     const moved = r.taken !== true ? ""
       : full ? ` <span class="request-note">Seat ${Number(r.seat) + 1} was taken meanwhile and no seat is free now.</span>`
-        : ` <span class="request-note">Seat ${Number(r.seat) + 1} was taken meanwhile: Approve seats them at seat ${Number(r.offer) + 1}.</span>`;
+        : ` <span class="request-note">Seat ${Number(r.seat) + 1} was taken meanwhile: Approve seats ${who} at seat ${Number(r.offer) + 1}.</span>`;
     return `<div class="seat-request" role="group" aria-label="Seat request from ${who}">` +
       `<p><strong>${who}</strong> asks to sit at seat ${Number(r.seat) + 1} with ${chips(r.buy_in)}.${moved}</p>` +
       `<div class="buttons"><button type="button" class="primary" data-approve="${esc(r.player)}"${full ? " disabled" : ""}>Approve<span class="sr-only"> ${who}</span></button>` +
@@ -107,14 +107,14 @@ export function changeFieldsHTML(t) {
     houseRuleFieldsHTML(t.variant, s);
 }
 
-/** The house rules' checkboxes (docs/rules.md section 4), at Hold'em and Manila only. */
+/** The house rules' checkboxes (docs/rules.md section 4), where the game has them. */
 export function houseRuleFieldsHTML(variant, s) {
-  if (!HOUSE_RULE_GAMES.includes(variant)) return "";
-  const box = (name, label, hint) =>
+  const box = (name, label, hint) => !houseRuleFor(name, variant) ? "" :
     `<label class="check"><input type="checkbox" name="${name}"${s[name] === true ? " checked" : ""}> ${label} ` +
     `<span class="badge house-rule">house rule</span><small class="field-hint">${hint}</small></label>`;
   return box("straddle", "Straddle", "the player left of the big blind may post double the big blind before the deal") +
-    box("run_twice", "Run it twice", "when everyone is all-in, the rest of the board is dealt twice if all agree; each board wins half the pot");
+    box("run_twice", "Run it twice", "when everyone is all-in, the rest of the board is dealt twice if all agree; each board wins half the pot") +
+    box("show_uncontested", "Show after everyone folds", "the winner of a hand nobody called may show their cards");
 }
 
 /** What the next hand will use, when the host changed it. */
