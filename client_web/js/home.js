@@ -209,12 +209,22 @@ const SETTING_WORDS = {
   max_buy_in: (v) => `max buy-in ${chips(v)}`,
   straddle: (v) => (v ? "straddle on (house rule)" : "no straddle"),
   run_twice: (v) => (v ? "run it twice on (house rule)" : "no run it twice"),
+  show_uncontested: (v) => (v ? "winners may show after everyone folds (house rule)"
+    : "no showing after everyone folds"),
 };
 
 /** The house rules of home games (docs/rules.md section 4): setting -> its name. */
-export const HOUSE_RULES = { straddle: "straddle", run_twice: "run it twice" };
-/** The games that have them. */
+export const HOUSE_RULES = { straddle: "straddle", run_twice: "run it twice",
+  show_uncontested: "show after everyone folds" };
+/** The games that have the straddle and run it twice (showing after an uncontested win: every
+ * pot game). */
 export const HOUSE_RULE_GAMES = ["holdem", "manila", "manila3"];
+
+/** Whether the house rule `key` exists at `variant`. */
+export function houseRuleFor(key, variant) {
+  if (key === "show_uncontested") return variant !== "caribbean";
+  return HOUSE_RULE_GAMES.includes(variant);
+}
 
 /** "House rules: straddle, run it twice" for a table's settings ("" when none is on). */
 export function houseRulesText(settings) {
@@ -331,7 +341,7 @@ export function homeCreateFields(values) {
   if (!values.private) return {};
   const settings = { approve_seats: !!values.approve_seats, rebuys: !!values.rebuys };
   for (const key of Object.keys(HOUSE_RULES)) { // off unless ticked (Hold'em and Manila only)
-    if (values[key] && HOUSE_RULE_GAMES.includes(values.variant)) settings[key] = true;
+    if (values[key] && houseRuleFor(key, values.variant)) settings[key] = true;
   }
   const stack = Math.round(Number(values.starting_stack));
   if (values.starting_stack !== "" && values.starting_stack != null && stack > 0) settings.starting_stack = stack;

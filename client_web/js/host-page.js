@@ -118,7 +118,7 @@ async function submitChange(ev) {
   const values = Object.fromEntries(new FormData(form).entries());
   values.rebuys = form.elements.rebuys.checked;
   values.approve_seats = form.elements.approve_seats.checked;
-  for (const key of ["straddle", "run_twice"]) { // house rules: present at Hold'em/Manila only
+  for (const key of ["straddle", "run_twice", "show_uncontested"]) { // house rules, where offered
     if (form.elements[key]) values[key] = form.elements[key].checked;
   }
   const change = changeRequest(t, values);

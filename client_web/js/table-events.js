@@ -181,6 +181,10 @@ function acted(t, msg) {
     addLog(t, `${s.name} declines the ${what}${msg.timeout ? " (no answer)" : ""}`);
     s.action = `no ${what}`;
     return;
+  } else if (msg.action === "show" || msg.action === "muck") { // SHOWWIN-01: the winner's choice
+    if (msg.action === "muck") addLog(t, `${s.name} does not show${msg.timeout ? " (no answer)" : ""}`);
+    s.action = msg.action === "show" ? "shows" : null;
+    return;
   } else if (msg.action === "run_twice" || msg.action === "run_once") { // RIT-02: an answer
     const twice = msg.action === "run_twice";
     addLog(t, `${s.name} ${twice ? "agrees to run it twice" : "runs it once"}${msg.timeout ? " (no answer)" : ""} (house rule)`);

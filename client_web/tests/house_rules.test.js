@@ -156,3 +156,20 @@ test("GEN-05: back after missing the big blind, the seat waits for it (sat_in wa
   assert.equal(s.table.seats[2].waitsForBigBlind, false);
   assert.equal(s.table.seats[2].postsBigBlind, false);
 });
+
+test("SHOWWIN-01: the uncontested winner is asked to show, labelled a house rule; the choice is logged", () => {
+  const t = { id: T, variant: "draw", you: 1, ended: false, seats: [],
+    turn: { seat: 1, options: { fold: false, check: false, show: true, muck: true, stack: 900 } } };
+  const html = actionsHTML(t);
+  assert.match(html, /data-act="show"[^>]*>Show cards/);
+  assert.match(html, /data-act="muck"[^>]*>Don't show/);
+  assert.match(html, /house rule/);
+  assert.doesNotMatch(html, /data-act="(fold|check|call)"/);
+  const s = run([{ type: "acted", seat: 1, action: "muck", amount: 0, stack: 1000, timeout: true }]);
+  assert.match(s.table.log.map((l) => l.text || l).join("\n"), /Bob does not show \(no answer\)/);
+  const form = changeFieldsHTML({ variant: "draw", stakes: { blinds: [5, 10] }, settings: {}, host: {} });
+  assert.match(form, /name="show_uncontested"/);
+  assert.doesNotMatch(form, /name="straddle"/);
+  assert.deepEqual(homeCreateFields({ private: "on", variant: "stud7", show_uncontested: "on" }).settings,
+    { approve_seats: false, rebuys: false, show_uncontested: true });
+});

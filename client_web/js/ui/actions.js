@@ -72,6 +72,14 @@ function runTwiceHTML() {
     `<button type="button" class="act run-twice" data-act="run_twice" aria-keyshortcuts="y">Run it twice <kbd>Y</kbd></button></div>`;
 }
 
+/** SHOWWIN-01 (a home game's house rule): everyone folded to you; show your cards or not. */
+function showHTML() {
+  return `<p class="hint" id="show-hint"><span class="badge house-rule">house rule</span> Everyone folded: you win. Show your cards to the table? Nobody sees them unless you do.</p>` +
+    `<div class="buttons" role="group" aria-describedby="show-hint">` +
+    `<button type="button" class="act decline" data-act="muck" aria-keyshortcuts="n">Don't show <kbd>N</kbd></button>` +
+    `<button type="button" class="act show" data-act="show" aria-keyshortcuts="s">Show cards <kbd>S</kbd></button></div>`;
+}
+
 function potGameHTML(t, o) {
   const buttons = [];
   if (o.fold) buttons.push(`<button type="button" class="act fold" data-act="fold" aria-keyshortcuts="f">Fold <kbd>F</kbd></button>`);
@@ -148,6 +156,7 @@ export function actionsHTML(t) {
   if (t.variant === "caribbean") body = caribbeanHTML(t, o);
   else if (o.over_blind != null && o.over_blind !== false) body = overBlindHTML(o);
   else if (o.run_twice) body = runTwiceHTML();
+  else if (o.show) body = showHTML();
   else if (o.draw) body = drawHTML(t, o);
   else body = potGameHTML(t, o);
   return `<h2 class="your-turn">Your turn</h2>${body}`;
@@ -230,7 +239,7 @@ function barClick(root, ev, setAmount, send) {
 }
 
 
-const KEYS = { f: "fold", c: ["check", "call"], r: ["raise", "bet"], b: "bring_in", m: "complete", d: "draw", a: "ante", p: "play", o: "over_blind", n: ["decline", "run_once"], y: "run_twice" };
+const KEYS = { f: "fold", c: ["check", "call"], r: ["raise", "bet"], b: "bring_in", m: "complete", d: "draw", a: "ante", p: "play", o: "over_blind", n: ["decline", "run_once", "muck"], y: "run_twice", s: "show" };
 
 /** Global shortcuts: a key clicks the matching action button, if offered. */
 export function bindShortcuts(root) {
