@@ -88,3 +88,46 @@ async def test_straddle_and_run_it_twice_in_the_page(live: Live,
     ended = await creator.event("hand_ended", table=table)
     assert sum(ended["stacks"].values()) == 6000
     await alice.shot("house-rules-two-boards-desktop")
+
+
+async def test_show_after_everyone_folds_and_sit_out_next_hand_in_the_page(
+        live: Live, open_player: OpenPlayer) -> None:
+    """SHOWWIN-01 and "sit out next hand" in the page: during the hand Alice's sit-out
+    button reads "Sit out next hand"; everyone folds to her raise; she is asked whether to
+    show (labelled a house rule) and shows: the spectator gets her two cards."""
+    creator = await host(live)
+    created = await creator.request(
+        "create_table", variant="holdem", structure="no_limit", stakes={"blinds": [50, 100]},
+        seats=6, private=True, decks=[make_deck()],
+        settings={"pause": 1.5, "approve_seats": False, "show_uncontested": True,
+                  "over_blind_clock": 30})
+    assert created["type"] == "ok", created
+    table, code = created["table"], created["code"]
+    await creator.request("watch", table=table, code=code)
+    held = await creator.request("host", table=table, action="pause")
+    assert held["type"] == "ok", held
+    alice = await open_player(viewport=DESKTOP)
+    await alice.goto(live.url)
+    await alice.hello("Alice")
+    await alice.goto(live.url, f"#/table/{table}?code={code}")
+    bob = await friend(live, "Bob", table, code, 0)
+    carol = await friend(live, "Carol", table, code, 1)
+    await alice.sit(2, 2000)
+    assert (await creator.request("host", table=table, action="resume"))["type"] == "ok"
+    page = alice.page
+    await expect(page.locator("#actions [data-act='raise']")).to_be_visible()
+    await expect(page.locator("#sitout-btn")).to_have_text("Sit out next hand")
+    await alice.act("raise", 300)
+    await act(bob, table, 0, "fold")
+    await act(carol, table, 1, "fold")
+    show = page.locator("#actions [data-act='show']")
+    await expect(show).to_have_text("Show cards S")
+    await expect(page.locator("#actions [data-act='muck']")).to_have_text("Don't show N")
+    await expect(page.locator("#actions")).to_contain_text("Nobody sees them unless you do")
+    held = await creator.request("host", table=table, action="pause")  # keep the result up
+    assert held["type"] == "ok", held
+    await alice.shot("house-rules-show-after-fold-desktop")
+    await alice.act("show")
+    shown = await creator.event("showdown", table=table, seat=2)
+    assert len(shown["cards"]) == 2 and None not in shown["cards"]
+    await creator.event("hand_ended", table=table)
