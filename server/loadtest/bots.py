@@ -71,8 +71,9 @@ def choose_action(rng: random.Random, options: Msg, cards: list[str]) -> Msg | N
     Pot games: weighted among the offered actions (folding only when facing a bet); bets and
     raises go to the minimum most of the time, otherwise up to three times the minimum (never
     past the maximum). Draw: discard a random subset of ``cards`` (at most the offered
-    maximum); the over blind, posted one time in four. Caribbean Stud: ante the minimum; then
-    play four times in five.
+    maximum); the over blind (and a home game's straddle), posted one time in four; a home
+    game's run-it-twice question, yes three times in four; its uncontested winner shows one
+    time in four. Caribbean Stud: ante the minimum; then play four times in five.
     """
     if "ante" in options or "sit_out" in options:
         ante = options.get("ante")
@@ -83,6 +84,10 @@ def choose_action(rng: random.Random, options: Msg, cards: list[str]) -> Msg | N
         return {"action": "play" if rng.random() < 0.8 else "fold"}
     if options.get("over_blind"):  # Draw's over blind question (BLIND-04): now and then
         return {"action": "over_blind" if rng.random() < 0.25 else "decline"}
+    if options.get("run_twice"):  # a home game's run-it-twice question (RIT-02): mostly yes
+        return {"action": "run_twice" if rng.random() < 0.75 else "run_once"}
+    if options.get("show"):  # a home game's uncontested winner (SHOWWIN-01): now and then
+        return {"action": "show" if rng.random() < 0.25 else "muck"}
     draw = options.get("draw")
     if isinstance(draw, dict):
         k = rng.randint(0, min(int(draw.get("max", 0)), len(cards)))

@@ -72,6 +72,18 @@ def test_the_over_blind_question_is_answered() -> None:
     assert all(a is not None and set(a) == {"action"} for a in answers)
 
 
+def test_the_house_rules_questions_are_answered() -> None:
+    """RIT-02 SHOWWIN-01: a bot at a home game answers the run-it-twice question and the
+    uncontested winner's show-or-muck with one of the offered answers (never stalls)."""
+    rng = random.Random(6)
+    twice = {"fold": False, "check": False, "run_twice": True, "run_once": True, "stack": 0}
+    show = {"fold": False, "check": False, "show": True, "muck": True, "stack": 900}
+    for options, both in ((twice, {"run_twice", "run_once"}), (show, {"show", "muck"})):
+        answers = [choose_action(rng, options, []) for _ in range(60)]
+        assert {a["action"] for a in answers if a is not None} == both
+        assert all(a is not None and set(a) == {"action"} for a in answers)
+
+
 def test_the_seed_fixes_the_choices() -> None:
     options = {"fold": True, "check": False, "call": 200, "raise": {"min": 400, "max": 5000},
                "stack": 5000}
