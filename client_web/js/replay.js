@@ -36,7 +36,7 @@ function wireEvents(e, viewer) {
     case "HandStarted": return [{ type: "hand_started", hand: e.hand, button: e.button }];
     case "Posted": return [{ type: "posted", seat, kind: e.kind, amount: e.amount }];
     case "Dealt": return [{ type: "dealt", seat, ...split(e) }];
-    case "BoardDealt": return [{ type: "board", cards: e.board || e.cards }];
+    case "BoardDealt": return [{ type: "board", cards: e.board || e.cards, ...(e.run ? { run: 2 } : {}) }];
     case "Acted": case "PlayerDecided": case "AnteAccepted":
       return [{ type: "acted", seat, action: e.action || "ante", amount: e.amount, stack: e.stack,
         timeout: !!e.timeout }];
@@ -52,7 +52,7 @@ function wireEvents(e, viewer) {
     case "Showdown": return [{ type: "showdown", seat, cards: e.cards, value: e.hand, best: e.best }];
     case "Mucked": return [{ type: "mucked", seat }];
     case "PotAwarded": return [{ type: "pot_awarded", pot: e.pot, amount: e.amount,
-      winners: e.winners, odd_chip: e.odd_chip ?? null }];
+      winners: e.winners, odd_chip: e.odd_chip ?? null, ...(e.run ? { run: 2 } : {}) }];
     case "DealerDealt": case "DealerRevealed":
       return [{ type: "dealer", cards: e.cards, hand: e.hand ?? null, qualifies: e.qualifies ?? null }];
     case "Settled": return [{ type: "settled", results: { [seat]: settledResult(e) } }];

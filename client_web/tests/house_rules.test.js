@@ -173,3 +173,22 @@ test("SHOWWIN-01: the uncontested winner is asked to show, labelled a house rule
   assert.deepEqual(homeCreateFields({ private: "on", variant: "stud7", show_uncontested: "on" }).settings,
     { approve_seats: false, rebuys: false, show_uncontested: true });
 });
+
+test("RIT-03 in the replayer: a recorded second run is the second board, not the first", async () => {
+  const { replayFrames } = await import("../js/replay.js");
+  const record = { hand: "t1.1", table: "t1", variant: "holdem", num_seats: 2, button: 1,
+    stakes: { blinds: [5, 10] }, settings: { run_twice: true }, viewer: null,
+    players: { 0: { name: "A", stack: 100 }, 1: { name: "B", stack: 100 } },
+    events: [
+      { e: "HandStarted", hand: "t1.1", button: 1 },
+      { e: "BoardDealt", cards: ["2c", "7h", "9d", "Jc", "3s"], board: ["2c", "7h", "9d", "Jc", "3s"] },
+      { e: "BoardDealt", cards: ["Kc", "4h", "8d", "Tc", "5s"], board: ["Kc", "4h", "8d", "Tc", "5s"], run: 1 },
+      { e: "PotAwarded", pot: 0, amount: 100, winners: { 0: 100 } },
+      { e: "PotAwarded", pot: 0, amount: 100, winners: { 1: 100 }, run: 1 },
+      { e: "HandEnded", hand: "t1.1", stacks: { 0: 100, 1: 100 } },
+    ] };
+  const last = replayFrames(record).at(-1).table;
+  assert.deepEqual(last.board, ["2c", "7h", "9d", "Jc", "3s"]);
+  assert.deepEqual(last.board2, ["Kc", "4h", "8d", "Tc", "5s"]);
+  assert.ok(last.announcements.some((a) => a.startsWith("Second board: B 100")));
+});
