@@ -149,9 +149,11 @@ class PotGame:
         assert t.engine is not None and t.dealer.projector is not None
         opts = t.engine.options(e.seat)
         st = t.seats[e.seat]
+        # a question (over blind, straddle, run it twice, show) never runs into the bank
+        bank = round(st.bank, 3) if st is not None and not self._asking_over_blind() else None
         return t.dealer.projector.project(
             e, deadline=t.turns.wall, options=opts.to_wire() if opts else {},
-            time_bank=round(st.bank, 3) if st is not None else None, in_bank=t.turns.in_bank)
+            time_bank=bank, in_bank=t.turns.in_bank)
 
     def after_events(self) -> None:
         return None

@@ -66,6 +66,7 @@ async def test_strad01_rit02_straddle_and_two_boards_over_the_wire(live_server: 
     turn = await players[2].event("turn", table=table, seat=2)
     assert turn["options"] == {"fold": False, "check": False, "over_blind": 200,
                                "decline": True, "stack": BUY_IN, "straddle": True}
+    assert "time_bank" not in turn  # a question never runs into the time bank
     await ok(players[2], "act", table=table, action="over_blind")
     for c in everyone:
         posted = await c.event("posted", table=table, seat=2)
