@@ -87,7 +87,8 @@ async def test_showwin01_a_shown_uncontested_hand_is_public_recorded_and_exporte
     assert shown["seat"] == 2 and None not in shown["cards"] and len(shown["cards"]) == 2
     record = (await t.recording.history.hands_of("p0", limit=1))[0][0]
     full = await t.recording.history.get(record.hand)
-    assert full is not None and verify_record(full).ok, verify_record(full).problems
+    assert full is not None
+    assert verify_record(full).ok, verify_record(full).problems
     assert f"P2: shows [{' '.join(shown['cards'])}]" in to_pokerstars(full)
     theirs = player_copy(full, "p0")
     assert theirs is not None and " ".join(shown["cards"]) in to_pokerstars(theirs)
