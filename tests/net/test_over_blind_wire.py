@@ -19,7 +19,7 @@ TIME_BANK = 60.0  # Config.time_bank's default
 
 
 def deck(seed: int) -> list[str]:
-    cards = make_deck()
+    cards = list(make_deck())
     return cards[seed:] + cards[:seed]
 
 
