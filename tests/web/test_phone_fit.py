@@ -46,6 +46,7 @@ GAMES: dict[str, tuple[int, dict[str, Any], int]] = {
     "draw": (6, BLINDS, 2),
     "stud5": (10, STUD, 2),
     "stud7": (7, STUD, 2),
+    "stud7-8": (8, STUD, 2),  # eight: the deck runs short, seventh street's card is the board's
     "caribbean": (7, {"stakes": {"min": 100, "max": 1000}}, 2),
 }
 SHOTS = {"stud7", "holdem", "caribbean"}  # the screenshots kept (client_web/screenshots)
@@ -172,7 +173,7 @@ async def check_fit(page: Page, label: str) -> None:
 async def test_every_game_fits_phones_at_showdown(live: Live, open_player: OpenPlayer,
                                                   game: str) -> None:
     seats, fields, lowest = GAMES[game]
-    variant = "holdem" if game == "holdem10" else game
+    variant = {"holdem10": "holdem", "stud7-8": "stud7"}.get(game, game)
     deck = list(make_deck(lowest_rank=lowest))
     random.Random(24).shuffle(deck)
     creator = await host(live, "Rail")
