@@ -190,7 +190,9 @@ export function renderTable(state) {
   const watch = app.route.watch;
   const canSit = !watch && !!state.me && t.you == null;
   const felt = $("#felt");
-  const narrow = window.matchMedia("(max-width: 600px)").matches
+  // a phone, or a full table on a wider screen (seven seats or more, issue 24): the seats go
+  // round a rounded rectangle, more of them along the long sides, fewer one above the other
+  const narrow = window.matchMedia("(max-width: 600px)").matches || t.seatCount >= 7
     ? { w: felt.clientWidth || 284, h: felt.clientHeight || 540 } : null;
   setHTML(felt, feltHTML(t, { canSit, watch, now: app.socket.serverNow(), narrow,
     handStrength: !!(app.prefs && app.prefs.handStrength) }));

@@ -1,5 +1,6 @@
 """Every game fits a phone in portrait (issue 24): a full table of each variant played to its
-showdown, seen by three seated players' pages 360, 390 and 430 px wide. At the end of the hand
+showdown, seen by three seated players' pages 360, 390 and 430 px wide (and a fourth at
+1280x800). At the end of the hand
 (the most cards a seat ever holds: Seven Card Stud's seven), on every page:
 
 * the page does not scroll sideways (`scrollWidth <= innerWidth`);
@@ -28,12 +29,12 @@ from playwright.async_api import Page, expect
 
 from server.rules.cards import make_deck
 from tests.net.conftest import Client, Live, start_live, test_config
-from tests.web.conftest import SCREENSHOTS, OpenPlayer, create, host
+from tests.web.conftest import DESKTOP, SCREENSHOTS, OpenPlayer, create, host
 
 pytestmark = pytest.mark.browser
 
 PHONES = [{"width": 360, "height": 740}, {"width": 390, "height": 844},
-          {"width": 430, "height": 932}]
+          {"width": 430, "height": 932}, DESKTOP]  # and a laptop
 STUD = {"structure": "fixed_limit",
         "stakes": {"ante": 10, "bring_in": 25, "small_bet": 50, "big_bet": 100}}
 BLINDS = {"structure": "no_limit", "stakes": {"blinds": [50, 100]}}
