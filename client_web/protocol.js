@@ -62,6 +62,7 @@ export const ERROR_CODES = Object.freeze({
   "table_full": "The table is full.",
   "table_closed": "The table is closing.",
   "too_many_tables": "You cannot create or join more tables.",
+  "too_many_practice_tables": "You already have a practice table open: leave it first.",
   "bad_variant": "Unknown or unavailable game variant.",
   "bad_structure": "That betting structure is not available for this game.",
   "bad_stakes": "The stakes do not fit the betting structure.",
@@ -106,7 +107,7 @@ export const REQUEST_FIELDS = Object.freeze({
   "change_password": Object.freeze({"required": Object.freeze(["old_password", "new_password"]), "optional": Object.freeze([])}),
   "ping": Object.freeze({"required": Object.freeze([]), "optional": Object.freeze(["t"])}),
   "tables": Object.freeze({"required": Object.freeze([]), "optional": Object.freeze(["variant", "min_big_blind", "max_big_blind", "free_seats", "limit", "cursor"])}),
-  "create_table": Object.freeze({"required": Object.freeze(["variant", "stakes", "seats"]), "optional": Object.freeze(["structure", "name", "settings", "decks", "private"])}),
+  "create_table": Object.freeze({"required": Object.freeze(["variant", "stakes", "seats"]), "optional": Object.freeze(["structure", "name", "settings", "decks", "private", "practice", "bots"])}),
   "watch": Object.freeze({"required": Object.freeze(["table"]), "optional": Object.freeze(["code"])}),
   "unwatch": Object.freeze({"required": Object.freeze(["table"]), "optional": Object.freeze([])}),
   "sit": Object.freeze({"required": Object.freeze(["table", "seat", "buy_in"]), "optional": Object.freeze(["code"])}),
@@ -133,7 +134,7 @@ export const MESSAGE_FIELDS = Object.freeze({
   "balance": Object.freeze({"required": Object.freeze(["balance"]), "optional": Object.freeze([])}),
   "notice": Object.freeze({"required": Object.freeze(["text"]), "optional": Object.freeze(["table"])}),
   "snapshot": Object.freeze({"required": Object.freeze(["table", "seq", "variant", "structure", "stakes", "seats", "board", "pots", "button", "turn", "hand"]), "optional": Object.freeze(["name", "settings", "you", "host", "number"])}),
-  "seated": Object.freeze({"required": Object.freeze(["table", "seq", "seat", "name", "stack"]), "optional": Object.freeze(["guest", "tag", "wait_for_bb"])}),
+  "seated": Object.freeze({"required": Object.freeze(["table", "seq", "seat", "name", "stack"]), "optional": Object.freeze(["guest", "tag", "wait_for_bb", "bot"])}),
   "seat_request": Object.freeze({"required": Object.freeze(["table", "seq", "player", "name", "seat", "buy_in"]), "optional": Object.freeze(["guest", "tag"])}),
   "seat_refused": Object.freeze({"required": Object.freeze(["table", "seq", "player", "seat"]), "optional": Object.freeze(["reason"])}),
   "table_updated": Object.freeze({"required": Object.freeze(["table", "seq", "host"]), "optional": Object.freeze([])}),
@@ -161,7 +162,7 @@ export const MESSAGE_FIELDS = Object.freeze({
 });
 
 // A snapshot's seat entry: {required, optional} fields.
-export const SEAT_FIELDS = Object.freeze({"required": Object.freeze(["seat", "name", "stack", "bet", "state", "cards", "up", "sitting_out"]), "optional": Object.freeze(["guest", "tag", "deadline", "wait_for_bb", "disconnected"])});
+export const SEAT_FIELDS = Object.freeze({"required": Object.freeze(["seat", "name", "stack", "bet", "state", "cards", "up", "sitting_out"]), "optional": Object.freeze(["guest", "tag", "deadline", "wait_for_bb", "disconnected", "bot"])});
 
 /** The human message for an error code (the code itself when unknown). */
 export function errorMessage(code) {

@@ -68,6 +68,8 @@ class ErrorCode(StrEnum):
     TABLE_FULL = "table_full", "The table is full."
     TABLE_CLOSED = "table_closed", "The table is closing."
     TOO_MANY_TABLES = "too_many_tables", "You cannot create or join more tables."
+    TOO_MANY_PRACTICE_TABLES = ("too_many_practice_tables",
+                                "You already have a practice table open: leave it first.")
     BAD_VARIANT = "bad_variant", "Unknown or unavailable game variant."
     BAD_STRUCTURE = "bad_structure", "That betting structure is not available for this game."
     BAD_STAKES = "bad_stakes", "The stakes do not fit the betting structure."

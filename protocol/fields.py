@@ -45,7 +45,7 @@ Validator = Callable[[str, Any], Any]
 #: ``deadline`` (wave 3, Caribbean Stud) for a seat that still has to decide in the phase.
 SEAT_FIELDS: tuple[tuple[str, ...], tuple[str, ...]] = (
     ("seat", "name", "stack", "bet", "state", "cards", "up", "sitting_out"),
-    ("guest", "tag", "deadline", "wait_for_bb", "disconnected"),
+    ("guest", "tag", "deadline", "wait_for_bb", "disconnected", "bot"),
 )
 
 # Bidirectional controls let a name or a chat line display as something it is not.
@@ -157,6 +157,15 @@ def v_token(field: str, value: Any) -> str:
 
 def v_seat(field: str, value: Any) -> int:
     """Seat number: an integer 0 <= seat < MAX_SEATS."""
+    if not is_int(value):
+        raise _bad(field, "must be an integer")
+    if not 0 <= value < MAX_SEATS:
+        raise _bad(field, f"must be 0 to {MAX_SEATS - 1}")
+    return int(value)
+
+
+def v_bot_count(field: str, value: Any) -> int:
+    """Bots at a practice table: 0..MAX_SEATS - 1 (the table checks it against its seats)."""
     if not is_int(value):
         raise _bad(field, "must be an integer")
     if not 0 <= value < MAX_SEATS:

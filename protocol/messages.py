@@ -81,7 +81,7 @@ MESSAGE_FIELDS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "notice": (("text",), ("table",)),
     "snapshot": ((*_T, "variant", "structure", "stakes", "seats", "board", "pots", "button",
                   "turn", "hand"), ("name", "settings", "you", "host", "number")),
-    "seated": ((*_T, "seat", "name", "stack"), ("guest", "tag", "wait_for_bb")),
+    "seated": ((*_T, "seat", "name", "stack"), ("guest", "tag", "wait_for_bb", "bot")),
     "seat_request": ((*_T, "player", "name", "seat", "buy_in"), ("guest", "tag")),
     "seat_refused": ((*_T, "player", "seat"), ("reason",)),
     "table_updated": ((*_T, "host"), ()),
@@ -279,11 +279,14 @@ def table_updated(table: str, seq: int, *, host: Mapping[str, Any]) -> Msg:
 
 
 def seated(table: str, seq: int, *, seat: int, name: str, stack: int,
-           guest: str | None = None, wait_for_bb: bool = False) -> Msg:
+           guest: str | None = None, wait_for_bb: bool = False, bot: bool = False) -> Msg:
     """``seated``: player ``name`` took ``seat`` with ``stack`` chips. A guest account's
     (``guest``: its tag, e.g. ``"3fa2"``) also carries ``guest: true`` and ``tag``, which tells
-    two guests of one name apart (absent for a named account)."""
+    two guests of one name apart (absent for a named account). ``bot``: a practice table's
+    bot (issue 24) carries ``bot: true``."""
     msg = _ev("seated", table, seq, {"seat": seat, "name": name, "stack": stack})
+    if bot:
+        msg["bot"] = True
     if wait_for_bb:  # GEN-05: dealt in when the big blind reaches this seat
         msg["wait_for_bb"] = True
     if guest:
@@ -348,8 +351,9 @@ def seat_entry(*, seat: int, name: str, stack: int, sitting_out: bool, bet: int 
                state: str = "waiting", cards: Sequence[str | None] = (),
                up: Sequence[str] = (), tag: str | None = None,
                deadline: float | None = None, wait_for_bb: bool = False,
-               disconnected: bool = False) -> Msg:
+               disconnected: bool = False, bot: bool = False) -> Msg:
     """One seat of a ``snapshot`` (fields: :data:`protocol.fields.SEAT_FIELDS`).
+    ``bot``: a practice table's bot (issue 24; the entry carries ``bot: true``).
     ``sitting_out`` (wave 3): the player sits out (also while a hand they are in runs on);
     ``tag``: a guest account's tag (the entry then carries ``guest: true`` and ``tag``);
     ``deadline`` (wave 3, Caribbean Stud): Unix seconds, the phase's deadline, for a seat
@@ -366,6 +370,8 @@ def seat_entry(*, seat: int, name: str, stack: int, sitting_out: bool, bet: int 
         entry["wait_for_bb"] = True
     if disconnected:
         entry["disconnected"] = True
+    if bot:
+        entry["bot"] = True
     return entry
 
 

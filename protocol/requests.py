@@ -30,6 +30,7 @@ from .fields import (
     v_action,
     v_amount,
     v_bool,
+    v_bot_count,
     v_chat_text,
     v_decks,
     v_discard,
@@ -279,8 +280,10 @@ class CreateTable(Request):
     (docs/rules.md table settings); optional ``decks`` (test mode only: one complete deck per
     coming hand, in dealing order, burns included); ``private`` (a home game: unlisted, its
     answer also carries ``code``, the invite code without which nobody else can watch or
-    sit; the creator is its host).
-    Errors: ``bad_stakes``, ``bad_settings``, ``bad_deck``, ``test_mode_only``.
+    sit; the creator is its host); ``practice`` (issue 24: a practice table against ``bots``
+    bots, 0..seats-1, with play money; unlisted, nobody but its creator may join it).
+    Errors: ``bad_stakes``, ``bad_settings``, ``bad_deck``, ``test_mode_only``,
+    ``too_many_practice_tables``.
     Not hashable: ``stakes`` and ``settings`` are dicts (amount lists become tuples).
     """
 
@@ -293,8 +296,12 @@ class CreateTable(Request):
     settings: dict[str, Any] | None = _v(v_settings, None)
     decks: tuple[tuple[str, ...], ...] | None = _v(v_decks, None)
     private: bool = _v(v_bool, False)
+    practice: bool = _v(v_bool, False)
+    bots: int | None = _v(v_bot_count, None)
 
     def _check(self) -> None:
+        if self.bots is not None and not self.practice:
+            raise ProtocolError("bad_field", "`bots` is for a practice table", field="bots")
         if self.variant == "caribbean":
             if self.structure is not None:
                 raise ProtocolError("bad_structure", "Caribbean Stud has no betting structure",

@@ -340,6 +340,20 @@ class Config:
     spectators get a `table_closed` event and it leaves the lobby (a newly created table
     nobody sits at included). Any sit in the meantime restarts the count."""
 
+    practice_tables_per_account: int = 1
+    """Practice tables against bots (issue 24, `create_table` with `practice`) one player may
+    have open at once; one more is refused with `too_many_practice_tables`. A practice table
+    also counts as an open table (`max_tables_per_account`, `max_tables_per_ip`,
+    `max_tables`)."""
+
+    max_practice_bots: int = 200
+    """Bots playing at the practice tables of this process at once (each is one loopback
+    WebSocket connection); a practice table that would pass it is refused with
+    `server_busy`."""
+
+    practice_think: float = 1.0
+    """Seconds a practice bot waits before it acts (so a person sees each action)."""
+
     lobby_page_size: int = 50
     """Lobby entries in a `tables` answer when the request gives no `limit`."""
 

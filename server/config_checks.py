@@ -230,7 +230,8 @@ def check_tables(cfg: Config) -> None:
     """The tables, lobby and chat limits (section `tables, lobby and chat`)."""
     for name in ("max_tables_per_account", "max_tables_per_ip", "max_tables",
                  "lobby_page_size", "lobby_max_page", "chat_burst_per_account",
-                 "chat_burst_per_table", "mute_limit"):
+                 "chat_burst_per_table", "mute_limit", "practice_tables_per_account",
+                 "max_practice_bots"):
         value = getattr(cfg, name)
         if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
             raise ValueError(f"{name} must be a positive integer, got {value!r}")
@@ -238,6 +239,9 @@ def check_tables(cfg: Config) -> None:
         value = getattr(cfg, name)
         if isinstance(value, bool) or not isinstance(value, int | float) or not value > 0:
             raise ValueError(f"{name} must be positive, got {value!r}")
+    if isinstance(cfg.practice_think, bool) or not isinstance(cfg.practice_think, int | float) \
+            or not 0 <= cfg.practice_think <= 30:
+        raise ValueError(f"practice_think must be 0..30 seconds, got {cfg.practice_think!r}")
     if cfg.lobby_page_size > cfg.lobby_max_page:
         raise ValueError(f"lobby_page_size ({cfg.lobby_page_size}) must not exceed "
                          f"lobby_max_page ({cfg.lobby_max_page})")

@@ -73,6 +73,7 @@ from server.operator import AdminApi
 from server.operator.audit import AuditLog
 from server.operator.auth import OperatorAuth, OperatorGuard
 from server.operator.service import OperatorService
+from server.practice_bots import PracticeBots, loopback_url
 from server.roomlimits import RoomLimits
 from server.table import TableRegistry, TableRegistryAPI
 from server.table.house import jackpot_terms
@@ -126,6 +127,7 @@ class App:
     directory: Directory | None = None  # cluster mode only (`--public-url`; server.cluster)
     room: Room | None = None  # cluster mode only: the room's limits (server.net.roomwide)
     lan_addresses: Callable[[], tuple[str, ...]] = lan_addresses  # (tests give their own)
+    bots: PracticeBots | None = None  # the practice tables' bots (issue 24, server.practice_bots)
 
 
 def build_store(config: Config) -> Store:
@@ -180,6 +182,8 @@ def build_app(config: Config) -> App:
                         guest_idle_expiry=config.guest_idle_expiry)
     router = Router(config=config, registry=registry, sessions=sessions, metrics=metrics,
                     history=history)
+    bots = PracticeBots(sessions.bot_token, think=config.practice_think)
+    registry.start_bots = bots.start  # practice tables: bots on the server's own WebSocket
     edge.handle_now = router.handle_now
     router.connections = lambda: edge.connections.values()
     registry.jackpot_listener = edge.broadcast
@@ -210,7 +214,7 @@ def build_app(config: Config) -> App:
         http.room = lambda: _room_hosts(directory)
     return App(config=config, wallet=wallet, registry=registry, metrics=metrics,
                sessions=sessions, edge=edge, router=router, http=http, jackpot=jackpot,
-               operator=operator, directory=directory, room=room)
+               operator=operator, directory=directory, room=room, bots=bots)
 
 
 async def _end_sessions(sessions: Sessions, router: Router, player_id: str) -> int:
@@ -381,6 +385,8 @@ async def run(
         await app.room.start()
     server, operator, operator_port = await _listen(app, config)
     try:
+        if app.bots is not None:  # practice bots connect to this very listener
+            app.bots.url = loopback_url(config.host, _bound_port(server, config.port), WS_PATH)
         url = _announce(app, config, server, operator_port)
         if on_listening is not None:
             on_listening(url)
@@ -530,6 +536,8 @@ async def _drain_tables_and_connections(app: App, config: Config, server: Server
         log.error("event=registry_shutdown_timeout deadline=%s", config.shutdown_deadline)
     except Exception:
         log.exception("event=registry_shutdown_failed")
+    if app.bots is not None:  # their tables closed: the practice bots leave
+        await _bounded("bots_close", app.bots.close(), 10.0)
     if app.jackpot is not None:
         await _bounded("jackpot_close", app.jackpot.close())
     if app.directory is not None:  # out of the directory: this node and its tables

@@ -77,6 +77,13 @@ def is_guest_id(player_id: str) -> bool:
     return player_id.startswith("g_")
 
 
+def is_bot_id(player_id: str | None) -> bool:
+    """Whether ``player_id`` is a practice table's bot's (``b_`` + 16 hex digits, issued by
+    the server itself, never by a ``hello``; issue 24). A bot has no balance: it plays only
+    a practice table's play money."""
+    return player_id is not None and player_id.startswith("b_")
+
+
 def guest_tag(player_id: str) -> str | None:
     """A guest's short public tag (4 hex digits of its id: two guests called Bob at one
     table differ but once in 65,536), None for a named account."""
@@ -136,7 +143,10 @@ class Accounts:
         return Account(player_id, name, True, balance)
 
     async def resume(self, player_id: str, name: str, *, guest: bool) -> Account:
-        """A token's account (opened now if the store has never seen it, e.g. a fresh store)."""
+        """A token's account (opened now if the store has never seen it, e.g. a fresh store;
+        a practice bot's is never opened: it has no balance)."""
+        if is_bot_id(player_id):
+            return Account(player_id, name, guest, 0)
         balance = await self.ledger.open_player(player_id, self.starting)
         return Account(player_id, name, guest, balance)
 

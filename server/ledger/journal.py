@@ -8,7 +8,13 @@ always exactly zero (:meth:`Ledger.total`). Account names are built here and now
 * ``table:<node>:<run>:<table>:<id>``: that player's chips at a table of server process
   ``node`` (run ``run`` of it); ``...:<table>:pot``: the table's pot during one batch;
 * ``bank`` (issues starting balances), ``house`` (Caribbean house results), ``rake``,
-  ``jackpot:pool`` / ``jackpot:minor`` / ``jackpot:house`` (the progressive jackpot).
+  ``jackpot:pool`` / ``jackpot:minor`` / ``jackpot:house`` (the progressive jackpot);
+* ``practice``: the play money of practice tables (issue 24). A practice table's id starts
+  with ``p`` (:func:`is_practice_table`); its buy-ins come from this account and its
+  cash-outs, house results and any rake go back to it, never to a player's balance, the
+  house, the rake or the jackpot (:class:`server.table.practice.PracticeWallet`); the
+  clean-ups here (:meth:`Ledger.recover`, a takeover's) return its chips to it too
+  (:func:`home_account`).
 
 Hand boundaries (crash safety): :meth:`Ledger.hand_started` durably marks a hand as running
 (with each player's stack) before its first card; :meth:`Ledger.hand_result` applies the hand's
@@ -31,8 +37,9 @@ from dataclasses import dataclass, field
 
 from server.ledger.store import Batch, Entry, HandMark, Outcome, Store, Transfer, is_checked
 
-__all__ = ["BANK", "HOUSE", "JACKPOT_POOL", "RAKE", "Ledger", "NodeInUse", "Recovery",
-           "hand_entries", "player_account", "table_of"]
+__all__ = ["BANK", "HOUSE", "JACKPOT_POOL", "PRACTICE", "RAKE", "Ledger", "NodeInUse",
+           "Recovery", "hand_entries", "home_account", "is_practice_table", "player_account",
+           "table_of"]
 
 log = logging.getLogger("server.ledger")
 
@@ -42,6 +49,7 @@ RAKE = "rake"
 JACKPOT_POOL = "jackpot:pool"
 JACKPOT_MINOR = "jackpot:minor"
 JACKPOT_HOUSE = "jackpot:house"
+PRACTICE = "practice"
 
 SEAT = "seat:"
 """In :meth:`Ledger.hand_result` entries, ``seat:<player>`` names that player's chips at the
@@ -66,6 +74,17 @@ def table_of(account: str) -> str | None:
 
 def player_account(player_id: str) -> str:
     return f"player:{player_id}"
+
+
+def is_practice_table(table: str | None) -> bool:
+    """Whether ``table`` is a practice table's id (``p<number>-<random>``; issue 24)."""
+    return table is not None and table.startswith("p")
+
+
+def home_account(table: str | None, player_id: str) -> str:
+    """Where a player's chips at ``table`` go when the table is cleaned up: their balance,
+    or the ``practice`` account for a practice table's play money."""
+    return PRACTICE if is_practice_table(table) else player_account(player_id)
 
 
 def hand_entries(start: Mapping[str, int], end: Mapping[str, int], *, rake: int = 0,
@@ -393,8 +412,8 @@ class Ledger:
             player_id = account.rsplit(":", 1)[1]
             if player_id == POT:
                 raise RuntimeError(f"{account} holds {amount} chips outside a batch")
-            ok = await self.transfer(account, player_account(player_id), amount,
-                                     reason="cash_out restart")
+            ok = await self.transfer(account, home_account(table_of(account), player_id),
+                                     amount, reason="cash_out restart")
             if ok:
                 cashed[player_id] = cashed.get(player_id, 0) + amount
         if voided or cashed:

@@ -19,7 +19,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Collection
 
-from server.ledger.journal import POT, Ledger, player_account
+from server.ledger.journal import POT, Ledger, home_account, table_of
 from server.ledger.store import Batch, Transfer
 
 __all__ = ["cash_out_rest", "take_table", "void_hands_of"]
@@ -61,7 +61,7 @@ async def take_table(ledger: Ledger, table: str, node: str, run: str,
                                   f"table_moved {table} from {node}"))
             stacks[player] = amount
         else:
-            moves.append(Transfer(account, player_account(player), amount,
+            moves.append(Transfer(account, home_account(table, player), amount,
                                   f"cash_out {table} (not seated after the move)"))
     if moves:
         outcome = await ledger.apply(moves, key=f"adopt:{node}:{run}:{table}",
@@ -81,7 +81,7 @@ async def cash_out_rest(ledger: Ledger, node: str) -> dict[str, int]:
         player = account.rsplit(":", 1)[1]
         if player == POT:
             raise RuntimeError(f"{account} holds {amount} chips outside a batch")
-        if await ledger.transfer(account, player_account(player), amount,
+        if await ledger.transfer(account, home_account(table_of(account), player), amount,
                                  reason=f"cash_out takeover of {node}"):
             cashed[player] = cashed.get(player, 0) + amount
     return cashed

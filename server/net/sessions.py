@@ -46,7 +46,7 @@ from dataclasses import dataclass
 import orjson
 
 from protocol import ChangePassword, Hello, Login, ProtocolError, Register
-from server.ledger.accounts import Account, AccountError, Accounts, is_guest_id
+from server.ledger.accounts import Account, AccountError, Accounts, is_bot_id, is_guest_id
 from server.ledger.journal import BANK, player_account
 from server.ledger.names import name_keys
 from server.ledger.wallet import Wallet
@@ -165,6 +165,13 @@ class Sessions:
                 await self.accounts.store.sessions.guest_seen(player_id, now)
         return self.issue(player_id, name, guest=guest, session=sid), sid
 
+    async def bot_token(self, name: str) -> tuple[str, str]:
+        """A practice table's bot (issue 24): a new ``b_`` player id and a token of a new
+        session for it (its ``hello``); no account, no balance, no guest limit spent."""
+        player_id = f"b_{secrets.token_hex(8)}"
+        token, _ = await self._open(player_id, name, guest=False)
+        return player_id, token
+
     async def _live(self, session: str, player_id: str) -> bool:
         """Whether `session` of `player_id` still lives (not revoked, not expired)."""
         if self.accounts is None:
@@ -222,7 +229,7 @@ class Sessions:
                     raise ProtocolError(exc.code) from None
             player_id, name, guest = f"g_{secrets.token_hex(8)}", request.guest, True
             token, session = await self._open(player_id, name, guest=True)
-        balance = self._wallet.ensure(player_id, self._starting)
+        balance = 0 if is_bot_id(player_id) else self._wallet.ensure(player_id, self._starting)
         return Identity(player_id=player_id, name=name, token=token, balance=balance,
                         guest=guest, session=session)
 

@@ -72,7 +72,7 @@ from protocol.requests import (
     Watch,
 )
 from server.config import Config
-from server.ledger.accounts import guest_tag
+from server.ledger.accounts import guest_tag, is_bot_id
 from server.ledger.history import HistoryStore, MemoryHistory
 from server.ledger.wallet import Wallet
 from server.ratelimit import TokenBucket
@@ -85,6 +85,7 @@ from server.table.games import game_for
 from server.table.host import HostDesk
 from server.table.jackpot import JackpotService
 from server.table.lobby import Mutes
+from server.table.practice import has_person
 from server.table.projection import Msg
 from server.table.recording import HandLog
 from server.table.seating import SeatDesk
@@ -149,6 +150,8 @@ class TableActor:
         self.frozen: Callable[[str], bool] = lambda player_id: False  # the operator's freeze:
         # no seat from the waiting list or a host's approval either (the router refuses `sit`)
         self.closed_for_good = False  # the registry forgets a table closed for good
+        self.practice = False  # issue 24: a practice table (server.table.practice; registry)
+        self._person_seen = self._practice_over = False
         self._lobby_key: object = None
         self.remote_spectators = 0
         """Spectators of this table on other processes of a cluster (their own counts,
@@ -305,6 +308,8 @@ class TableActor:
             return
         if len(self.seats.eligible()) < self.game.min_players:
             return
+        if self.practice and not has_person(self, playing=True):  # bots never play alone
+            return
         self.turns.schedule_next_hand(self.spec.pause)
 
     async def after_hand(self) -> None:
@@ -317,7 +322,8 @@ class TableActor:
                 st.stack += st.topup
                 st.topup = 0
                 self.fanout.publish(draft(m.seated, seat=seat, name=st.name, stack=st.stack,
-                                          guest=guest_tag(st.player_id)))
+                                          guest=guest_tag(st.player_id),
+                                          bot=is_bot_id(st.player_id)))
             if st.leaving:
                 await self.seat_desk.remove(seat)
         await self.seat_desk.fill_seats()
@@ -368,6 +374,12 @@ class TableActor:
         (seats taken or freed, viewers come or gone), so the listing is rebuilt once per
         change and the idle count starts or stops. Cheap: the seats' owners and the number
         of connections."""
+        if self.practice and not self.closing and not self._practice_over:
+            if has_person(self):  # a practice table closes when its person has left
+                self._person_seen = True
+            elif self._person_seen:
+                self._practice_over = True
+                self.call(lambda: self.close_for_good("practice", after_hand=True))
         key = (len(self.sinks), self.seats.owners(), self.remote_spectators)
         if key != self._lobby_key:
             self._lobby_key = key
@@ -379,7 +391,8 @@ class TableActor:
         nobody is seated and no hand runs, tell the viewers (``table_closed``), answer every
         request still queued ``table_closed`` and stop (the registry then forgets the
         table)."""
-        if self.closing or self.stopped or self.in_hand or not self.seats.is_empty():
+        if self.closing or self.stopped or self.in_hand or not self.seats.is_empty() and not (
+                self.practice and not has_person(self)):  # bots alone: idle too
             return
         await self.close_for_good("idle")
         log.info("event=table_idle_closed table=%s", self.table_id)

@@ -279,6 +279,9 @@ class HouseGame:
         t = self.table
         rnd = self._round()
         terms = self.spec.caribbean
+        if req.jackpot and t.practice:  # play money never reaches the shared jackpot
+            raise IllegalAction(rerr.LIMIT_EXCEEDED, "a practice table has no jackpot: ante "
+                                "without the jackpot wager")
         if not req.jackpot or rnd is None or t.jackpot is None or terms.max_pool <= 0:
             return
         opts = rnd.options(seat)

@@ -36,6 +36,7 @@ from server.ledger.ids import (
     IdsExhausted,
     Reserver,
 )
+from server.ledger.journal import is_practice_table
 from server.ledger.wallet import Wallet
 from server.rules.cards import shuffled
 from server.table import admin
@@ -48,6 +49,7 @@ from server.table.host import private_table_id
 from server.table.house import jackpot_terms
 from server.table.jackpot import EmbeddedJackpot, JackpotService
 from server.table.lobby import Lobby, Mutes
+from server.table.practice import PracticeWallet, practice_spec, practice_table_id
 from server.table.settings import TableSpec, build_spec
 
 __all__ = ["TableRegistry"]
@@ -132,6 +134,11 @@ class TableRegistry:
         self.crashes = 0
         self._crash_times: dict[str, list[float]] = {}  # table id -> its recent crashes
         self._closing: set[asyncio.Task[None]] = set()  # tables given up on, closing
+        self.bots: dict[str, int] = {}  # practice table id -> its bots (Config.max_practice_bots)
+        self.start_bots: Callable[[str, str, int, int, int, int], None] | None = None
+        """Starts a practice table's bots (``server.main``: loopback WebSocket clients):
+        called with the table id, its code, the bots' count, the buy-in limits and the
+        seats; they leave when the table closes."""
 
     # ------------------------------------------------------------------ ids
     def use_ids(self, store: Reserver | None) -> None:
@@ -158,23 +165,59 @@ class TableRegistry:
         ``max_tables_per_ip`` from the address ``ip``, or ``max_tables`` in all)."""
         if not self.accepting:
             raise ProtocolError("shutting_down")
-        if spec.private and owner is None:
+        if (spec.private or spec.practice) and owner is None:
             raise ProtocolError("unauthorized", "a private table needs a signed-in host")
+        bots = self._check_practice(spec, owner) if spec.practice else 0
         self._check_caps(owner, ip)
         try:
             n = self.table_ids.take()
         except IdsExhausted:
             raise ProtocolError("server_busy", "no table id at hand yet; try again") from None
         # a private table's id is not guessable (a random suffix); its number stays shown
-        table_id = private_table_id(n) if spec.private else f"t{n}"
-        tspec = build_spec(spec, self.config, name=f"Table {n}")
+        table_id = (practice_table_id(n) if spec.practice else private_table_id(n)
+                    if spec.private else f"t{n}")
+        tspec = build_spec(spec, self.config,
+                           name=f"Practice {n}" if spec.practice else f"Table {n}")
+        if spec.practice:  # play money, no rake, nobody else admitted (issue 24)
+            tspec = practice_spec(tspec)
         unique = self._unique_name(tspec.name, private=spec.private, owner=owner)
         if unique != tspec.name:
             tspec = dataclasses.replace(tspec, name=unique)
-        self._open(table_id, tspec, owner, ip)
+        actor = self._open(table_id, tspec, owner, ip, practice=spec.practice)
         log.info("event=table_created table=%s variant=%s owner=%s", table_id,
                  tspec.variant_name, owner)
+        if spec.practice and self.start_bots is not None:
+            self.bots[table_id] = bots
+            assert actor.host.code is not None
+            self.start_bots(table_id, actor.host.code, bots, tspec.min_buy_in,
+                            tspec.max_buy_in, tspec.seats)
         return table_id
+
+    def _check_practice(self, spec: CreateTable, owner: str | None) -> int:
+        """A practice table's bots (``bots``, by default every seat but one, none at
+        Caribbean Stud); ``too_many_practice_tables`` past
+        ``Config.practice_tables_per_account`` open, ``server_busy`` past
+        ``Config.max_practice_bots`` bots playing, ``bad_field`` for a count the seats
+        cannot hold (a pot game needs one bot at least)."""
+        cfg = self.config
+        house = spec.variant == "caribbean"
+        bots = spec.bots if spec.bots is not None else (0 if house else spec.seats - 1)
+        if not (0 if house else 1) <= bots <= spec.seats - 1:
+            raise ProtocolError("bad_field", f"`bots` must be {0 if house else 1} to "
+                                f"{spec.seats - 1} at a table of {spec.seats} seats",
+                                field="bots")
+        mine = [t for t in self._by_owner.get(owner or "", ()) if is_practice_table(t)]
+        if len(mine) >= cfg.practice_tables_per_account:
+            log.info("event=table_refused reason=practice owner=%s", owner)
+            raise ProtocolError("too_many_practice_tables",
+                                f"you have {len(mine)} practice table(s) open, the most one "
+                                "player may have: leave it first (it closes when you leave)")
+        if sum(self.bots.values()) + bots > cfg.max_practice_bots:
+            log.warning("event=table_refused reason=practice_bots bots=%d",
+                        sum(self.bots.values()))
+            raise ProtocolError("server_busy", "too many bots are playing on this server; "
+                                "try again later or with fewer bots")
+        return bots
 
     def _unique_name(self, name: str, *, private: bool, owner: str | None) -> str:
         """A new table's name, told apart from the live tables' it would be seen beside:
@@ -213,7 +256,8 @@ class TableRegistry:
         return actor
 
     def _open(self, table_id: str, tspec: TableSpec, owner: str | None, ip: str | None,
-              restore: Callable[[TableActor], None] | None = None) -> TableActor:
+              restore: Callable[[TableActor], None] | None = None, *,
+              practice: bool = False) -> TableActor:
         """Build, register and start one table (``restore``: an adopted table's state, put
         in before its task starts)."""
         actor = TableActor(table_id, tspec, config=self.config, wallet=self.wallet,
@@ -223,6 +267,10 @@ class TableRegistry:
                            on_hand_end=functools.partial(self._on_hand_end, table_id),
                            history=self.history, host=owner)
         actor.recording.hand_numbers = self.hand_ids
+        if practice:  # play money only; never the shared jackpot (server.table.practice)
+            actor.practice = True
+            actor.wallet = PracticeWallet(self.wallet)
+            actor.jackpot = None
         if restore is not None:
             restore(actor)
         actor.mutes = self.mutes
@@ -304,6 +352,7 @@ class TableRegistry:
                 if not index[key]:
                     del index[key]
         self.lobby.removed(table_id)
+        self.bots.pop(table_id, None)
         if self.listing_listener is not None:
             self.listing_listener(table_id)
         log.info("event=table_closed table=%s reason=%s", table_id, reason)

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 
 from protocol import messages as m
 from protocol.requests import Leave, Sit
-from server.ledger.accounts import guest_tag
+from server.ledger.accounts import guest_tag, is_bot_id
 from server.table.api import Envelope, Sink
 from server.table.fanout import draft
 from server.table.seatmap import SeatState, Waiter
@@ -164,7 +164,8 @@ class SeatDesk:
             st.stack += req.buy_in
             t.fanout.answer(env, m.ok(rid, seat=mine))
             t.fanout.publish(draft(m.seated, seat=mine, name=st.name, stack=st.stack,
-                                         guest=guest_tag(st.player_id)))
+                                         guest=guest_tag(st.player_id),
+                                         bot=is_bot_id(st.player_id)))
             return None
         # seat change request (GEN-04)
         t.seats.drop_change(st.player_id)
@@ -255,7 +256,8 @@ class SeatDesk:
         else:
             t.sinks[sink.conn_id] = sink
         t.fanout.publish(draft(m.seated, seat=seat, name=name, stack=stack,
-                               guest=guest_tag(pid), wait_for_bb=st.wait_for_bb and not st.post_bb))
+                               guest=guest_tag(pid), bot=is_bot_id(pid),
+                               wait_for_bb=st.wait_for_bb and not st.post_bb))
         if st.sink is None:
             t.fanout.publish(draft(m.presence, seat=seat, online=False))
         t.host.seats_changed()  # a home game's waiting requests update themselves
@@ -265,7 +267,7 @@ class SeatDesk:
         st = t.seats.move(old, new)
         t.fanout.publish(draft(m.left, seat=old, name=st.name))
         t.fanout.publish(draft(m.seated, seat=new, name=st.name, stack=st.stack,
-                                     guest=guest_tag(st.player_id)))
+                                     guest=guest_tag(st.player_id), bot=is_bot_id(st.player_id)))
 
     async def remove(self, seat: int) -> None:
         t = self.table

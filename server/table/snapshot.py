@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from protocol import messages as m
-from server.ledger.accounts import guest_tag
+from server.ledger.accounts import guest_tag, is_bot_id
 from server.table.projection import Msg, seat_fields
 
 if TYPE_CHECKING:
@@ -34,7 +34,7 @@ def snapshot_for(t: TableActor, player_id: str | None) -> Msg:
                              tag=guest_tag(st.player_id),
                              wait_for_bb=(st.wait_for_bb and not st.post_bb
                                           and i not in t.dealer.start_stacks),
-                             disconnected=st.sink is None)
+                             disconnected=st.sink is None, bot=is_bot_id(st.player_id))
         sv = view.seats.get(i) if view is not None and i in t.dealer.start_stacks else None
         if sv is not None and view is not None:
             entry.update(seat_fields(sv))

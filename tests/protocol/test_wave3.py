@@ -30,7 +30,8 @@ def test_seat_entry_fields() -> None:
     assert entry["state"] == "waiting" and entry["cards"] == [] and entry["bet"] == 0
     full = m.seat_entry(seat=2, name="Ann", stack=500, sitting_out=True, bet=10,
                         state="active", cards=[None, None], up=["Kd"], tag="#a1b2",
-                        deadline=1712345690.0, wait_for_bb=True, disconnected=True)
+                        deadline=1712345690.0, wait_for_bb=True, disconnected=True,
+                        bot=True)
     assert set(full) == set(SEAT_FIELDS[0]) | set(SEAT_FIELDS[1])
     assert full["wait_for_bb"] is True and full["disconnected"] is True
     assert full["guest"] is True and full["tag"] == "#a1b2" and full["sitting_out"] is True
