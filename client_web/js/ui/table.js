@@ -28,8 +28,10 @@ export function seatPosition(i, count, anchor) {
   return { x: 50 + 45 * Math.cos(angle), y: 50 + 41 * Math.sin(angle) };
 }
 
-/** On a narrow (phone) felt, `w`x`h` px: the seats spread evenly around a rounded
- * rectangle, so ten seats on a 360 px screen neither overlap nor leave the screen. */
+/** On a narrow (phone) felt, `w`x`h` px, and at a full table (seven seats or more) on any
+ * screen: the seats spread evenly around a rounded rectangle, so ten seats on a 360 px screen
+ * neither overlap nor leave the screen, and seven stud hands shown on a laptop do not run
+ * into each other (js/table-render.js chooses; style.css keeps the side seats in). */
 export function seatPositionNarrow(i, count, anchor, w = 284, h = 540) {
   const k = ((i - anchor) % count + count) % count;
   const left = 0, right = 100, top = 7, bottom = 93; // percent of the felt
