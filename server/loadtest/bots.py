@@ -208,8 +208,9 @@ class Bot(Client):
         self.stack = amount
 
     async def leave(self, timeout: float) -> bool:
-        """Leave the table (at the end of the running hand, playing it out) and wait for
-        this seat's ``left`` event; True when it came within ``timeout`` seconds."""
+        """Leave the table (the table folds this seat's hand at its next turn and seats it
+        out at the hand's end; the bot acts no more) and wait for this seat's ``left``
+        event; True when it came within ``timeout`` seconds."""
         self.leaving = True
         if self.seat is None:
             return True
@@ -319,8 +320,8 @@ class Bot(Client):
 
     async def _act(self, turn_no: int, options: Msg) -> None:
         await asyncio.sleep(self.think)  # 0: yield once, so every frame already read is seen
-        if turn_no != self._turn_no or self.ws is None or self.dropping:
-            return
+        if turn_no != self._turn_no or self.ws is None or self.dropping or self.leaving:
+            return  # (a leaver's hand is folded by the table: it does not act again)
         choice = choose_action(self.rng, options, self.cards)
         if choice is None:
             return
