@@ -90,6 +90,11 @@ class PracticeBots:
         """Bots playing now."""
         return len(self._tasks)
 
+    async def idle(self) -> None:
+        """Wait until no bot plays any more (tests: after their tables closed)."""
+        while self._tasks:
+            await asyncio.wait(set(self._tasks))
+
     async def close(self) -> None:
         """The server stops: every bot closes its connection and its task ends."""
         for bot in list(self._bots):
