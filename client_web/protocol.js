@@ -134,7 +134,7 @@ export const MESSAGE_FIELDS = Object.freeze({
   "balance": Object.freeze({"required": Object.freeze(["balance"]), "optional": Object.freeze([])}),
   "notice": Object.freeze({"required": Object.freeze(["text"]), "optional": Object.freeze(["table"])}),
   "snapshot": Object.freeze({"required": Object.freeze(["table", "seq", "variant", "structure", "stakes", "seats", "board", "pots", "button", "turn", "hand"]), "optional": Object.freeze(["name", "settings", "you", "host", "number"])}),
-  "seated": Object.freeze({"required": Object.freeze(["table", "seq", "seat", "name", "stack"]), "optional": Object.freeze(["guest", "tag", "wait_for_bb", "bot"])}),
+  "seated": Object.freeze({"required": Object.freeze(["table", "seq", "seat", "name", "stack"]), "optional": Object.freeze(["guest", "tag", "wait_for_bb", "bot", "topup"])}),
   "seat_request": Object.freeze({"required": Object.freeze(["table", "seq", "player", "name", "seat", "buy_in"]), "optional": Object.freeze(["guest", "tag"])}),
   "seat_refused": Object.freeze({"required": Object.freeze(["table", "seq", "player", "seat"]), "optional": Object.freeze(["reason"])}),
   "table_updated": Object.freeze({"required": Object.freeze(["table", "seq", "host"]), "optional": Object.freeze([])}),

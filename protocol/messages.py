@@ -81,7 +81,7 @@ MESSAGE_FIELDS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "notice": (("text",), ("table",)),
     "snapshot": ((*_T, "variant", "structure", "stakes", "seats", "board", "pots", "button",
                   "turn", "hand"), ("name", "settings", "you", "host", "number")),
-    "seated": ((*_T, "seat", "name", "stack"), ("guest", "tag", "wait_for_bb", "bot")),
+    "seated": ((*_T, "seat", "name", "stack"), ("guest", "tag", "wait_for_bb", "bot", "topup")),
     "seat_request": ((*_T, "player", "name", "seat", "buy_in"), ("guest", "tag")),
     "seat_refused": ((*_T, "player", "seat"), ("reason",)),
     "table_updated": ((*_T, "host"), ()),
@@ -279,12 +279,17 @@ def table_updated(table: str, seq: int, *, host: Mapping[str, Any]) -> Msg:
 
 
 def seated(table: str, seq: int, *, seat: int, name: str, stack: int,
-           guest: str | None = None, wait_for_bb: bool = False, bot: bool = False) -> Msg:
+           guest: str | None = None, wait_for_bb: bool = False, bot: bool = False,
+           topup: int = 0) -> Msg:
     """``seated``: player ``name`` took ``seat`` with ``stack`` chips. A guest account's
     (``guest``: its tag, e.g. ``"3fa2"``) also carries ``guest: true`` and ``tag``, which tells
     two guests of one name apart (absent for a named account). ``bot``: a practice table's
-    bot (issue 24) carries ``bot: true``."""
+    bot (issue 24) carries ``bot: true``. ``topup``: chips its player added during a hand,
+    waiting for its end (GEN-06; ``stack`` is then the seat's stack when the hand began;
+    issue 24)."""
     msg = _ev("seated", table, seq, {"seat": seat, "name": name, "stack": stack})
+    if topup:
+        msg["topup"] = topup
     if bot:
         msg["bot"] = True
     if wait_for_bb:  # GEN-05: dealt in when the big blind reaches this seat

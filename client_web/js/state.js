@@ -222,12 +222,6 @@ function reduceTables(state, next, msg) {
       }
       return next;
     case "local:forget_table": delete next.background[msg.table]; return next;
-    case "local:topup": { // my rebuy asked during a hand: added at its end (GEN-06)
-      const t = next.table && next.table.id === msg.table ? next.table : null;
-      const s = t && t.seats[msg.seat];
-      if (s) s.topup = (s.topup || 0) + msg.amount;
-      return next;
-    }
     case "snapshot": return snapshot(state, next, msg);
     case "local:restore": return restore(state, next, msg.saved);
     case "local:gone": // the table asked for does not exist (any more)

@@ -23,7 +23,7 @@ export function seatFrom(entry) {
     seat: entry.seat, name: entry.name, stack: entry.stack ?? 0, bet: entry.bet ?? 0,
     state: entry.state || "waiting", cards: [...(entry.cards || [])], up: [...(entry.up || [])],
     shown: null, action: null, jackpot: 0, result: null, mucked: false,
-    topup: 0, // chips this viewer added during a hand, waiting for its end (`local:topup`)
+    topup: 0, // chips added during a hand, waiting for its end (`seated` with `topup`)
     sittingOut: entry.state === "sitting_out" || entry.sitting_out === true, // wave 3 flag
     guest: entry.guest === true, tag: entry.tag ?? null, // a guest account (and its tag)
     waitsForBigBlind: entry.wait_for_bb === true, // GEN-05: dealt in when the big blind comes
@@ -317,7 +317,10 @@ function seated(t, msg) {
   const seat = seatFrom({ seat: msg.seat, name: msg.name, stack: msg.stack,
     guest: msg.guest, tag: msg.tag, wait_for_bb: msg.wait_for_bb });
   if (prev && prev.name === msg.name && prev.tag === seat.tag) {
-    t.seats[msg.seat] = { ...prev, stack: msg.stack, topup: 0 }; // a rebuy (GEN-06): the new stack
+    // a rebuy (GEN-06): the new stack, or chips waiting for the hand's end (`topup`)
+    // (with `topup` the hand goes on: its stack is the one this page has been counting)
+    t.seats[msg.seat] = { ...prev, stack: msg.topup ? prev.stack : msg.stack, topup: Number(msg.topup) || 0 };
+    if (msg.topup) addLog(t, `${msg.name} adds ${chips(msg.topup)} for the next hand`);
   } else {
     t.seats[msg.seat] = seat;
     addLog(t, `${msg.name} sits down with ${chips(msg.stack)}`);

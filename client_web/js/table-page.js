@@ -62,7 +62,6 @@ async function submitSit(ev) {
     return;
   }
   app.dispatch({ type: "local:balance", delta: -buyIn });
-  if (rebuy && answer.pending) app.dispatch({ type: "local:topup", table: t.id, seat, amount: buyIn });
   if (rebuy) {
     app.showBanner(answer.pending ? `${chips(buyIn)} will be added when this hand ends.`
       : `${chips(buyIn)} added to your stack.`, 3000);

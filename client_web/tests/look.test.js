@@ -125,10 +125,11 @@ test("'I'm back': sat_in clears 'Sitting out' at once, whatever the snapshot sai
 
 test("chips added during a hand show as '+N next hand' until the rebuy is applied", () => {
   let s = run(snap([seat(0, "Ann"), seat(1, "Bob")]), []);
-  s = reduce(s, { type: "local:topup", table: T, seat: 0, amount: 2000 });
+  s = reduce(s, { type: "acted", table: T, seq: 18, seat: 0, action: "bet", amount: 50, stack: 4950 });
+  s = reduce(s, { type: "seated", table: T, seq: 19, seat: 0, name: "Ann", stack: 5000, topup: 2000 });
+  assert.equal(s.table.seats[0].stack, 4950); // the stack in play is the page's own count
   assert.match(feltHTML(s.table, {}), /\+2,000 next hand/);
-  s = reduce(s, { type: "local:topup", table: "other", seat: 0, amount: 5 }); // another table: nothing
-  assert.equal(s.table.seats[0].topup, 2000);
+  assert.match(s.table.log.join("\n"), /Ann adds 2,000 for the next hand/);
   s = reduce(s, { type: "seated", table: T, seq: 20, seat: 0, name: "Ann", stack: 7000 });
   assert.equal(s.table.seats[0].stack, 7000);
   assert.doesNotMatch(feltHTML(s.table, {}), /next hand/);

@@ -160,7 +160,12 @@ class SeatDesk:
                 return t.fanout.answer(env, m.error(rid, "insufficient_funds"))
             if t.in_hand and mine in t.dealer.start_stacks:
                 st.topup += req.buy_in
-                return t.fanout.answer(env, m.ok(rid, seat=mine, pending=True))
+                t.fanout.answer(env, m.ok(rid, seat=mine, pending=True))
+                # everyone sees the chips waiting for the hand's end ("+1,000 next hand")
+                t.fanout.publish(draft(m.seated, seat=mine, name=st.name, stack=st.stack,
+                                       guest=guest_tag(st.player_id),
+                                       bot=is_bot_id(st.player_id), topup=st.topup))
+                return None
             st.stack += req.buy_in
             t.fanout.answer(env, m.ok(rid, seat=mine))
             t.fanout.publish(draft(m.seated, seat=mine, name=st.name, stack=st.stack,

@@ -122,6 +122,7 @@ SERVER_MESSAGES: list[dict[str, Any]] = [
     m.snapshot(T, 0, variant="caribbean", structure=None, stakes={"min": 10}, seats=[None],
                board=[], pots=[], button=None, turn=None, hand=None),
     m.seated(T, 1, seat=3, name="Alice", stack=5000),
+    m.seated(T, 1, seat=3, name="Alice", stack=5000, topup=1000),  # GEN-06, issue 24
     m.left(T, 2, seat=3, name="Alice"),
     m.sat_out(T, 3, seat=3),
     m.sat_in(T, 4, seat=3),

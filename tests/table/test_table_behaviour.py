@@ -299,6 +299,9 @@ async def test_buy_in_only_between_hands_gen06_and_leave_waits_for_hand_end() ->
     assert 2 not in hand_of(t).stacks  # not dealt into the running hand
     rebuy = await h.send(t, alice, "sit", seat=0, buy_in=1000)
     assert rebuy["type"] == "ok" and rebuy["pending"] is True
+    # every viewer is told at once that the chips wait for the hand's end (issue 24)
+    waiting = carol.of("seated")[-1]
+    assert (waiting["seat"], waiting["stack"], waiting["topup"]) == (0, 5000, 1000)
     assert hand_of(t).initial[0] == 5000
     left = await h.send(t, bob, "leave")
     assert left["type"] == "ok" and left["pending"] is True
@@ -307,7 +310,8 @@ async def test_buy_in_only_between_hands_gen06_and_leave_waits_for_hand_end() ->
     assert t.engine is None
     assert t.seats[0].stack == 5000 - 50 + 1000  # type: ignore[union-attr]
     # the chips added are announced at the hand's end, like a rebuy between hands
-    assert [(e["seat"], e["stack"]) for e in carol.of("seated")][-1] == (0, 5950)
+    applied = carol.of("seated")[-1]
+    assert (applied["seat"], applied["stack"], applied.get("topup")) == (0, 5950, None)
     assert t.seats[1] is None
     assert h.wallet.balance("bob") == 100_000 + 50
 

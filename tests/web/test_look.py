@@ -95,6 +95,9 @@ async def test_one_bring_in_button_preferences_and_my_seat_labels(
     await page.fill("#buy-in", "500")
     await page.click("#sit-confirm")
     await expect(page.locator(".seat.me .topup")).to_have_text("+500 next hand")
+    # everyone at the table sees it (the server's `seated` with `topup`), the stack unchanged
+    await expect(bob.page.locator(".seat[data-seat='0'] .topup")).to_have_text("+500 next hand")
+    await expect(bob.page.locator(".seat[data-seat='0'] .stack")).to_have_text("1,965")
     await alice.shot("look-phone-stud7")
     await bob.act("call")
     # 4th street: whoever opens bets, the other folds; the hand ends, the chips are added
@@ -106,6 +109,7 @@ async def test_one_bring_in_button_preferences_and_my_seat_labels(
     await other.act("fold")
     ended = await creator.event("hand_ended", table=table)
     await expect(page.locator(".seat.me .topup")).to_have_count(0)
+    await expect(bob.page.locator(".seat .topup")).to_have_count(0)
     await expect(page.locator(".seat.me .stack")).to_have_text(f"{ended['stacks']['0'] + 500:,}")
     # The preferences are this browser's: still on after a reload.
     await page.reload()
