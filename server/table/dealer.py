@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any, cast
 from protocol import messages as m
 from protocol.errors import ERROR_CODES
 from protocol.requests import Act
+from server.ledger.accounts import is_bot_id
 from server.ledger.journal import hand_entries
 from server.ledger.store import Transfer
 from server.rules import events as ev
@@ -92,7 +93,8 @@ class Dealer:
         commitment = self.recording.begin(
             self.hand_id, t.spec, deck, button=placement.button, seed=seed, number=self.number,
             players={str(s): {"player": st.player_id, "name": st.name,
-                              "stack": self.start_stacks[s]}
+                              "stack": self.start_stacks[s],
+                              **({"bot": True} if is_bot_id(st.player_id) else {})}
                      for s, st in sorted(seated, key=lambda x: x[0]) if st is not None})
         self.projector = HandProjector(self.hand_owner, stack_of=self.live_stack,
                                        reveal=self.recording.reveal)

@@ -117,6 +117,16 @@ async def test_practice_table_plays_with_bots_on_play_money(
     assert not [m for m in seen if m["type"] == "balance"], "practice chips are not real"
     if variant != "caribbean":  # the bots played: someone else acted
         assert {m["seat"] for m in seen if m["type"] == "acted"} - {0}
+    if bots:  # the hand's history and its exports name the bots as bots
+        hands = (await ok(me, "history", limit=1))["hands"]
+        record = (await ok(me, "hand", hand=hands[0]["hand"]))["record"]
+        flags = {int(k): v.get("bot", False) for k, v in record["players"].items()}
+        assert flags[0] is False and set(flags) - {0} and all(
+            flags[k] for k in flags if k != 0), record["players"]
+        assert record["settings"]["practice"] is True
+        for fmt in ("pokerstars", "phh"):
+            text = (await ok(me, "hand", hand=hands[0]["hand"], format=fmt))["text"]
+            assert " (bot)" in text and "Ann (bot)" not in text, text
     registry = live.app.registry
     assert isinstance(registry, TableRegistry) and registry.bots.get(table) == bots
 

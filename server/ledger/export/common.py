@@ -53,7 +53,11 @@ def seat_order(record: HandRecord) -> list[int]:
 
 
 def player_name(record: HandRecord, seat: int) -> str:
-    return str(record.players[str(seat)]["name"] or record.players[str(seat)]["player"])
+    """The seat's player as exports name them; a practice table's bot (issue 24: ``bot``
+    in the record's ``players``) with " (bot)" after its name."""
+    info = record.players[str(seat)]
+    name = str(info["name"] or info["player"])
+    return f"{name} (bot)" if info.get("bot") else name
 
 
 def card_text(cards: list[Any]) -> str:
