@@ -15,7 +15,7 @@ import {
 import { $, esc, setHTML, show } from "./ui/dom.js";
 import {
   changeFieldsHTML, confirmHTML, gameHTML, homeNoteText, homeStatusHTML, ledgerHTML, pendingHTML,
-  playersHTML, requestsHTML,
+  playersHTML, practiceStatusHTML, requestsHTML,
 } from "./ui/host.js";
 
 export const codes = codeStore(globalThis.localStorage);
@@ -231,6 +231,7 @@ function renderGoneHome(state) {
     ? (hosted.has(id) ? "You closed the game; everyone was cashed out. Here is the evening's ledger."
       : "The host closed the game; everyone was cashed out and your chips are back in your balance. Here is the evening's ledger.")
     : reason === "host" ? "The host closed the game. Your chips went back to your balance."
+      : reason === "practice" ? "You left the practice table: it closed and its bots went home. It was play money: your balance never moved."
       : "It was closed (or the server restarted). Your chips at it went back to your balance.";
 }
 
@@ -264,9 +265,10 @@ export function renderHome(state) {
   if (state.gone && state.gone.table === app.route.id) renderGoneHome(state);
   const t = openTable();
   const host = t && !gate ? t.host : null;
-  setHTML($("#home-status"), host ? homeStatusHTML(t) : "");
+  setHTML($("#home-status"), practice ? practiceStatusHTML() : host ? homeStatusHTML(t) : "");
   $("#home-note").textContent = t && !gate ? homeNoteText(t, plainError) : "";
-  const mine = !!(host && host.you);
+  const practice = !!(t && t.settings && t.settings.practice); // issue 24: nobody to invite
+  const mine = !!(host && host.you) && !practice;
   if (mine) hosted.add(t.id);
   setHTML($("#seat-requests"), mine ? requestsHTML(t) : "");
   show($("#host-panel"), mine);

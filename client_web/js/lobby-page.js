@@ -6,7 +6,7 @@ import { plainError } from "./errors.js";
 import { codes } from "./host-page.js";
 import { tokenStore } from "./session.js";
 import { $, setHTML, show } from "./ui/dom.js";
-import { createRequest, formValues, lobbyFormsHTML, showProblems, syncCreateForm, tableListHTML } from "./ui/lobby.js";
+import { createRequest, formValues, lobbyFormsHTML, practiceRequest, showProblems, syncCreateForm, tableListHTML } from "./ui/lobby.js";
 
 // The lobby is paged and filtered by the server: `lobbyQuery.cursors[i]` starts page i.
 const lobbyQuery = { variant: "", cursors: [null], page: 0, next: null, total: 0 };
@@ -118,9 +118,35 @@ function setupCreateForm() {
   });
 }
 
+/** issue 24: "Practice against bots": a practice table of the chosen game, the player
+ * seated at once (seat 1, the table's default maximum buy-in of play money). */
+function setupPracticeForm() {
+  $("#practice-variant").innerHTML = lobbyFormsHTML().variants;
+  $("#practice-form").addEventListener("submit", async (ev) => {
+    ev.preventDefault();
+    const errorEl = $("#practice-error");
+    if (!app.store.state.me) {
+      errorEl.textContent = "Sign in first (a guest name is enough) to practice.";
+      return;
+    }
+    const { request, buyIn } = practiceRequest($("#practice-variant").value, $("#practice-bots").value);
+    const answer = await app.socket.request("create_table", request);
+    if (answer.type === "error") {
+      errorEl.textContent = plainError(answer);
+      return;
+    }
+    errorEl.textContent = "";
+    if (answer.code) codes.set(answer.table, answer.code);
+    const sat = await app.socket.request("sit", { table: answer.table, seat: 0, buy_in: buyIn, code: answer.code });
+    if (sat.type === "error") errorEl.textContent = plainError(sat);
+    location.hash = `#/table/${encodeURIComponent(answer.table)}`;
+  });
+}
+
 export function setupLobby() {
   setupLobbyPaging();
   setupCreateForm();
+  setupPracticeForm();
   $("#hello-form").addEventListener("submit", (ev) => {
     ev.preventDefault();
     const name = $("#hello-name").value.trim();

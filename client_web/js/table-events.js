@@ -28,6 +28,7 @@ export function seatFrom(entry) {
     guest: entry.guest === true, tag: entry.tag ?? null, // a guest account (and its tag)
     waitsForBigBlind: entry.wait_for_bb === true, // GEN-05: dealt in when the big blind comes
     disconnected: entry.disconnected === true, // issue 24: their connection is gone
+    bot: entry.bot === true, // issue 24: a practice table's bot
   };
 }
 
@@ -315,7 +316,7 @@ function handEnded(t, msg) {
 function seated(t, msg) {
   const prev = t.seats[msg.seat];
   const seat = seatFrom({ seat: msg.seat, name: msg.name, stack: msg.stack,
-    guest: msg.guest, tag: msg.tag, wait_for_bb: msg.wait_for_bb });
+    guest: msg.guest, tag: msg.tag, wait_for_bb: msg.wait_for_bb, bot: msg.bot });
   if (prev && prev.name === msg.name && prev.tag === seat.tag) {
     // a rebuy (GEN-06): the new stack, or chips waiting for the hand's end (`topup`)
     // (with `topup` the hand goes on: its stack is the one this page has been counting)

@@ -325,8 +325,8 @@ class HostDesk:
         """The game is over and everyone cashed out: the host and every player of the game
         get the final session ledger (``ledger``: rows and CSV). ``names``: player id ->
         name of those who sat last."""
-        if not self.private or self.host_id is None:
-            return
+        if not self.private or self.host_id is None or self.table.practice:
+            return  # (a practice table's play money has no evening's ledger)
         t = self.table
         try:
             entries = await t.wallet.table_entries(t.table_id)

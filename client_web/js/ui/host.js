@@ -31,6 +31,11 @@ export function requestsHTML(t) {
 }
 
 /** "Home game · hosted by Ann" and "Paused by the host" for everyone at a private table. */
+/** issue 24: the mark of a practice table (play money, against bots). */
+export function practiceStatusHTML() {
+  return `<span class="badge home practice" title="play money: your balance never moves">Practice \u00b7 play money</span>`;
+}
+
 export function homeStatusHTML(t) {
   const host = t && t.host;
   if (!host) return "";

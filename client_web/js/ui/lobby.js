@@ -71,6 +71,19 @@ export function createRequest(values) {
   return req;
 }
 
+/** issue 24: the `create_table` of a practice table against `bots` bots at `variant`,
+ * on the create form's default stakes (play money), and the buy-in to sit with (the
+ * table's default maximum). Caribbean Stud may have no bot: the player alone against the
+ * dealer. */
+export function practiceRequest(variant, bots) {
+  const values = { variant, structure: variant.startsWith("stud") ? "fixed_limit" : "no_limit" };
+  for (const [k, [, v]] of Object.entries(STAKE_FIELDS)) values[k] = String(v);
+  const least = variant === "caribbean" ? 0 : 1;
+  const n = Math.min(Math.max(least, Math.round(Number(bots) || 0)), (MAX_SEATS[variant] || 10) - 1);
+  const base = createRequest({ ...values, seats: String(Math.max(n + 1, MIN_SEATS[variant] || 2)) });
+  return { request: { ...base, practice: true, bots: n }, buyIn: defaultBuyIns(values).max };
+}
+
 export function lobbyFormsHTML() {
   const variants = VARIANTS.map((v) => `<option value="${v}">${esc(VARIANT_NAMES[v] || v)}</option>`).join("");
   const structures = STRUCTURES.map((s) => `<option value="${s}"${s === "no_limit" ? " selected" : ""}>${esc(STRUCTURE_NAMES[s] || s)}</option>`).join("");

@@ -154,9 +154,9 @@ function seatHTML(t, i, opts) {
   const bet = s.bet ? `<div class="bet${moved}" data-bet-seat="${i}" style="${betStyle}">` +
     `<span class="chip-stack" aria-hidden="true"></span><span class="amount">${chips(s.bet)}</span></div>` : "";
   return `<div class="${classes.join(" ")}" data-seat="${i}" style="${style}" role="group" ` +
-    `aria-label="Seat ${i + 1}: ${esc(s.name)}${isMe ? " (you)" : ""}${s.disconnected ? ", disconnected" : ""}${turn ? ", to act" : ""}">` +
+    `aria-label="Seat ${i + 1}: ${esc(s.name)}${isMe ? " (you)" : ""}${s.bot ? ", bot" : ""}${s.disconnected ? ", disconnected" : ""}${turn ? ", to act" : ""}">` +
     `${cardsBox(s)}${seatCards(t, s, isMe)}</div>` +
-    `<div class="plate">${button}<div class="name">${esc(s.name)}${isMe ? " <span class=\"you\">(you)</span>" : ""}</div>${s.guest ? guestBadge(s.tag) : ""}${hostBadge(t, i)}${offline}` +
+    `<div class="plate">${button}<div class="name">${esc(s.name)}${isMe ? " <span class=\"you\">(you)</span>" : ""}</div>${s.guest ? guestBadge(s.tag) : ""}${s.bot ? ' <span class="badge bot" title="a bot: practice only">bot</span>' : ""}${hostBadge(t, i)}${offline}` +
     `<div class="stack${won}" data-stack="${s.stack}">${chips(s.stack)}</div>` +
     `${stateLabel ? `<div class="state">${esc(stateLabel)}</div>` : ""}${action}${topup}${jp}${odd}</div>` +
     `${shown}${result}${clockHTML(banked(t, s, turn), opts.now)}</div>${bet}`;
