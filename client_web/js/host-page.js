@@ -265,9 +265,9 @@ export function renderHome(state) {
   if (state.gone && state.gone.table === app.route.id) renderGoneHome(state);
   const t = openTable();
   const host = t && !gate ? t.host : null;
+  const practice = !!(t && t.settings && t.settings.practice); // issue 24: nobody to invite
   setHTML($("#home-status"), practice ? practiceStatusHTML() : host ? homeStatusHTML(t) : "");
   $("#home-note").textContent = t && !gate ? homeNoteText(t, plainError) : "";
-  const practice = !!(t && t.settings && t.settings.practice); // issue 24: nobody to invite
   const mine = !!(host && host.you) && !practice;
   if (mine) hosted.add(t.id);
   setHTML($("#seat-requests"), mine ? requestsHTML(t) : "");
