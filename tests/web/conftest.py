@@ -24,6 +24,8 @@ SCREENSHOTS = ROOT / "client_web" / "screenshots"
 CHROMIUM = os.environ.get("POKER_CHROMIUM", "/usr/bin/chromium")
 DESKTOP = {"width": 1280, "height": 800}
 PHONE = {"width": 360, "height": 740}
+#: The sit-out button after a click during a hand: the player plays it out (issue 24).
+OUT_NEXT_HAND = "Sitting out next hand \u2713 (undo)"
 WAIT_MS = 10_000
 """Milliseconds any single wait on the page may take."""
 

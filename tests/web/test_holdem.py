@@ -14,7 +14,7 @@ from playwright.async_api import expect
 
 from server.rules.cards import make_deck
 from tests.net.conftest import Live
-from tests.web.conftest import PHONE, OpenPlayer, Player, create, host
+from tests.web.conftest import OUT_NEXT_HAND, PHONE, OpenPlayer, Player, create, host
 
 pytestmark = pytest.mark.browser
 
@@ -95,7 +95,7 @@ async def test_two_players_play_a_holdem_hand_to_showdown_and_a_spectator_sees_n
     await expect(bob.page.locator("#actions [data-act='call']")).to_contain_text("Call 200")
     await bob.shot("holdem-phone")
     await bob.page.click("#sitout-btn")  # no second hand: the table stays as this one ends
-    await expect(bob.page.locator("#sitout-btn")).to_have_text("I'm back")
+    await expect(bob.page.locator("#sitout-btn")).to_have_text(OUT_NEXT_HAND)
     await bob.act("call")
     assert await assert_no_hole_card(spectator) == 4
     # Turn and river: checked around, by keyboard on Alice's side.

@@ -13,7 +13,7 @@ from playwright.async_api import expect
 
 from server.rules.cards import make_deck
 from tests.net.conftest import Live
-from tests.web.conftest import DESKTOP, OpenPlayer, Player, create, host
+from tests.web.conftest import DESKTOP, OUT_NEXT_HAND, OpenPlayer, Player, create, host
 
 pytestmark = pytest.mark.browser
 
@@ -56,7 +56,7 @@ async def test_every_player_at_a_caribbean_table_antes_and_decides(
     await players[0].shot(f"caribbean-{count}-players")
     for player in players:
         await player.page.click("#sitout-btn")  # this round, no other
-        await expect(player.page.locator("#sitout-btn")).to_have_text("I'm back")
+        await expect(player.page.locator("#sitout-btn")).to_have_text(OUT_NEXT_HAND)
     for i, player in enumerate(players):
         await player.page.click("#actions [data-act='play']" if i != 1 else
                                 "#actions [data-act='fold']")
@@ -266,7 +266,7 @@ async def test_a_reload_mid_hand_keeps_chat_log_and_sitting_out(
     await expect(page.locator("#chat-lines")).to_contain_text("good luck")
     await expect(page.locator("#actions .your-turn")).to_be_visible()
     await page.click("#sitout-btn")
-    await expect(page.locator("#sitout-btn")).to_have_text("I'm back")
+    await expect(page.locator("#sitout-btn")).to_have_text(OUT_NEXT_HAND)
     await expect(page.locator("#hand-log")).to_contain_text("posts blind")
     await page.reload()
     await expect(page.locator("body[data-ready='1']")).to_have_count(1)
@@ -274,7 +274,7 @@ async def test_a_reload_mid_hand_keeps_chat_log_and_sitting_out(
     await expect(page.locator(".seat.me[data-seat='0']")).to_have_count(1)
     await expect(page.locator("#chat-lines")).to_contain_text("good luck")
     await expect(page.locator("#hand-log")).to_contain_text("posts blind")
-    await expect(page.locator("#sitout-btn")).to_have_text("I'm back")
+    await expect(page.locator("#sitout-btn")).to_have_text(OUT_NEXT_HAND)
     await expect(page.locator(".seat[data-seat='0'] .clock .bank")).not_to_be_empty()
     # Her turn is hers again after the reload: the keys work with the slider focused.
     await page.focus("#amount-range")

@@ -12,7 +12,7 @@ from playwright.async_api import expect
 
 from server.rules.cards import make_deck
 from tests.net.conftest import Live, open_client
-from tests.web.conftest import PHONE, OpenPlayer, Player, create, host
+from tests.web.conftest import OUT_NEXT_HAND, PHONE, OpenPlayer, Player, create, host
 
 pytestmark = pytest.mark.browser
 
@@ -34,7 +34,7 @@ async def seat_two(live: Live, open_player: OpenPlayer, table: str) -> tuple[Pla
     # played, no second one starts after it.
     await expect(players[0].page.locator("#actions .your-turn")).to_be_visible()
     await players[1].page.click("#sitout-btn")
-    await expect(players[1].page.locator("#sitout-btn")).to_have_text("I'm back")
+    await expect(players[1].page.locator("#sitout-btn")).to_have_text(OUT_NEXT_HAND)
     return players[0], players[1]
 
 
@@ -166,7 +166,7 @@ async def test_a_caribbean_stud_round_with_the_jackpot_wager(
     await expect(alice.page.locator("#actions [data-act='play']")).to_contain_text("200")
     await alice.shot("caribbean-desktop")
     await alice.page.click("#sitout-btn")  # after this round, no other
-    await expect(alice.page.locator("#sitout-btn")).to_have_text("I'm back")
+    await expect(alice.page.locator("#sitout-btn")).to_have_text(OUT_NEXT_HAND)
     await alice.act("play")
 
     settled = await creator.event("settled", table=table)
