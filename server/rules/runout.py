@@ -20,6 +20,7 @@ it on at a private table (``TableRules.run_twice``); nothing here runs otherwise
 
 from __future__ import annotations
 
+from server.rules.evaluate import name_against
 from server.rules.events import Acted, BoardDealt, PotAwarded, Showdown
 from server.rules.pots import build_pots, split_pot
 from server.rules.state import HandState
@@ -99,8 +100,9 @@ class RunoutMixin(HandState):
         self.values = values[0]
         for s in self._show_order():
             self.shown.append(s)
-            v = values[0][s]
-            self._emit(Showdown(s, tuple(self.own[s]), v.name, tuple(v.cards)))
+            v = values[0][s]  # SHOW-04: named against the others (every hand is shown)
+            self._emit(Showdown(s, tuple(self.own[s]), name_against(v, values[0].values()),
+                                tuple(v.cards)))
         pots = self._raked(build_pots(self.contrib, live))
         chip = self.stakes.chip
         for run, vals in enumerate(values):
@@ -113,5 +115,7 @@ class RunoutMixin(HandState):
                 shares, odd = split_pot(amount, winners, chip=chip, hole_cards=self.hole_cards)
                 for s, won in shares.items():
                     self.stacks[s] += won
-                self._emit(PotAwarded(i, amount, shares, odd, top.name, run=run))
+                self._emit(PotAwarded(i, amount, shares, odd,
+                                      name_against(top, (vals[s] for s in pot.eligible)),
+                                      run=run))
         self._finish()
