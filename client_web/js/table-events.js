@@ -329,8 +329,9 @@ function seated(t, msg) {
 }
 
 function left(state, t, msg) {
-  // my seat's chips go back to my balance
-  if (t.you === msg.seat && state.me && !state.me.pushed && t.seats[msg.seat]) {
+  // my seat's chips go back to my balance (not a practice table's play money, issue 24)
+  const practice = !!(t.settings && t.settings.practice);
+  if (t.you === msg.seat && state.me && !state.me.pushed && t.seats[msg.seat] && !practice) {
     state.me.balance += t.seats[msg.seat].stack;
   }
   t.seats[msg.seat] = null;

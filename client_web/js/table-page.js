@@ -91,7 +91,10 @@ function setupSeatButtons() {
     app.dispatch({ type: "local:home_leave", table: t.id }); // not a host's removal
     const answer = await app.socket.request("leave", { table: t.id });
     const inHand = answer.pending === true; // in this hand: folded now, out at its end
-    app.showBanner(answer.type !== "ok" ? plainError(answer) : inHand
+    const practice = !!(t.settings && t.settings.practice); // issue 24: play money
+    app.showBanner(answer.type !== "ok" ? plainError(answer) : practice
+      ? "You leave the practice table: it closes (at the end of this hand) and the bots go home. Your balance never moved."
+      : inHand
       ? "Your hand is folded (no need to wait for your turn); you leave when this hand ends and your chips go back to your balance."
       : "You left the table; your chips are back in your balance.", 3000);
   });

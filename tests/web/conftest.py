@@ -162,6 +162,8 @@ README_SHOTS: list[tuple[str, str, str]] = [
      "fit-stud7-390"),
     ("Caribbean Stud, seven seats at 430 px / no-limit stud: one bring-in, your hand's "
      "strength, four colours", "fit-caribbean-430", "look-phone-stud7"),
+    ("practice against bots (issue 24): my turn among three bots, on a laptop / a phone",
+     "practice-bots-desktop", "practice-bots-phone"),
 ]
 README = ROOT / "README.md"
 _BEGIN = "<!-- screenshots: written by tests/web/conftest.py (README_SHOTS) after a browser run -->"

@@ -171,6 +171,7 @@ function cardsBox(s) {
 
 /** A home game's host, marked at their seat for everyone. */
 function hostBadge(t, i) {
+  if (t.settings && t.settings.practice) return ""; // issue 24: a practice table has no host
   return t.host && t.host.seat === i ? `<span class="badge host-badge" title="runs this home game">Host</span>` : "";
 }
 
