@@ -44,7 +44,7 @@ from typing import TYPE_CHECKING, Any
 from protocol import messages as m
 from protocol.errors import ProtocolError
 from protocol.requests import CreateTable, Host, Resume, Sit, Watch
-from server.ledger.accounts import guest_tag
+from server.ledger.accounts import guest_tag, is_bot_id
 from server.table.api import Envelope, Sink
 from server.table.fanout import builder
 from server.table.projection import Draft, Msg
@@ -125,6 +125,8 @@ class HostDesk:
         if not self.private:
             return True
         pid = sink.player_id
+        if self.table.practice and not (pid == self.host_id or is_bot_id(pid)):
+            return False  # issue 24: a practice table is its player's and its bots' alone
         if pid is not None and (pid == self.host_id or pid in self.admitted
                                 or self.table.seats.seat_of(pid) is not None):
             return True
@@ -226,6 +228,10 @@ class HostDesk:
             return await self._ledger(env, req)
         if env.sink.player_id is None or env.sink.player_id != self.host_id:
             return t.fanout.answer(env, m.error(req.rid, "not_host"))
+        if t.practice and action not in ("pause", "resume", "close"):  # issue 24: its bots
+            return t.fanout.answer(env, m.error(req.rid, "not_allowed",  # and stakes stay
+                                                "A practice table has no host controls "
+                                                "but pause, resume and close."))
         if action == "approve":
             return await self._approve(env, req)
         if action == "refuse":

@@ -162,7 +162,8 @@ async def test_a_stranger_cannot_see_sit_or_act_at_a_practice_table(live_server:
     live: Live = await live_server(practice_think=0.0)
     me = await open_client(live, SUBPROTOCOL_MSGPACK)
     await me.hello("Ann")
-    table = (await ok(me, "create_table", **create("holdem", "no_limit", bots=1)))["table"]
+    created = await ok(me, "create_table", **create("holdem", "no_limit", bots=1))
+    table, code = created["table"], created["code"]
     await ok(me, "watch", table=table)
     await bots_seated(me, table, 1)
     await ok(me, "sit", table=table, seat=0, buy_in=BUY_IN)
@@ -173,9 +174,20 @@ async def test_a_stranger_cannot_see_sit_or_act_at_a_practice_table(live_server:
     for kind, fields in (("watch", {}), ("sit", {"seat": 1, "buy_in": BUY_IN}),
                          ("act", {"action": "fold"}), ("chat", {"text": "hi"}),
                          ("resume", {"since": 0})):
-        answer = await stranger.request(kind, table=table, **fields)
-        assert answer["type"] == "error" and answer["code"] == "unknown_table", (kind, answer)
-        assert answer["message"] == f"no table '{table}'"
+        for extra in ({}, {"code": code}):  # even with the code the player was given
+            answer = await stranger.request(kind, table=table, **fields, **extra)
+            assert answer["type"] == "error" and answer["code"] == "unknown_table", (kind,
+                                                                                     answer)
+            assert answer["message"] == f"no table '{table}'"
+    # the player's host controls: no transfer (to a bot), no change, no code, no removal
+    attempts: list[tuple[str, dict[str, Any]]] = [
+        ("transfer", {"seat": 3}), ("change", {"settings": {"pause": 1}}),
+        ("rotate_code", {}), ("remove", {"seat": 3})]
+    for action, fields in attempts:
+        answer = await me.request("host", table=table, action=action, **fields)
+        assert answer["type"] == "error" and answer["code"] == "not_allowed", answer
+    await ok(me, "host", table=table, action="pause")
+    await ok(me, "host", table=table, action="resume")
     lobby = await ok(stranger, "tables")
     assert table not in [t["table"] for t in lobby["tables"]]
     anonymous = await open_client(live, SUBPROTOCOL_JSON)  # without hello: no table at all
