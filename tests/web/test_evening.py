@@ -147,6 +147,12 @@ class Evening:
         bob = self.players[BOB].page
         await no_sideways_scroll(bob, f"{game}: a seat disconnected")
         await self.players[BOB].shot(f"evening-{game}-phone")
+        # the host's laptop: no sideways scroll, the four players' ledger whole in its column
+        await no_sideways_scroll(self.players[ANN].page, f"{game}: the host's page")
+        ledger = await self.players[ANN].page.evaluate("""() => {
+            const box = document.querySelector('#host-ledger .ledger-scroll');
+            return box ? box.scrollWidth - box.clientWidth : null; }""")
+        assert ledger is not None and ledger <= 0, f"{game}: the ledger scrolls by {ledger}px"
         if game == "holdem":
             await self.players[ANN].shot(f"evening-{game}-host")
         moved = await self.until("acted", seat=CAT)
