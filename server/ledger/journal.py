@@ -412,9 +412,9 @@ class Ledger:
             player_id = account.rsplit(":", 1)[1]
             if player_id == POT:
                 raise RuntimeError(f"{account} holds {amount} chips outside a batch")
-            ok = await self.transfer(account, home_account(table_of(account), player_id),
-                                     amount, reason="cash_out restart")
-            if ok:
+            home = home_account(table_of(account), player_id)
+            ok = await self.transfer(account, home, amount, reason="cash_out restart")
+            if ok and home != PRACTICE:  # (play money goes back to `practice`: no player's)
                 cashed[player_id] = cashed.get(player_id, 0) + amount
         if voided or cashed:
             log.info("event=ledger_recovered voided=%d cashed_out=%d", len(voided), len(cashed))

@@ -19,7 +19,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Collection
 
-from server.ledger.journal import POT, Ledger, home_account, table_of
+from server.ledger.journal import POT, PRACTICE, Ledger, home_account, table_of
 from server.ledger.store import Batch, Transfer
 
 __all__ = ["cash_out_rest", "take_table", "void_hands_of"]
@@ -81,7 +81,8 @@ async def cash_out_rest(ledger: Ledger, node: str) -> dict[str, int]:
         player = account.rsplit(":", 1)[1]
         if player == POT:
             raise RuntimeError(f"{account} holds {amount} chips outside a batch")
-        if await ledger.transfer(account, home_account(table_of(account), player), amount,
-                                 reason=f"cash_out takeover of {node}"):
+        home = home_account(table_of(account), player)
+        if await ledger.transfer(account, home, amount,
+                                 reason=f"cash_out takeover of {node}") and home != PRACTICE:
             cashed[player] = cashed.get(player, 0) + amount
     return cashed
