@@ -6,6 +6,8 @@ balance; the ledger sums to zero throughout (the ``store`` fixture checks it too
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from server.config import Config
@@ -85,9 +87,11 @@ async def test_without_a_ledger_play_money_is_not_booked() -> None:
 def test_the_practice_settings_are_checked() -> None:
     """`Config.practice_tables_per_account`, `max_practice_bots` (positive integers) and
     `practice_think` (0..30 s): a bad value is refused naming its field."""
-    for field, bad in (("practice_tables_per_account", 0), ("max_practice_bots", -1),
-                       ("max_practice_bots", True), ("practice_think", -0.5),
-                       ("practice_think", 31), ("practice_think", "1")):
+    cases: tuple[tuple[str, Any], ...] = (
+        ("practice_tables_per_account", 0), ("max_practice_bots", -1),
+        ("max_practice_bots", True), ("practice_think", -0.5), ("practice_think", 31),
+        ("practice_think", "1"))
+    for field, bad in cases:
         with pytest.raises(ValueError, match=field):
             Config(**{field: bad})
     assert Config(practice_think=0).practice_think == 0
