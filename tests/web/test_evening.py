@@ -146,6 +146,12 @@ class Evening:
         await self.until("presence", seat=CAT, online=False)
         bob = self.players[BOB].page
         await no_sideways_scroll(bob, f"{game}: a seat disconnected")
+        inside = await bob.evaluate(f"""() => {{
+            const seat = document.querySelector('.seat[data-seat="{CAT}"]');
+            const b = seat.querySelector('.badge.offline').getBoundingClientRect();
+            const p = seat.querySelector('.plate').getBoundingClientRect();
+            return [b.left - p.left, p.right - b.right]; }}""")
+        assert min(inside) >= 0, f"{game}: the label runs out of the seat's plate: {inside}"
         await self.players[BOB].shot(f"evening-{game}-phone")
         # the host's laptop: no sideways scroll, the four players' ledger whole in its column
         await no_sideways_scroll(self.players[ANN].page, f"{game}: the host's page")
