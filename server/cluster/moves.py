@@ -104,8 +104,10 @@ class Moves:
 
     async def drain(self, deadline: float) -> int:
         """Hand every table of this process to others (each at the end of its hand, within
-        ``deadline`` seconds); how many moved. The others stay for the ordinary shutdown."""
-        actors = list(self.d.registry.actors.values())
+        ``deadline`` seconds); how many moved. The others stay for the ordinary shutdown, as
+        does a practice table (issue 24: its bots are this process's; it closes with it, its
+        play money back to the ledger's ``practice`` account)."""
+        actors = [a for a in self.d.registry.actors.values() if not a.practice]
         if not actors:
             return 0
         done = await asyncio.gather(*(self.move(a, deadline) for a in actors))
