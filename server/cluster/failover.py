@@ -37,6 +37,7 @@ from typing import TYPE_CHECKING, Any
 from server.cluster import keys as lua
 from server.cluster.tasks import cancel_all
 from server.jackpot.takeover import take_over
+from server.ledger.journal import is_practice_table
 from server.ledger.takeover import cash_out_rest, take_table, void_hands_of
 from server.table.handoff import TableState, fence, spec_of
 
@@ -124,6 +125,8 @@ class Failover:
             table_id, run, text = str(rows[i]), str(rows[i + 1]), str(rows[i + 2] or "")
             if not text or table_id in d.registry.actors:
                 continue  # no state to reopen it from: its chips are cashed out (step 5)
+            if is_practice_table(table_id):  # issue 24: its bots were the lost process's;
+                continue  # its play money goes back to `practice` (step 5, home_account)
             try:
                 state = TableState.from_json(text)
                 state.seq += SEQ_JUMP
