@@ -182,7 +182,8 @@ def build_app(config: Config) -> App:
                         guest_idle_expiry=config.guest_idle_expiry)
     router = Router(config=config, registry=registry, sessions=sessions, metrics=metrics,
                     history=history)
-    bots = PracticeBots(sessions.bot_token, think=config.practice_think)
+    bots = PracticeBots(sessions.bot_token, think=config.practice_think,
+                        revoke=sessions.revoke)
     registry.start_bots = bots.start  # practice tables: bots on the server's own WebSocket
     edge.handle_now = router.handle_now
     router.connections = lambda: edge.connections.values()

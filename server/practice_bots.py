@@ -40,12 +40,15 @@ def loopback_url(host: str, port: int, path: str) -> str:
 class PracticeBots:
     """Starts and owns the bots of every practice table of this process.
 
-    ``token``: issues a bot's (player id, token) for a name. ``think``: seconds a bot waits
-    before it acts (``Config.practice_think``). ``url`` is set once the server listens."""
+    ``token``: issues a bot's (player id, token) for a name; ``revoke`` ends its session
+    when it is done (``Sessions.revoke``). ``think``: seconds a bot waits before it acts
+    (``Config.practice_think``). ``url`` is set once the server listens."""
 
     def __init__(self, token: Callable[[str], Awaitable[tuple[str, str]]], *,
-                 think: float) -> None:
+                 think: float,
+                 revoke: Callable[[str, str | None], Awaitable[int]] | None = None) -> None:
         self._token = token
+        self._revoke = revoke
         self.think = think
         self.url: str | None = None
         self._tasks: set[asyncio.Task[None]] = set()
@@ -68,7 +71,7 @@ class PracticeBots:
                    buy_in: int) -> None:
         if self.url is None:
             raise RuntimeError("the server is not listening yet")
-        _, token = await self._token(name)
+        player_id, token = await self._token(name)
         bot = PracticeBot(self.url, name, table, token=token, code=code, seats=seats,
                           buy_in=buy_in, seed=secrets.randbits(32), think=self.think)
         self._bots.add(bot)
@@ -76,6 +79,9 @@ class PracticeBots:
             await bot.play()
         finally:
             self._bots.discard(bot)
+            if self._revoke is not None:  # its session ends with it (none pile up)
+                with contextlib.suppress(Exception):
+                    await self._revoke(player_id, None)
 
     def _done(self, task: asyncio.Task[None]) -> None:
         self._tasks.discard(task)
