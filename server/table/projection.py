@@ -182,14 +182,16 @@ class HandProjector:
         if isinstance(e, csp.JackpotWagered):
             return [Draft(_with(partial(m.acted, seat=e.seat, action="ante", amount=e.amount,
                                         stack=e.stack), {"jackpot": True}))]
-        if isinstance(e, csp.SatOut):
-            return [Draft(partial(m.acted, seat=e.seat, action="fold", amount=0,
-                                  stack=self.stack_of(e.seat)))]
+        if isinstance(e, csp.SatOut):  # (timeout: the clock's, told from a leaver's fold)
+            sat: Builder = partial(m.acted, seat=e.seat, action="fold", amount=0,
+                                   stack=self.stack_of(e.seat))
+            return [Draft(_with(sat, {"timeout": True}) if e.timeout else sat)]
         if isinstance(e, csp.DealerDealt):
             return [Draft(partial(m.dealer, cards=list(seen(e, None).cards)))]
         if isinstance(e, csp.PlayerDecided):
-            return [Draft(partial(m.acted, seat=e.seat, action=e.action, amount=e.amount,
-                                  stack=e.stack))]
+            dec: Builder = partial(m.acted, seat=e.seat, action=e.action, amount=e.amount,
+                                   stack=e.stack)
+            return [Draft(_with(dec, {"timeout": True}) if e.timeout else dec)]
         if isinstance(e, csp.DealerRevealed):
             v = seen(e, None)
             return [Draft(partial(m.dealer, cards=list(v.cards), hand=v.hand,
