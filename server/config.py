@@ -346,10 +346,12 @@ class Config:
     also counts as an open table (`max_tables_per_account`, `max_tables_per_ip`,
     `max_tables`)."""
 
-    max_practice_bots: int = 200
-    """Bots playing at the practice tables of this process at once (each is one loopback
-    WebSocket connection); a practice table that would pass it is refused with
-    `server_busy`."""
+    max_practice_bots: int = 48
+    """Bots playing at the practice tables of this process at once; a practice table that
+    would pass it is refused with `server_busy`. Each bot is one WebSocket connection from
+    the loopback address, counted against `max_connections_per_ip` like any connection from
+    there: the registry counts at most that many (whichever is lower), and the default stays
+    below it so that people on this machine can still connect."""
 
     practice_think: float = 1.0
     """Seconds a practice bot waits before it acts (so a person sees each action)."""

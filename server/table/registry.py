@@ -212,7 +212,9 @@ class TableRegistry:
             raise ProtocolError("too_many_practice_tables",
                                 f"you have {len(mine)} practice table(s) open, the most one "
                                 "player may have: leave it first (it closes when you leave)")
-        if sum(self.bots.values()) + bots > cfg.max_practice_bots:
+        # each bot is a loopback connection: the address's cap bounds them too
+        if sum(self.bots.values()) + bots > min(cfg.max_practice_bots,
+                                                cfg.max_connections_per_ip):
             log.warning("event=table_refused reason=practice_bots bots=%d",
                         sum(self.bots.values()))
             raise ProtocolError("server_busy", "too many bots are playing on this server; "

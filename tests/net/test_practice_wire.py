@@ -235,3 +235,17 @@ async def test_bot_counts_and_the_servers_bot_cap(live_server: Any) -> None:
                               amount=turn["options"]["ante"]["min"], jackpot=True)
     assert answer["type"] == "error" and answer["code"] == "limit_exceeded"
     assert "practice" in answer["message"]
+
+
+async def test_the_bots_stay_within_the_loopback_addresss_connection_cap(
+        live_server: Any) -> None:
+    """Each bot is a connection from the loopback address: the bots of a process never pass
+    `max_connections_per_ip`, whatever `max_practice_bots` says."""
+    live: Live = await live_server(practice_think=0.0, max_connections_per_ip=4,
+                                   max_practice_bots=48)
+    me = await open_client(live, SUBPROTOCOL_JSON)
+    await me.hello("Ann")
+    answer = await me.request("create_table", **create("holdem", "no_limit", bots=5,
+                                                       seats=6))
+    assert answer["type"] == "error" and answer["code"] == "server_busy"
+    await ok(me, "create_table", **create("holdem", "no_limit", bots=3))
