@@ -164,6 +164,10 @@ README_SHOTS: list[tuple[str, str, str]] = [
      "strength, four colours", "fit-caribbean-430", "look-phone-stud7"),
     ("practice against bots (issue 24): my turn among three bots, on a laptop / a phone",
      "practice-bots-desktop", "practice-bots-phone"),
+    ("an evening (test_evening.py): Cat's laptop slept on her turn, the host's page / the "
+     "same moment on Bob's 360 px phone", "evening-holdem-host", "evening-holdem-phone"),
+    ("the evening's closing ledger on Bob's phone: Hold'em at 360 px / Seven Card Stud at "
+     "430 px", "evening-holdem-ledger-phone", "evening-stud7-ledger-phone"),
 ]
 README = ROOT / "README.md"
 _BEGIN = "<!-- screenshots: written by tests/web/conftest.py (README_SHOTS) after a browser run -->"
