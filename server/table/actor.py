@@ -380,7 +380,8 @@ class TableActor:
             elif self._person_seen:
                 self._practice_over = True
                 self.call(lambda: self.close_for_good("practice", after_hand=True))
-        key = (len(self.sinks), self.seats.owners(), self.remote_spectators)
+        key = (len(self.sinks), self.seats.owners(), self.remote_spectators,  # and whether a
+               self.practice and not self.in_hand and not has_person(self, playing=True))
         if key != self._lobby_key:
             self._lobby_key = key
             if self.on_change is not None:
@@ -392,7 +393,7 @@ class TableActor:
         request still queued ``table_closed`` and stop (the registry then forgets the
         table)."""
         if self.closing or self.stopped or self.in_hand or not self.seats.is_empty() and not (
-                self.practice and not has_person(self)):  # bots alone: idle too
+                self.practice and not has_person(self, playing=True)):  # bots alone: idle
             return
         await self.close_for_good("idle")
         log.info("event=table_idle_closed table=%s", self.table_id)

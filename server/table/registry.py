@@ -49,7 +49,12 @@ from server.table.host import private_table_id
 from server.table.house import jackpot_terms
 from server.table.jackpot import EmbeddedJackpot, JackpotService
 from server.table.lobby import Lobby, Mutes
-from server.table.practice import PracticeWallet, practice_spec, practice_table_id
+from server.table.practice import (
+    PracticeWallet,
+    has_person,
+    practice_spec,
+    practice_table_id,
+)
 from server.table.settings import TableSpec, build_spec
 
 __all__ = ["TableRegistry"]
@@ -320,7 +325,8 @@ class TableRegistry:
         self.lobby.changed(table_id)
         if self.listing_listener is not None:
             self.listing_listener(table_id)
-        empty = not actor.in_hand and actor.seats.is_empty()
+        empty = not actor.in_hand and (actor.seats.is_empty() or (  # a practice table:
+            actor.practice and not has_person(actor, playing=True)))  # no person playing
         timer = self._idle.get(table_id)
         if empty and timer is None and not actor.closing and self.accepting:
             self._idle[table_id] = self.clock.call_later(

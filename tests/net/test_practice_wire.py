@@ -249,3 +249,37 @@ async def test_the_bots_stay_within_the_loopback_addresss_connection_cap(
                                                        seats=6))
     assert answer["type"] == "error" and answer["code"] == "server_busy"
     await ok(me, "create_table", **create("holdem", "no_limit", bots=3))
+
+
+@pytest.mark.parametrize("how", ["never_sat", "sat_out"])
+async def test_a_practice_table_without_its_player_playing_closes_when_idle(
+        live_server: Any, how: str) -> None:
+    """Bots never play alone, and a practice table whose player never sat, or sits out, is
+    idle: it closes after `idle_table_close` (`table_closed`, `reason: "idle"`), bots and all,
+    the play money back to `practice`."""
+    live: Live = await live_server(practice_think=0.0, idle_table_close=0.5)
+    me = await open_client(live, SUBPROTOCOL_JSON)
+    await me.hello("Ann")
+    table = (await ok(me, "create_table", **create("holdem", "no_limit", bots=2)))["table"]
+    await ok(me, "watch", table=table)
+    await bots_seated(me, table, 2)
+    if how == "sat_out":
+        await ok(me, "sit", table=table, seat=0, buy_in=BUY_IN)
+        await me.event("hand_started", table=table)
+        await ok(me, "sit_out", table=table)  # plays this hand out, then sits out
+    hands = 0
+    while True:  # (folding this hand at my turn)
+        msg = await me.event_any()
+        if msg.get("table") != table:
+            continue
+        if msg["type"] == "hand_started":
+            hands += 1
+        elif msg["type"] == "turn" and msg.get("seat") == 0 and "options" in msg:
+            await me.send({"type": "act", "rid": "f", "table": table, "action": "fold"})
+        elif msg["type"] == "table_closed":
+            break
+    assert msg["reason"] == "idle"
+    assert hands == 0, "bots never play alone"  # (the hand I sat in was seen above)
+    await asyncio.wait_for(until_gone(live, table), TIMEOUT)
+    ledger = live.app.wallet.ledger
+    assert await ledger.balance(PRACTICE) == 0 and await ledger.total() == 0
