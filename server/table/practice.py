@@ -19,7 +19,7 @@ chips.
   (``server.main`` runs them, :mod:`server.loadtest.practice`).
 * A hand starts only while a person is seated and not sitting out (:func:`has_person`);
   the table closes when its person leaves (``table_closed``, ``reason: "practice"``), or
-  after ``Config.idle_table_close`` with no person seated.
+  after ``Config.idle_table_close`` with no person playing (never sat, or sitting out).
 """
 
 from __future__ import annotations
