@@ -232,6 +232,7 @@ function renderGoneHome(state) {
       : "The host closed the game; everyone was cashed out and your chips are back in your balance. Here is the evening's ledger.")
     : reason === "host" ? "The host closed the game. Your chips went back to your balance."
       : reason === "practice" ? "You left the practice table: it closed and its bots went home. It was play money: your balance never moved."
+      : /^p\d+-/.test(String(id)) ? "The practice table closed (nobody was playing at it). It was play money: your balance never moved."
       : "It was closed (or the server restarted). Your chips at it went back to your balance.";
 }
 
