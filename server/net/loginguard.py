@@ -37,11 +37,11 @@ import math
 import time
 from collections import OrderedDict, deque
 from collections.abc import AsyncIterator, Callable
-from dataclasses import dataclass
 
 from protocol import ProtocolError
 from server.config import Config
 from server.ledger.accounts import AccountError
+from server.ratelimit import Lockouts
 from server.redisio import RedisUnavailable
 from server.roomlimits import CLAIM_TTL, RoomLimits
 
@@ -74,60 +74,6 @@ def refusal(code: str, retry_after: float, message: str | None = None) -> Protoc
     exc = ProtocolError(code, message)
     exc.retry_after = max(1, math.ceil(retry_after))
     return exc
-
-
-@dataclass(slots=True)
-class _Record:
-    failures: int = 0
-    last: float = 0.0
-    locked_until: float = 0.0
-
-
-class Lockouts:
-    """Failure counts and exponential lockouts per key (see the module docstring)."""
-
-    def __init__(self, *, limit: int, window: float, lockout: float, lockout_max: float,
-                 tracked: int, clock: Callable[[], float] = time.monotonic) -> None:
-        self.limit = limit
-        self.window = window
-        self.lockout = lockout
-        self.lockout_max = lockout_max
-        self.tracked = tracked
-        self._clock = clock
-        self._records: OrderedDict[str, _Record] = OrderedDict()
-
-    def retry_after(self, key: str) -> float:
-        """Seconds until `key` may try again (0: now)."""
-        record = self._records.get(key)
-        if record is None:
-            return 0.0
-        return max(0.0, record.locked_until - self._clock())
-
-    def failed(self, key: str) -> float:
-        """Count one failure of `key`; returns the lockout it now has (0: none)."""
-        now = self._clock()
-        record = self._records.pop(key, None) or _Record()
-        if now - max(record.last, record.locked_until) > self.window:
-            record.failures = 0  # quiet for a whole window (after any lockout): forgiven
-        record.failures += 1
-        record.last = now
-        over = record.failures - self.limit
-        lock = 0.0
-        if over >= 0:
-            lock = min(self.lockout_max, self.lockout * 2.0 ** min(over, 60))
-            record.locked_until = now + lock
-        self._records[key] = record  # (most recent last: the oldest is forgotten first)
-        while len(self._records) > self.tracked:
-            self._records.popitem(last=False)
-        return lock
-
-    def succeeded(self, key: str) -> None:
-        """Forget `key`'s failures."""
-        self._records.pop(key, None)
-
-    def failures(self, key: str) -> int:
-        record = self._records.get(key)
-        return 0 if record is None else record.failures
 
 
 class GuestLimiter:

@@ -23,11 +23,10 @@ import hmac
 import re
 import secrets
 import time
-from collections import OrderedDict
 from collections.abc import Callable
-from dataclasses import dataclass
 
 from server.operator.errors import AdminError
+from server.ratelimit import Lockouts
 
 __all__ = ["MAX_SESSIONS", "OperatorAuth", "OperatorGuard"]
 
@@ -114,13 +113,6 @@ class OperatorAuth:
         return {"session": sid, "operator": name, "expires": expires}
 
 
-@dataclass(slots=True)
-class _Failures:
-    count: int = 0
-    last: float = 0.0
-    locked_until: float = 0.0
-
-
 class OperatorGuard:
     """Failed operator credentials per client address, and the lockouts they earn (see the
     module docstring). Answers from memory; at most `tracked` addresses, the oldest
@@ -129,33 +121,16 @@ class OperatorGuard:
     def __init__(self, *, limit: int, window: float, lockout: float, lockout_max: float,
                  tracked: int = 4096, clock: Callable[[], float] = time.monotonic) -> None:
         self.limit = limit
-        self.window = window
-        self.lockout = lockout
-        self.lockout_max = lockout_max
-        self.tracked = tracked
-        self._clock = clock
-        self._records: OrderedDict[str, _Failures] = OrderedDict()
+        # the same failure counts and doubling lockouts as the players' logins
+        self._lockouts = Lockouts(limit=limit, window=window, lockout=lockout,
+                                  lockout_max=lockout_max, tracked=tracked, clock=clock)
 
     def retry_after(self, address: str) -> float:
         """Seconds until `address` may present a credential again (0: now)."""
-        record = self._records.get(address)
-        return 0.0 if record is None else max(0.0, record.locked_until - self._clock())
+        return self._lockouts.retry_after(address)
 
     def failed(self, address: str) -> tuple[int, float]:
         """Count one failed credential from `address`: (its failures in the window, the
         lockout it starts now in seconds, 0 for none)."""
-        now = self._clock()
-        record = self._records.pop(address, None) or _Failures()
-        if now - max(record.last, record.locked_until) > self.window:
-            record.count = 0  # quiet for a whole window: forgiven
-        record.count += 1
-        record.last = now
-        lock = 0.0
-        over = record.count - self.limit
-        if over >= 0:
-            lock = min(self.lockout_max, self.lockout * 2.0 ** min(over, 60))
-            record.locked_until = now + lock
-        self._records[address] = record
-        while len(self._records) > self.tracked:
-            self._records.popitem(last=False)
-        return record.count, lock
+        lock = self._lockouts.failed(address)
+        return self._lockouts.failures(address), lock
