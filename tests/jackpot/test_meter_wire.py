@@ -35,7 +35,8 @@ def operator(server: Live) -> tuple[str, int]:
 
 async def http_get(host: str, port: int, path: str) -> tuple[int, bytes]:
     reader, writer = await asyncio.open_connection(host, port)
-    writer.write(f"GET {path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n".encode())
+    writer.write(f"GET {path} HTTP/1.1\r\nHost: {host}:{port}\r\nConnection: close\r\n\r\n"
+                 .encode())  # (the operator listener checks Host: its own address)
     raw = await asyncio.wait_for(reader.read(), 10)
     writer.close()
     head, _, body = raw.partition(b"\r\n\r\n")
