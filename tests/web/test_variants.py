@@ -174,7 +174,8 @@ async def test_a_caribbean_stud_round_with_the_jackpot_wager(
     result = settled["results"]["0"]
     assert (result["ante"], result["play"]) == (100, 1000)  # the flush pays 5 to 1
     # CSP-14: the creator watches: Alice's hand is named to her only (her page says flush)
-    assert result["jackpot"] is not None and "hand" not in result
+    # nor is her qualifying jackpot hand: the watcher's copy carries no name of it at all
+    assert "hand" not in result and not result["jackpot"], result
     final = result["stack"]
     assert ended["stacks"] == {"0": final}
     shown = f"{final:,}"
@@ -186,8 +187,10 @@ async def test_a_caribbean_stud_round_with_the_jackpot_wager(
     await expect(alice.page.locator("#announcements")).to_contain_text("JACKPOT! Alice hits flush")
     await expect(alice.page.locator(".dealer-hand .label")).to_contain_text("Dealer: ")
     await expect(alice.page.locator("#jackpot-win")).to_contain_text("JACKPOT!")
-    await expect(watcher.page.locator("#jackpot-win")).to_contain_text(
-        "Alice hits the jackpot with flush")
+    # CSP-14: the watcher sees her result, never her hand's name (her cards stay face down)
+    await expect(watcher.page.locator("#announcements")).to_contain_text(
+        "Alice: ante +100, play +1,000")
+    await expect(watcher.page.locator("#announcements")).not_to_contain_text("flush")
     await watcher.shot("caribbean-phone")
     # The meter, in the top bar of every page, follows the server's `jackpot` messages.
     meter = await meter_client.event("jackpot")
