@@ -84,7 +84,8 @@ LISTENING = "listening "
 
 def _serve_ours(data_dir: str, queued_only: bool) -> None:
     from server.config import Config
-    from server.main import configure_logging, run
+    from server.main import run
+    from server.process import configure_logging
 
     # A/B (`--queued-only`): websockets' public path, every frame through the outbox and the
     # writer task (`Config.fast_send`)
