@@ -7,15 +7,16 @@ orders cards by rank first, then by suit.
 
 A deck is a sequence of cards in the exact order in which they leave it,
 burns included.  The engine never shuffles: the caller passes a deck (tests
-pass an exact order; the server shuffles with :func:`shuffled`, which uses
-``secrets``).  :func:`check_deck` is the GEN-02 check made before a hand.
+pass an exact order; the table's dealer shuffles with :func:`shuffle_with` over the
+operating system's entropy, ``server.table.shuffle``).  This package reads no entropy of
+its own: the random bytes are always an input.  :func:`check_deck` is the GEN-02 check made
+before a hand.
 """
 
 from __future__ import annotations
 
 import hashlib
-import secrets
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from functools import cache, lru_cache
 
 RANKS = "23456789TJQKA"
@@ -97,23 +98,24 @@ def check_deck(deck: Sequence[str], card_set: Iterable[str]) -> None:
         raise DeckError("missing_cards", f"deck is missing {len(missing)} card(s): {missing[:5]}")
 
 
-def shuffled(card_set: Sequence[str]) -> list[str]:
-    """A uniformly shuffled copy of ``card_set`` (Fisher-Yates over ``secrets``; GEN-03).
+def shuffle_with(card_set: Sequence[str], entropy: Callable[[int], bytes]) -> list[str]:
+    """A uniformly shuffled copy of ``card_set``: Fisher-Yates over the bytes ``entropy(n)``
+    returns (GEN-03; the server passes ``secrets.token_bytes``, see ``server.table.shuffle``).
 
-    The random bytes come from ``secrets.token_bytes`` in one call per deck (not one system
-    call per card). Each swap index is drawn by rejection sampling on 16-bit words, so it is
-    exactly uniform over ``0..i``: a word at or above the largest multiple of ``i + 1`` below
-    65,536 is thrown away and the next one taken (more bytes are drawn if ever needed)."""
+    The bytes are asked for in one call per deck (not one call per card). Each swap index is
+    drawn by rejection sampling on 16-bit words, so it is exactly uniform over ``0..i``: a
+    word at or above the largest multiple of ``i + 1`` below 65,536 is thrown away and the
+    next one taken (more bytes are asked for if ever needed)."""
     deck = list(card_set)
     n = len(deck)
-    pool = secrets.token_bytes(2 * n + 16)
+    pool = entropy(2 * n + 16)
     k = 0
     for i in range(n - 1, 0, -1):
         span = i + 1
         limit = 65536 - 65536 % span
         while True:
             if k + 2 > len(pool):
-                pool += secrets.token_bytes(2 * n)
+                pool += entropy(2 * n)
             word = pool[k] << 8 | pool[k + 1]
             k += 2
             if word < limit:
@@ -133,7 +135,7 @@ def seeded_shuffle(cards: Sequence[str], seed: bytes, *, label: str = "") -> lis
 
     The engine is pure, so when it must reshuffle mid-hand (burns and
     discards, DRAW-03 and STUD-05) the randomness is an input: the server
-    draws ``seed`` from ``secrets`` before the hand, and the same seed always
+    draws ``seed`` from the operating system's entropy before the hand, and the same seed always
     gives the same order, so a hand replays exactly from its inputs.
     """
     deck = list(cards)

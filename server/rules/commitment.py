@@ -1,7 +1,7 @@
 """The deck commitment: a Merkle tree over (position, card, salt), published before the deal.
 
 Rule of this module: pure and standard library only; the salts are an *input* (the table draws
-one fresh random salt of at least 16 bytes per card with ``secrets``), so the same deck and
+one fresh random salt of at least 16 bytes per card from its injected ``rng``), so the same deck and
 salts always give the same root.
 
 Byte layout (everything an outsider needs to re-implement the check)

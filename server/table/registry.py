@@ -38,7 +38,6 @@ from server.ledger.ids import (
 )
 from server.ledger.journal import is_practice_table
 from server.ledger.wallet import Wallet
-from server.rules.cards import shuffled
 from server.table import admin
 from server.table.actor import TableActor
 from server.table.api import Clock, Sink
@@ -56,6 +55,7 @@ from server.table.practice import (
     practice_table_id,
 )
 from server.table.settings import TableSpec, build_spec
+from server.table.shuffle import shuffled
 
 __all__ = ["TableRegistry"]
 
@@ -77,7 +77,7 @@ class TableRegistry:
     ``clock``: a :class:`~server.table.api.Clock`, or a monotonic-time function (then
     ``wall`` is the Unix-time function and timers use the running loop). ``rng``: random
     bytes for salts and reshuffle seeds (``secrets.token_bytes``). ``shuffle``: the deck
-    shuffle (``server.rules.cards.shuffled``, GEN-03). ``jackpot``: the process's jackpot service
+    shuffle (``server.table.shuffle.shuffled``, GEN-03). ``jackpot``: the process's jackpot service
     (:class:`EmbeddedJackpot` by default; its payouts are credited through ``wallet``).
     ``history``: where every table stores its hand records (in memory by default).
     ``ids``: the store whose durable counters give table ids (``t<n>``) and hand numbers

@@ -10,7 +10,8 @@ from typing import Any
 import pytest
 
 from server.rules import cards
-from server.rules.cards import DeckError, check_deck, make_deck, pretty, shuffled, suit_of
+from server.rules.cards import DeckError, check_deck, make_deck, pretty, suit_of
+from server.table.shuffle import shuffled
 
 
 def test_pot_01_suits_rank_spades_hearts_diamonds_clubs() -> None:

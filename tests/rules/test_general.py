@@ -13,7 +13,7 @@ import secrets
 import pytest
 
 from server.rules import cards, errors
-from server.rules.cards import check_deck, make_deck, shuffled
+from server.rules.cards import check_deck, make_deck
 from server.rules.draw import DRAW
 from server.rules.events import (
     Acted,
@@ -31,6 +31,7 @@ from server.rules.hand import Hand
 from server.rules.holdem import HOLDEM
 from server.rules.structure import FIXED_LIMIT, NO_LIMIT, POT_LIMIT, SPREAD_LIMIT, Stakes
 from server.rules.variant import TableRules
+from server.table.shuffle import shuffled
 from tests.rules.scripted import Script, fill_deck, like, run
 
 NL = TableRules(structure=NO_LIMIT, stakes=Stakes(blinds=(5, 10)))
@@ -91,7 +92,8 @@ def test_gen_02_void_mid_hand_returns_every_wager() -> None:
 def test_gen_03_engine_takes_the_deck_as_input_server_shuffles_with_secrets(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """GEN-03: the engine never shuffles (a given deck order is dealt exactly); the server's
-    shuffle draws from ``secrets``; no rules module imports ``random``.  (That a fixed deck
+    shuffle (``server.table.shuffle``) draws from ``secrets``; no rules module imports
+    ``random`` or ``secrets``: the rules package reads no entropy.  (That a fixed deck
     is accepted only in test mode is the server layer's check.)"""
     calls: list[int] = []
     real = secrets.token_bytes
@@ -110,6 +112,7 @@ def test_gen_03_engine_takes_the_deck_as_input_server_shuffles_with_secrets(
             names = ([a.name for a in node.names] if isinstance(node, ast.Import)
                      else [node.module or ""] if isinstance(node, ast.ImportFrom) else [])
             assert "random" not in names, f"{path.name} imports random"
+            assert "secrets" not in names, f"{path.name} imports secrets"
     fixed = fill_deck(["2c", "3c", "4c", "5c"], HOLDEM.card_set)
     hand = Hand(HOLDEM, NL, {1: 100, 2: 100}, button=2, deck=fixed)
     dealt = {e.seat: e.cards for e in hand.start() if isinstance(e, Dealt)}

@@ -14,7 +14,6 @@ import random
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from server.rules.cards import shuffled
 from server.rules.errors import IllegalAction
 from server.rules.events import Acted, BetReturned, HandEnded, Posted, PotAwarded, RakeTaken
 from server.rules.hand import Hand
@@ -22,6 +21,7 @@ from server.rules.pots import build_pots
 from server.rules.structure import STRUCTURES
 from server.rules.variant import TableRules
 from server.rules.variants import VARIANTS
+from server.table.shuffle import shuffled
 from tests.rules.driver import play_random, random_action, replay, stakes_for
 
 VARIANT_NAMES = sorted(VARIANTS)
