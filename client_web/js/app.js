@@ -1,13 +1,16 @@
 // The page: wires the socket (js/socket.js), the state (js/state.js) and the DOM (js/ui/*).
 //
-// Rule of this module: every server message goes through `dispatch` into the pure reducer;
-// rendering reads `store.state` only. Routes (shareable): `#/` lobby, `#/table/<id>` play,
+// Rule of this module: every server message goes through `dispatch` (js/page.js) into the
+// pure reducer and comes back here on js/bus.js (DISPATCHED); rendering reads `store.state`
+// only. Nothing is handed to the modules below at boot: they import what they call, and a
+// redraw they need is asked on the bus (RENDER). Routes (shareable): `#/` lobby, `#/table/<id>` play,
 // `#/table/<id>/watch` spectate; a private game's invite adds `?code=<code>` (js/home.js). Several tables at once: a table left for another (or for
 // the lobby) stays followed in the background ("my tables", `state.background`) until
 // closed in the strip. Test hook: `window.__poker` ({socket, store, dispatch, statuses,
 // sounds, notifier}).
 
-import { app } from "./ctx.js";
+import { actError, renderBanner, showBanner } from "./banner.js";
+import { DISPATCHED, on, RENDER } from "./bus.js";
 import { plainError } from "./errors.js";
 import { loadHistory, setupHistory } from "./history-page.js";
 import { isPrivateId, parseRoute as routeOf } from "./home.js";
@@ -19,8 +22,9 @@ import { actionSound, Sound } from "./sound.js";
 import { loadPrefs, prefsHTML, savePref } from "./prefs.js";
 import { myTables, myTurn, reduce } from "./state.js";
 import { TurnNotifier } from "./notify.js";
+import { dispatch, page, store } from "./page.js";
 import { PokerSocket } from "./socket.js";
-import { actError, renderBanner, renderTable, renderTop, showBanner } from "./table-render.js";
+import { renderTable, renderTop } from "./table-render.js";
 import { setupTable } from "./table-page.js";
 import { $, setHTML, show } from "./ui/dom.js";
 import { stripHTML } from "./ui/strip.js";
@@ -30,7 +34,6 @@ export { GAP_AFTER } from "./pacing.js";
 
 const LOBBY_POLL_MS = 3000;
 const CLOCK_WARN_S = 5; // the last seconds of your clock tick aloud
-const store = app.store;
 const restored = new Set();
 let renderQueued = false;
 let saveTimer = null;
@@ -48,11 +51,11 @@ function react(msg) {
   const open = msg.table && msg.table === openId();
   if (open && msg.type === "acted") {
     const name = actionSound(msg.action);
-    if (name) app.sound.play(name);
+    if (name) page.sound.play(name);
   }
   const t = store.state.table;
   if (open && msg.type === "pot_awarded" && t && t.you != null && msg.winners &&
-      msg.winners[String(t.you)] != null) app.sound.play("win");
+      msg.winners[String(t.you)] != null) page.sound.play("win");
   const now = new Set();
   for (const tb of [store.state.table, ...Object.values(store.state.background)]) {
     if (myTurn(tb)) now.add(`${tb.id}:${tb.hand}:${tb.turns[tb.you].seq ?? "s"}`);
@@ -60,14 +63,14 @@ function react(msg) {
   const fresh = [...now].some((k) => !turnsSeen.has(k));
   turnsSeen = now;
   if (fresh) {
-    app.sound.play("turn");
-    app.notifier.turnStarted();
+    page.sound.play("turn");
+    page.notifier.turnStarted();
   }
-  app.notifier.update(now.size > 0);
+  page.notifier.update(now.size > 0);
 }
 
-function dispatch(msg) {
-  store.state = reduce(store.state, msg);
+/** After `dispatch(msg)` (js/page.js) applied `msg`: restoring, saving, sounds, the redraw. */
+function dispatched(msg) {
   const open = store.state.table;
   if (msg.type === "snapshot" && open && open.id === msg.table && !restored.has(msg.table)) {
     restored.add(msg.table);
@@ -80,7 +83,7 @@ function dispatch(msg) {
   }
   if (msg.type === "welcome") tokenStore.set(msg.token);
   if (msg.type === "snapshot") rememberMyTables(); // the names, once known
-  if (msg.type === "table_closed" && app.route.view === "table" && msg.table === app.route.id) {
+  if (msg.type === "table_closed" && page.route.view === "table" && msg.table === page.route.id) {
     dispatch({ type: "local:gone", table: msg.table });
   }
   react(msg);
@@ -108,14 +111,14 @@ function codeFor(id, route) {
 /** `fields` with the table's invite code, when this browser has one. */
 function withCode(id, fields, route) {
   const code = codeFor(id, route);
-  app.socket.codes.set(id, code);
+  page.socket.codes.set(id, code);
   return code ? { ...fields, code } : fields;
 }
 
 async function onRoute() {
   const next = parseRoute();
-  const prev = app.route;
-  app.route = next;
+  const prev = page.route;
+  page.route = next;
   if (prev.view !== next.view || prev.id !== next.id) {
     actError("");
     $("#chat-error").textContent = "";
@@ -127,25 +130,25 @@ async function onRoute() {
     openTable(next.id, next.watch, next);
   }
   if (next.view === "lobby") refreshTables();
-  app.actionsKey = "";
+  page.actionsKey = "";
   render();
 }
 
 async function openTable(id, watch, route) {
   dispatch({ type: "local:open_table", table: id, keep: true });
   dispatch({ type: "local:home_private", table: null });
-  app.socket.follow(id);
-  app.watchRoutes[id] = !!watch;
-  app.serverHistory = null;
+  page.socket.follow(id);
+  page.watchRoutes[id] = !!watch;
+  page.serverHistory = null;
   rememberMyTables();
-  const answer = await app.socket.request("watch", withCode(id, { table: id }, route));
+  const answer = await page.socket.request("watch", withCode(id, { table: id }, route));
   if (answer.type === "error") {
     if (answer.code === "unknown_table" && isPrivateId(id)) { // a private game, no (valid) code
-      app.socket.unfollow(id);
+      page.socket.unfollow(id);
       codes.forget(id);
       dispatch({ type: "local:home_private", table: id });
     } else if (answer.code === "unknown_table" || answer.code === "table_closed") {
-      app.socket.unfollow(id);
+      page.socket.unfollow(id);
       dispatch({ type: "local:gone", table: id });
     } else {
       showBanner(`That table could not be opened: ${plainError(answer)}`, 4000);
@@ -159,17 +162,17 @@ async function openTable(id, watch, route) {
 
 /** Stop following a table of the strip (only one not sat at: a seat is left with Leave). */
 async function forgetTable(id) {
-  app.socket.unfollow(id);
+  page.socket.unfollow(id);
   dispatch({ type: "local:forget_table", table: id });
   rememberMyTables();
-  await app.socket.request("unwatch", { table: id });
+  await page.socket.request("unwatch", { table: id });
 }
 
 function rememberMyTables() {
-  const list = myTables(store.state).map((t) => ({ id: t.id, name: t.name, watch: !!app.watchRoutes[t.id] }));
+  const list = myTables(store.state).map((t) => ({ id: t.id, name: t.name, watch: !!page.watchRoutes[t.id] }));
   const opening = store.state.opening;
   if (opening && !list.some((t) => t.id === opening)) {
-    list.push({ id: opening, name: opening, watch: !!app.watchRoutes[opening] });
+    list.push({ id: opening, name: opening, watch: !!page.watchRoutes[opening] });
   }
   saveMyTables(list);
 }
@@ -178,12 +181,12 @@ function rememberMyTables() {
 async function followSaved(saved) {
   for (const entry of saved) {
     if (entry.id === openId()) continue;
-    app.watchRoutes[entry.id] = !!entry.watch;
+    page.watchRoutes[entry.id] = !!entry.watch;
     dispatch({ type: "local:follow", table: entry.id, name: entry.name });
-    app.socket.follow(entry.id);
-    const answer = await app.socket.request("watch", withCode(entry.id, { table: entry.id }));
+    page.socket.follow(entry.id);
+    const answer = await page.socket.request("watch", withCode(entry.id, { table: entry.id }));
     if (answer.type === "error") {
-      app.socket.unfollow(entry.id);
+      page.socket.unfollow(entry.id);
       dispatch({ type: "local:forget_table", table: entry.id });
     }
   }
@@ -193,11 +196,11 @@ async function followSaved(saved) {
 /** The jackpot meter and the house's terms when the lobby was not seen first (a shared link,
  * a reload): one Caribbean lobby entry carries both. */
 async function loadMeter() {
-  if (store.state.jackpot && app.jackpotTerms) return;
-  const answer = await app.socket.request("tables", { variant: "caribbean", limit: 1 });
+  if (store.state.jackpot && page.jackpotTerms) return;
+  const answer = await page.socket.request("tables", { variant: "caribbean", limit: 1 });
   if (answer.type !== "ok" || !Array.isArray(answer.tables)) return;
   const entry = answer.tables.find((t) => t && t.jackpot_terms);
-  if (entry) app.jackpotTerms = entry.jackpot_terms;
+  if (entry) page.jackpotTerms = entry.jackpot_terms;
   if (!store.state.jackpot && answer.tables.some((t) => t && t.jackpot)) {
     dispatch({ type: "local:meter", tables: answer.tables });
   } else {
@@ -207,8 +210,8 @@ async function loadMeter() {
 
 // ------------------------------------------------------------------ rendering
 function renderStrip(state) {
-  const tables = myTables(state).map((t) => ({ ...t, watch: !!app.watchRoutes[t.id] }));
-  const many = tables.length > 1 || (tables.length === 1 && app.route.view !== "table");
+  const tables = myTables(state).map((t) => ({ ...t, watch: !!page.watchRoutes[t.id] }));
+  const many = tables.length > 1 || (tables.length === 1 && page.route.view !== "table");
   show($("#my-tables"), many);
   setHTML($("#my-tables-list"), many ? stripHTML(tables) : "");
 }
@@ -217,15 +220,15 @@ function renderStrip(state) {
  * only "♪ on" (the word stays for screen readers). */
 function renderSoundSwitch() {
   const btn = $("#sound-btn");
-  const on = !app.sound.muted;
-  btn.setAttribute("aria-pressed", on ? "true" : "false");
-  btn.title = on ? "Sound is on: click to mute" : "Sound is off: click to turn it on";
-  $(".sound-state", btn).textContent = on ? "on" : "off";
+  const soundOn = !page.sound.muted;
+  btn.setAttribute("aria-pressed", soundOn ? "true" : "false");
+  btn.title = soundOn ? "Sound is on: click to mute" : "Sound is off: click to turn it on";
+  $(".sound-state", btn).textContent = soundOn ? "on" : "off";
 }
 
-/** The display preferences' page class (the felt reads `app.prefs` as it is drawn). */
+/** The display preferences' page class (the felt reads `page.prefs` as it is drawn). */
 function applyPrefs() {
-  document.body.classList.toggle("four-color", !!app.prefs.fourColor);
+  document.body.classList.toggle("four-color", !!page.prefs.fourColor);
 }
 
 function render() {
@@ -234,12 +237,12 @@ function render() {
   renderTop(state);
   renderStrip(state);
   renderSoundSwitch();
-  show($("#lobby"), app.route.view === "lobby");
-  show($("#table-view"), app.route.view === "table");
-  if (app.route.view === "lobby") renderLobby(state);
+  show($("#lobby"), page.route.view === "lobby");
+  show($("#table-view"), page.route.view === "table");
+  if (page.route.view === "lobby") renderLobby(state);
   else renderTable(state);
   renderHome(state);
-  document.body.dataset.view = app.route.view;
+  document.body.dataset.view = page.route.view;
   document.body.dataset.status = state.status;
 }
 
@@ -249,21 +252,21 @@ function tickMyClock(now) {
   const t = store.state.table;
   const turn = myTurn(t) ? t.turns[t.you] : null;
   const left = turn && Number(turn.deadline) > 0 ? Math.ceil(turn.deadline - now) : null;
-  if (left != null && left > 0 && left <= CLOCK_WARN_S && left !== lastTick) app.sound.play("clock");
+  if (left != null && left > 0 && left <= CLOCK_WARN_S && left !== lastTick) page.sound.play("clock");
   lastTick = left;
 }
 
 // ------------------------------------------------------------------ boot
 function setupChrome() {
   $("#sound-btn").addEventListener("click", () => {
-    app.sound.setMuted(!app.sound.muted);
-    if (!app.sound.muted) app.sound.play("check"); // what it sounds like now
+    page.sound.setMuted(!page.sound.muted);
+    if (!page.sound.muted) page.sound.play("check"); // what it sounds like now
     render();
   });
   $("#prefs").addEventListener("change", (ev) => {
     const key = ev.target.dataset && ev.target.dataset.pref;
     if (!key) return;
-    app.prefs = savePref(app.prefs, key, ev.target.checked);
+    page.prefs = savePref(page.prefs, key, ev.target.checked);
     applyPrefs();
     render();
   });
@@ -278,23 +281,24 @@ function setupChrome() {
 }
 
 async function boot() {
+  on(DISPATCHED, dispatched);
+  on(RENDER, render);
   const wsUrl = `${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws`;
   const pacer = createPacer(dispatch, openId);
-  app.socket = new PokerSocket(wsUrl, {
+  page.socket = new PokerSocket(wsUrl, {
     onMessage: pacer,
     onStatus: (status) => {
       window.__poker.statuses.push(status);
       dispatch({ type: "local:status", status });
     },
   });
-  app.sound = new Sound();
-  app.prefs = loadPrefs();
-  setHTML($("#prefs"), prefsHTML(app.prefs)); // drawn once: a click keeps its box and focus
+  page.sound = new Sound();
+  page.prefs = loadPrefs();
+  setHTML($("#prefs"), prefsHTML(page.prefs)); // drawn once: a click keeps its box and focus
   applyPrefs();
-  app.notifier = new TurnNotifier();
-  Object.assign(app, { render, dispatch, showBanner, actError });
-  window.__poker = { socket: app.socket, store, dispatch, statuses: [], sounds: app.sound.played,
-    notifier: app.notifier, app };
+  page.notifier = new TurnNotifier();
+  window.__poker = { socket: page.socket, store, dispatch, statuses: [], sounds: page.sound.played,
+    notifier: page.notifier, app: page };
   setupLobby();
   setupTable();
   setupHistory();
@@ -302,25 +306,25 @@ async function boot() {
   setupChrome();
   window.addEventListener("hashchange", onRoute);
   window.addEventListener("pagehide", saveOpenTable); // a reload: what was seen last is kept
-  setInterval(() => { if (app.route.view === "lobby") refreshTables(); }, LOBBY_POLL_MS);
+  setInterval(() => { if (page.route.view === "lobby") refreshTables(); }, LOBBY_POLL_MS);
   setInterval(() => {
-    const now = app.socket.serverNow();
+    const now = page.socket.serverNow();
     tickClocks($("#felt"), now);
     tickMyClock(now);
   }, 250);
   render();
   try {
-    await app.socket.connect();
+    await page.socket.connect();
   } catch {
     /* the socket retries by itself */
   }
   const token = tokenStore.get();
   if (token) {
-    const answer = await app.socket.request("hello", { token });
+    const answer = await page.socket.request("hello", { token });
     if (answer.type !== "ok" && answer.code === "bad_token") tokenStore.clear();
   }
   const saved = loadMyTables();
-  app.route = { view: "lobby" };
+  page.route = { view: "lobby" };
   await onRoute();
   await followSaved(saved);
   document.body.dataset.ready = "1";

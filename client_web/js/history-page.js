@@ -1,8 +1,10 @@
 // Your hands: the server's `history` of this table, each hand's text, downloads of your
 // histories (PokerStars text, PHH) as files, and the replayer (street by street, keyboard).
 
-import { app } from "./ctx.js";
+import { showBanner } from "./banner.js";
+import { emit, RENDER } from "./bus.js";
 import { plainError } from "./errors.js";
+import { page, store } from "./page.js";
 import { replayFrames, stepTo } from "./replay.js";
 import { $, setHTML, show } from "./ui/dom.js";
 import { REPLAY_KEYS, replayControlsHTML, replayFrameHTML } from "./ui/replayer.js";
@@ -11,21 +13,21 @@ const EXT = { pokerstars: "txt", phh: "phh" };
 const replay = { frames: [], i: 0, opener: null };
 
 export async function loadHistory(id, tries = 0) {
-  if (!app.store.state.me || !id) return;
-  const answer = await app.socket.request("history", { table: id, limit: 10 });
-  app.serverHistory = answer.type === "ok" && Array.isArray(answer.hands) ? answer.hands : null;
-  app.render();
+  if (!store.state.me || !id) return;
+  const answer = await page.socket.request("history", { table: id, limit: 10 });
+  page.serverHistory = answer.type === "ok" && Array.isArray(answer.hands) ? answer.hands : null;
+  emit(RENDER);
   // The server stores a hand just after announcing its end: ask again for one we just played.
-  const t = app.store.state.table;
+  const t = store.state.table;
   const last = t && t.id === id && t.history[0] ? t.history[0].hand : null;
-  if (app.serverHistory && last && t.you != null && tries < 8 &&
-      !app.serverHistory.some((h) => h.hand === last)) {
+  if (page.serverHistory && last && t.you != null && tries < 8 &&
+      !page.serverHistory.some((h) => h.hand === last)) {
     setTimeout(() => loadHistory(id, tries + 1), 250);
   }
 }
 
 async function handText(hand, format) {
-  const answer = await app.socket.request("hand", { hand, format });
+  const answer = await page.socket.request("hand", { hand, format });
   if (answer.type === "ok" && typeof answer.text === "string") return { text: answer.text };
   return { error: plainError(answer) };
 }
@@ -49,14 +51,14 @@ function saveFile(name, text) {
 
 /** One hand (`hand` given) or every hand of mine listed at this table, in `format`. */
 async function download(format, hand) {
-  const t = app.store.state.table;
-  const hands = hand ? [hand] : (app.serverHistory || []).map((h) => h.hand);
+  const t = store.state.table;
+  const hands = hand ? [hand] : (page.serverHistory || []).map((h) => h.hand);
   if (!hands.length) return;
   const texts = [];
   for (const h of hands) {
     const got = await handText(h, format);
     if (got.error) {
-      app.showBanner(`That history could not be downloaded: ${got.error}`, 4000);
+      showBanner(`That history could not be downloaded: ${got.error}`, 4000);
       return;
     }
     texts.push(got.text.trimEnd());
@@ -79,9 +81,9 @@ function drawReplay() {
 }
 
 async function openReplay(hand, opener) {
-  const answer = await app.socket.request("hand", { hand, format: "json" });
+  const answer = await page.socket.request("hand", { hand, format: "json" });
   if (answer.type !== "ok" || !answer.record) {
-    app.showBanner(`That hand cannot be replayed: ${plainError(answer)}`, 4000);
+    showBanner(`That hand cannot be replayed: ${plainError(answer)}`, 4000);
     return;
   }
   replay.frames = replayFrames(answer.record);
@@ -134,7 +136,7 @@ export function setupHistory() {
   setupReplayer();
   $("#history-panel").addEventListener("toggle", (ev) => {
     const el = ev.target;
-    if (el.id === "history-panel" && el.open) loadHistory(app.store.state.table && app.store.state.table.id);
+    if (el.id === "history-panel" && el.open) loadHistory(store.state.table && store.state.table.id);
     if (el.dataset && el.dataset.serverHand && el.open) loadHand(el);
   }, true);
   $("#history-panel").addEventListener("click", (ev) => {

@@ -4,14 +4,16 @@
 // operator's notices.
 //
 // Rule of this module: `renderHome(state)` runs after the table is rendered (js/app.js) and
-// reads `store.state` and `app.route` only; `homeMessage(msg)` is told of every server
+// reads `store.state` and `page.route` only; `homeMessage(msg)` is told of every server
 // message after the reducer applied it (to ask for the ledger after a hand, remember codes).
 
-import { app } from "./ctx.js";
+import { showBanner } from "./banner.js";
+import { emit, RENDER } from "./bus.js";
 import { plainError } from "./errors.js";
 import {
   changeRequest, codeStore, csvFilename, inviteLink, linkBase, thisComputerOnly, watchLink,
 } from "./home.js";
+import { dispatch, page, store } from "./page.js";
 import { $, esc, setHTML, show } from "./ui/dom.js";
 import {
   changeFieldsHTML, confirmHTML, gameHTML, homeNoteText, homeStatusHTML, ledgerHTML, pendingHTML,
@@ -33,8 +35,8 @@ const pageBase = () => linkBase(
 export const tableWatchLink = (id) => watchLink(pageBase(), id);
 
 function openTable() {
-  const t = app.store.state.table;
-  return t && t.id === app.route.id ? t : null;
+  const t = store.state.table;
+  return t && t.id === page.route.id ? t : null;
 }
 
 function hostError(text) {
@@ -45,7 +47,7 @@ function hostError(text) {
 export async function hostRequest(action, fields = {}) {
   const t = openTable();
   if (!t) return null;
-  const answer = await app.socket.request("host", { table: t.id, action, ...fields });
+  const answer = await page.socket.request("host", { table: t.id, action, ...fields });
   if (answer.type === "error") hostError(plainError(answer));
   else hostError("");
   return answer;
@@ -54,8 +56,8 @@ export async function hostRequest(action, fields = {}) {
 async function refreshLedger() {
   const t = openTable();
   if (!t || !t.host || !t.host.you) return;
-  const answer = await app.socket.request("host", { table: t.id, action: "ledger" });
-  if (answer.type === "ok") app.dispatch({ type: "local:home_ledger", table: t.id, rows: answer.ledger });
+  const answer = await page.socket.request("host", { table: t.id, action: "ledger" });
+  if (answer.type === "ok") dispatch({ type: "local:home_ledger", table: t.id, rows: answer.ledger });
 }
 
 /** Called by js/app.js for every message, after the reducer. */
@@ -103,7 +105,7 @@ async function copyLink() {
 
 function ask(text, yes, run) {
   confirmAsk = { text, yes, run };
-  app.render();
+  emit(RENDER);
   requestAnimationFrame(() => {
     const btn = $("#host-confirm [data-confirm='yes']");
     if (btn) btn.focus();
@@ -129,9 +131,9 @@ async function submitChange(ev) {
   const answer = await hostRequest("change", change);
   if (answer && answer.type === "ok") {
     if (!answer.pending) { // applied at once (between hands): the table's own values now
-      app.dispatch({ type: "local:home_applied", table: t.id, ...change });
+      dispatch({ type: "local:home_applied", table: t.id, ...change });
     }
-    app.showBanner(answer.pending ? "Saved: the new values apply from the next hand."
+    showBanner(answer.pending ? "Saved: the new values apply from the next hand."
       : "Saved: the next hand uses the new values.", 3000);
   }
 }
@@ -157,7 +159,7 @@ function setupPanel() {
         "Yes, remove", async () => {
           const answer = await hostRequest("remove", { seat });
           if (answer && answer.type === "ok") {
-            app.showBanner(answer.pending ? `${remove.dataset.name} leaves at the end of the hand.`
+            showBanner(answer.pending ? `${remove.dataset.name} leaves at the end of the hand.`
               : `${remove.dataset.name} has left the table.`, 3000);
           }
         });
@@ -172,7 +174,7 @@ function setupPanel() {
     if (!b || !confirmAsk) return;
     const run = b.dataset.confirm === "yes" ? confirmAsk.run : null;
     confirmAsk = null;
-    app.render();
+    emit(RENDER);
     if (run) await run();
   });
   $("#host-change").addEventListener("submit", submitChange);
@@ -181,7 +183,7 @@ function setupPanel() {
     const t = openTable();
     const answer = await hostRequest("ledger", { format: "csv" });
     if (t && answer && answer.type === "ok") {
-      app.dispatch({ type: "local:home_ledger", table: t.id, rows: answer.ledger });
+      dispatch({ type: "local:home_ledger", table: t.id, rows: answer.ledger });
       download(answer.text || "", csvFilename(t.name));
     }
   });
@@ -199,20 +201,20 @@ export function setupHost() {
     if (!approve && !refuse) return;
     const player = (approve || refuse).dataset[approve ? "approve" : "refuse"];
     const answer = await hostRequest(approve ? "approve" : "refuse", { player });
-    if (answer && answer.type === "error") app.showBanner(plainError(answer), 4000);
+    if (answer && answer.type === "error") showBanner(plainError(answer), 4000);
   });
   $("#gone-csv").addEventListener("click", () => {
-    const ledger = (app.store.state.finalLedgers || {})[app.route.id];
-    if (ledger) download(ledger.text, csvFilename(app.route.id));
+    const ledger = (store.state.finalLedgers || {})[page.route.id];
+    if (ledger) download(ledger.text, csvFilename(page.route.id));
   });
   $("#notices").addEventListener("click", (ev) => {
     const b = ev.target.closest("[data-dismiss]");
-    if (b) app.dispatch({ type: "local:dismiss_notice", id: Number(b.dataset.dismiss) });
+    if (b) dispatch({ type: "local:dismiss_notice", id: Number(b.dataset.dismiss) });
   });
 }
 
 function renderNotices(state) {
-  const here = app.route.view === "table" ? app.route.id : null;
+  const here = page.route.view === "table" ? page.route.id : null;
   const list = (state.notices || []).filter((n) => !n.table || n.table === here ||
     (state.background && state.background[n.table]));
   setHTML($("#notices"), list.map((n) => `<div class="notice" role="status">` +
@@ -221,7 +223,7 @@ function renderNotices(state) {
 }
 
 function renderGoneHome(state) {
-  const id = app.route.id;
+  const id = page.route.id;
   const ledger = (state.finalLedgers || {})[id];
   show($("#gone-ledger"), !!ledger);
   if (ledger) setHTML($("#gone-ledger-table"), ledgerHTML(ledger.rows, "The evening's ledger"));
@@ -253,8 +255,8 @@ function renderPanel(t) {
 /** Everything of private games on the page (after `renderTable`). */
 export function renderHome(state) {
   renderNotices(state);
-  if (app.route.view !== "table") return;
-  const gate = state.privateTable === app.route.id;
+  if (page.route.view !== "table") return;
+  const gate = state.privateTable === page.route.id;
   show($("#private-gate"), gate);
   if (gate) {
     show($("#table-main"), false);
@@ -263,7 +265,7 @@ export function renderHome(state) {
     $("#table-meta").textContent = "";
     for (const id of ["#share-btn", "#leave-btn", "#sitout-btn", "#rebuy-btn", "#watch-badge"]) show($(id), false);
   }
-  if (state.gone && state.gone.table === app.route.id) renderGoneHome(state);
+  if (state.gone && state.gone.table === page.route.id) renderGoneHome(state);
   const t = openTable();
   const host = t && !gate ? t.host : null;
   const practice = !!(t && t.settings && t.settings.practice); // issue 24: nobody to invite

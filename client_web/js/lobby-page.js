@@ -1,9 +1,10 @@
 // The lobby page: the paged, filtered table list (polled), signing in (guest, log in,
 // register, log out) and the form that opens a table.
 
-import { app } from "./ctx.js";
+import { showBanner } from "./banner.js";
 import { plainError } from "./errors.js";
 import { codes } from "./host-page.js";
+import { dispatch, page, store } from "./page.js";
 import { tokenStore } from "./session.js";
 import { $, setHTML, show } from "./ui/dom.js";
 import { createRequest, formValues, lobbyFormsHTML, practiceRequest, showProblems, syncCreateForm, tableListHTML } from "./ui/lobby.js";
@@ -12,18 +13,18 @@ import { createRequest, formValues, lobbyFormsHTML, practiceRequest, showProblem
 const lobbyQuery = { variant: "", cursors: [null], page: 0, next: null, total: 0 };
 
 export async function refreshTables() {
-  if (app.socket.status !== "online") return;
+  if (page.socket.status !== "online") return;
   const fields = {};
   if (lobbyQuery.variant) fields.variant = lobbyQuery.variant;
   const cursor = lobbyQuery.cursors[lobbyQuery.page];
   if (cursor) fields.cursor = cursor;
-  const answer = await app.socket.request("tables", fields);
+  const answer = await page.socket.request("tables", fields);
   if (answer.type !== "ok") return;
   lobbyQuery.next = answer.next ?? null;
   lobbyQuery.total = typeof answer.total === "number" ? answer.total : answer.tables.length;
-  app.dispatch({ type: "local:tables", tables: answer.tables });
+  dispatch({ type: "local:tables", tables: answer.tables });
   const entry = answer.tables.find((t) => t && t.jackpot_terms);
-  if (entry) app.jackpotTerms = entry.jackpot_terms;
+  if (entry) page.jackpotTerms = entry.jackpot_terms;
 }
 
 function setupLobbyPaging() {
@@ -47,7 +48,7 @@ function setupLobbyPaging() {
 
 /** Sign in (`fields`: guest or token); the error goes to `errorEl`. */
 export async function hello(fields, errorEl) {
-  const answer = await app.socket.request("hello", fields);
+  const answer = await page.socket.request("hello", fields);
   if (answer.type === "error") {
     errorEl.textContent = plainError(answer);
     return false;
@@ -59,7 +60,7 @@ export async function hello(fields, errorEl) {
 
 /** After signing in from the lobby the focus moves on to the tables to join. */
 function signedIn() {
-  if (app.route.view !== "lobby") return;
+  if (page.route.view !== "lobby") return;
   const title = $("#tables-title");
   title.setAttribute("tabindex", "-1");
   title.focus();
@@ -74,7 +75,7 @@ async function account(kind) {
     errorEl.textContent = "Enter a name and a password.";
     return;
   }
-  const answer = await app.socket.request(kind, { name, password });
+  const answer = await page.socket.request(kind, { name, password });
   if (answer.type === "ok") {
     errorEl.textContent = "";
     signedIn();
@@ -104,7 +105,7 @@ function setupCreateForm() {
     ev.preventDefault();
     if (Object.keys(showProblems(form)).length) return; // the hints say what to fix
     const values = formValues(form);
-    const answer = await app.socket.request("create_table", createRequest(values));
+    const answer = await page.socket.request("create_table", createRequest(values));
     if (answer.type === "error") {
       $("#create-error").textContent = plainError(answer);
       return;
@@ -112,7 +113,7 @@ function setupCreateForm() {
     $("#create-error").textContent = "";
     if (answer.code) { // a private game: the host panel shows the invite link
       codes.set(answer.table, answer.code);
-      app.showBanner("Your private game is open: copy the invite link in Host controls and send it to your friends.", 6000);
+      showBanner("Your private game is open: copy the invite link in Host controls and send it to your friends.", 6000);
     }
     location.hash = `#/table/${encodeURIComponent(answer.table)}`;
   });
@@ -125,19 +126,19 @@ function setupPracticeForm() {
   $("#practice-form").addEventListener("submit", async (ev) => {
     ev.preventDefault();
     const errorEl = $("#practice-error");
-    if (!app.store.state.me) {
+    if (!store.state.me) {
       errorEl.textContent = "Sign in first (a guest name is enough) to practice.";
       return;
     }
     const { request, buyIn } = practiceRequest($("#practice-variant").value, $("#practice-bots").value);
-    const answer = await app.socket.request("create_table", request);
+    const answer = await page.socket.request("create_table", request);
     if (answer.type === "error") {
       errorEl.textContent = plainError(answer);
       return;
     }
     errorEl.textContent = "";
     if (answer.code) codes.set(answer.table, answer.code);
-    const sat = await app.socket.request("sit", { table: answer.table, seat: 0, buy_in: buyIn, code: answer.code });
+    const sat = await page.socket.request("sit", { table: answer.table, seat: 0, buy_in: buyIn, code: answer.code });
     if (sat.type === "error") errorEl.textContent = plainError(sat);
     location.hash = `#/table/${encodeURIComponent(answer.table)}`;
   });
@@ -157,7 +158,7 @@ export function setupLobby() {
   $("#me").addEventListener("click", async (ev) => {
     if (!(ev.target instanceof Element) || ev.target.id !== "logout-btn") return;
     tokenStore.clear();
-    try { await app.socket.request("logout", {}); } catch { /* already gone */ }
+    try { await page.socket.request("logout", {}); } catch { /* already gone */ }
     location.reload();
   });
   $("#register-btn").addEventListener("click", () => account("register"));

@@ -1,8 +1,9 @@
-// Rendering the page from `store.state`: the top bar (jackpot meter, who you are), the
-// banner, and the table view (felt, action bar, pre-actions, chip controls, panels).
+// Rendering the page from `store.state`: the top bar (jackpot meter, who you are) and the
+// table view (felt, action bar, pre-actions, chip controls, panels); the banner is js/banner.js.
 
-import { app } from "./ctx.js";
+import { actError } from "./banner.js";
 import { chips, jackpotTermsText, sitOutLabel } from "./format.js";
+import { dispatch, page, store } from "./page.js";
 import { maxBet } from "./state.js";
 import { actionsHTML, preActionFor, preActionsHTML, streetKey } from "./ui/actions.js";
 import { chatHTML } from "./ui/chat.js";
@@ -12,47 +13,7 @@ import { meHTML } from "./ui/lobby.js";
 import { feltHTML, titleText } from "./ui/table.js";
 import { sendAct } from "./table-page.js";
 
-let bannerTimer = null;
-let wasOffline = false;
 let lastAnnounced = "";
-
-export function showBanner(text, ms) {
-  const banner = $("#banner");
-  banner.textContent = text;
-  banner.className = "banner info";
-  show(banner, true);
-  clearTimeout(bannerTimer);
-  if (ms) bannerTimer = setTimeout(() => renderBanner(true), ms);
-}
-
-/** A refusal of the action bar: shown next to it until the table moves on. */
-export function actError(text) {
-  $("#act-error").textContent = text;
-  app.shownError = text ? app.actionsKey : "";
-}
-
-export function renderBanner(force = false) {
-  const status = app.store.state.status;
-  const banner = $("#banner");
-  if (status === "reconnecting" || status === "offline") {
-    wasOffline = true;
-    clearTimeout(bannerTimer);
-    banner.textContent = "Connection lost \u2014 reconnecting\u2026";
-    banner.className = "banner warn";
-    banner.dataset.status = status;
-    show(banner, true);
-  } else if (wasOffline && status === "online") {
-    wasOffline = false;
-    banner.textContent = "Reconnected.";
-    banner.className = "banner ok";
-    banner.dataset.status = "online";
-    show(banner, true);
-    clearTimeout(bannerTimer);
-    bannerTimer = setTimeout(() => renderBanner(true), 2000);
-  } else if (force) {
-    show(banner, false);
-  }
-}
 
 export function renderTop(state) {
   const jp = state.jackpot;
@@ -73,7 +34,7 @@ export function renderTop(state) {
     setTimeout(() => {
       delete win.dataset.shown;
       show(win, false);
-      app.dispatch({ type: "local:seen_jackpot_win" });
+      dispatch({ type: "local:seen_jackpot_win" });
     }, 6000);
   }
 }
@@ -92,7 +53,7 @@ function renderTableTop(state, t) {
   const { title, meta } = titleText(t);
   $("#table-title").textContent = title;
   $("#table-meta").textContent = meta;
-  const watch = app.route.watch;
+  const watch = page.route.watch;
   show($("#watch-badge"), watch || t.you == null);
   $("#watch-badge").textContent = watch ? "Watching" : "Not seated";
   show($("#leave-btn"), t.you != null);
@@ -132,15 +93,15 @@ function renderTableTop(state, t) {
 
 /** A pre-action chosen before the turn: sent when the turn comes, if it still applies. */
 function applyPreAction(t, key, turn) {
-  const pre = app.preAction;
+  const pre = page.preAction;
   if (pre && (pre.street !== streetKey(t) || (pre.choice === "check" && maxBet(t) !== pre.bet))) {
-    app.preAction = null;
+    page.preAction = null;
   }
-  if (key === "none" || key === app.actionsKey || !app.preAction || !turn.options) return false;
-  const action = preActionFor(app.preAction.choice, turn.options);
-  app.preAction = null;
+  if (key === "none" || key === page.actionsKey || !page.preAction || !turn.options) return false;
+  const action = preActionFor(page.preAction.choice, turn.options);
+  page.preAction = null;
   if (!action) return false;
-  app.actionsKey = key;
+  page.actionsKey = key;
   setHTML($("#actions"), "");
   $("#sr-turn").textContent = `Your turn: ${action} (chosen before).`;
   sendAct(action, {});
@@ -150,16 +111,16 @@ function applyPreAction(t, key, turn) {
 
 /** The action bar, redrawn when the turn changes; the focus moves to it on a new turn. */
 function renderActions(t, key) {
-  setHTML($("#preactions"), preActionsHTML(t, app.preAction ? app.preAction.choice : null));
-  if (key === app.actionsKey) return;
-  const mine = key !== "none" && !app.actionsKey.startsWith(`${t.id}:${t.hand}:`);
-  app.actionsKey = key;
+  setHTML($("#preactions"), preActionsHTML(t, page.preAction ? page.preAction.choice : null));
+  if (key === page.actionsKey) return;
+  const mine = key !== "none" && !page.actionsKey.startsWith(`${t.id}:${t.hand}:`);
+  page.actionsKey = key;
   // a new turn gets fresh buttons even when they read the same (the last ones were disabled
   // by the click: the same player may act twice in a row, e.g. a stud street's opener)
   $("#actions").__html = null;
   setHTML($("#actions"), actionsHTML(t));
   $("#actions").classList.toggle("live", key !== "none");
-  if (app.shownError) actError(""); // the table moved on: a refusal of before no longer applies
+  if (page.shownError) actError(""); // the table moved on: a refusal of before no longer applies
   if (mine || key !== "none") $("#sr-turn").textContent = key !== "none" ? "Your turn." : "";
   if (key !== "none") focusActions();
 }
@@ -176,7 +137,7 @@ function focusActions() {
 
 export function renderTable(state) {
   const t = state.table;
-  const gone = state.gone && state.gone.table === app.route.id;
+  const gone = state.gone && state.gone.table === page.route.id;
   show($("#gone"), gone);
   show($("#table-main"), !gone);
   if (gone) return renderGone();
@@ -187,15 +148,15 @@ export function renderTable(state) {
     return undefined;
   }
   renderTableTop(state, t);
-  const watch = app.route.watch;
+  const watch = page.route.watch;
   const canSit = !watch && !!state.me && t.you == null;
   const felt = $("#felt");
   // a phone, or a full table on a wider screen (seven seats or more, issue 24): the seats go
   // round a rounded rectangle, more of them along the long sides, fewer one above the other
   const narrow = window.matchMedia("(max-width: 600px)").matches || t.seatCount >= 7
     ? { w: felt.clientWidth || 284, h: felt.clientHeight || 540 } : null;
-  setHTML(felt, feltHTML(t, { canSit, watch, now: app.socket.serverNow(), narrow,
-    handStrength: !!(app.prefs && app.prefs.handStrength) }));
+  setHTML(felt, feltHTML(t, { canSit, watch, now: page.socket.serverNow(), narrow,
+    handStrength: !!(page.prefs && page.prefs.handStrength) }));
   felt.classList.toggle("caribbean", t.variant === "caribbean");
   const turn = t.you != null && t.turns ? t.turns[t.you] : null;
   const key = turn && !t.ended ? `${t.id}:${t.hand}:${turn.seq ?? "s"}:${turn.in_bank}` : "none";
@@ -206,8 +167,8 @@ export function renderTable(state) {
 }
 
 function renderTableRest(state, t) {
-  setHTML($("#paytable"), t.variant === "caribbean" && app.jackpotTerms
-    ? `<strong>Jackpot paytable</strong> ${esc(jackpotTermsText(app.jackpotTerms))}` : "");
+  setHTML($("#paytable"), t.variant === "caribbean" && page.jackpotTerms
+    ? `<strong>Jackpot paytable</strong> ${esc(jackpotTermsText(page.jackpotTerms))}` : "");
   setHTML($("#announcements"), t.announcements.map((a) => `<p>${esc(a)}</p>`).join(""));
   // screen readers hear each action and result as it happens (the hand log's latest line)
   const latest = `${t.id}:${t.log.length}:${t.log[t.log.length - 1] || ""}`;
@@ -216,7 +177,7 @@ function renderTableRest(state, t) {
     $("#sr-announce").textContent = t.log[t.log.length - 1];
   }
   setHTML($("#chat-lines"), chatHTML(t.chat, t.you ?? null, state.me ? state.me.name : null));
-  const hands = app.serverHistory;
+  const hands = page.serverHistory;
   show($("#server-history"), !!hands);
   if (hands) setHTML($("#server-history-list"), serverHistoryHTML(hands));
   $("#history-note").textContent = hands
