@@ -334,8 +334,10 @@ def name_against(value: HandValue, rivals: Iterable[HandValue]) -> str:
     main = mine[:places[0]]
     upto = -1
     for rival in rivals:
+        if int(rival) & 15 != cat or rival == value:  # another category, or an exact tie
+            continue
         theirs = rival.ranks
-        if rival.category != cat or theirs[:places[0]] != main or theirs == mine:
+        if theirs[:places[0]] != main or theirs == mine:
             continue
         upto = max(upto, next(i for i, p in enumerate(places) if theirs[p] != mine[p]))
     if upto < 0:

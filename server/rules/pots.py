@@ -60,18 +60,31 @@ def build_pots(contributions: Mapping[int, int], live: Iterable[int]) -> list[Po
     should have been returned first (:func:`uncalled`); any chips above the
     highest live level are still kept (added to the last pot), never lost.
     """
-    live_set = set(live)
-    levels = sorted({c for s, c in contributions.items() if s in live_set and c > 0})
+    live_set = live if type(live) is set or type(live) is frozenset else set(live)
+    get = contributions.get
+    levels = sorted({c for s in live_set if (c := get(s, 0)) > 0})
+    values = contributions.values()
+    if len(levels) == 1:  # the common case, one pot: the same result, one pass each
+        level = levels[0]
+        amount = leftover = 0
+        for c in values:
+            if c > level:
+                amount += level
+                leftover += c - level
+            else:
+                amount += c
+        eligible = tuple(sorted(s for s in live_set if get(s, 0) >= level))
+        return [Pot(amount + leftover, eligible)]
     pots: list[Pot] = []
     previous = 0
     for level in levels:
-        amount = sum(min(c, level) - min(c, previous) for c in contributions.values())
-        eligible = tuple(sorted(s for s in live_set if contributions.get(s, 0) >= level))
+        amount = sum(min(c, level) - min(c, previous) for c in values)
+        eligible = tuple(sorted(s for s in live_set if get(s, 0) >= level))
         # each level is a live seat's total, so each has chips in it and fewer seats eligible
         # than the one below: no pot is empty and no two pots have the same seats
         pots.append(Pot(amount, eligible))
         previous = level
-    leftover = sum(max(0, c - previous) for c in contributions.values())
+    leftover = sum(c - previous for c in values if c > previous)
     if leftover:
         if pots:
             pots[-1] = Pot(pots[-1].amount + leftover, pots[-1].eligible)
