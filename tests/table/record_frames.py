@@ -8,8 +8,11 @@ timeouts, chat, a sit-out, a leave, a resume (a player's connection replaced mid
 move between processes (one registry hands the table over to another) and the house rules.
 Every frame every sink receives is written, in the order of delivery across all sinks, to
 ``tests/table/recordings/<scenario>.txt``, one line per frame: ``label<TAB>j<TAB>text`` for a
-text frame, ``label<TAB>m<TAB>hex`` for a binary (msgpack) one. The script's own requests are
-lines too (``label<TAB>><TAB>json``), so a diff shows where it stands.
+text frame, ``label<TAB>m<TAB>hex`` for a binary (msgpack) one; a frame whose bytes equal an
+earlier line's (the same public event to many viewers) is ``label<TAB>J<TAB>n`` (``M`` for
+msgpack), ``n`` that line's number, which keeps the files small and is still exact. The
+script's own requests are lines too (``label<TAB>><TAB>json``, and ``#`` notes for the clock
+and the move), so a diff shows where it stands.
 
 The script reads only frames (who is asked to act and with which options comes from the
 ``turn`` frames a player receives), never the engine's or the actor's fields, so that it
@@ -130,7 +133,7 @@ class Session:
         self.conn = itertools.count(1)
         self.players: dict[str, RecSink] = {}  # each player's current connection
         self.answered: dict[int, int] = {}  # sink conn -> index of the last turn answered
-        self.timeouts: set[str] = set()  # players who let their clock run (next decision)
+        self.timeouts: dict[str, int] = {}  # player -> how many clocks they let run out
 
     def sink(self, label: str, *, pid: str | None = None, msgpack: bool = False,
              balance: int = 100_000) -> RecSink:
@@ -161,11 +164,12 @@ class Session:
         out = []
         for pid, s in self.players.items():
             msgs = s.decoded
-            idx = next((i for i in range(len(msgs) - 1, -1, -1)
-                        if msgs[i]["type"] == "turn" and "options" in msgs[i]), None)
+            idx = next((i for i in range(len(msgs) - 1, -1, -1) if _asked(msgs[i])), None)
             if idx is None or idx <= self.answered.get(s.conn_id, -1):
                 continue
             turn = msgs[idx]
+            if turn["type"] == "snapshot":  # a resumed connection: the question in it
+                turn = {**turn["turn"], "seq": turn["seq"]}
             stale = any(m["type"] == "hand_ended" or (
                 m["type"] in ("acted", "posted", "sat_out") and m.get("seat") == turn["seat"])
                 for m in msgs[idx + 1:])
@@ -214,8 +218,8 @@ class Session:
                 return step
             _, pid, idx, turn = rows[0]
             sink = self.players[pid]
-            if pid in self.timeouts:
-                self.timeouts.discard(pid)
+            if self.timeouts.get(pid):
+                self.timeouts[pid] -= 1
                 self.answered[sink.conn_id] = idx
                 await self.wait(t, max(0.5, turn["deadline"] - self.h.clock.wall() + 0.5))
                 continue
@@ -226,6 +230,13 @@ class Session:
                 continue
             await self.ask(t, sink, "act", **action)
         raise AssertionError(f"{self.name}: still acting after {limit} decisions")
+
+
+def _asked(msg: dict[str, Any]) -> bool:
+    """A question to this connection's player: a ``turn`` with options (or a snapshot's)."""
+    if msg["type"] == "snapshot":
+        return bool(msg.get("turn")) and "options" in msg["turn"]
+    return msg["type"] == "turn" and "options" in msg
 
 
 def mixed(fold: int = 1, check: int = 4, call: int = 4, bet: int = 2, raise_: int = 2,
@@ -272,14 +283,14 @@ def mixed(fold: int = 1, check: int = 4, call: int = 4, bet: int = 2, raise_: in
     return policy
 
 
-async def move_table(src: Session, t: TableActor, dst: Session) -> TableActor:
+async def move_table(src: Session, t: TableActor, dst: Harness) -> TableActor:
     """The cluster's live move between hands: ``t`` handed over from ``src``'s registry to
     ``dst``'s (the state through its JSON, adopted with the stacks it says); every connection
     following ``t`` gets ``moved``. Returns the copy."""
     copies: list[TableActor] = []
 
     async def send(state: TableState) -> str | None:
-        copies.append(dst.h.registry.adopt(TableState.from_json(state.to_json()),
+        copies.append(dst.registry.adopt(TableState.from_json(state.to_json()),
                                            state.stacks()))
         return "ws://second.example/ws"
 
@@ -294,6 +305,7 @@ async def move_table(src: Session, t: TableActor, dst: Session) -> TableActor:
 # ------------------------------------------------------------------------------ scenarios
 
 POT = {"blinds": [50, 100]}
+ALL_IN = mixed(fold=0, check=1, call=6, raise_=4, shove=0.9)  # all-ins, side pots
 STUD = {"ante": 25, "bring_in": 50, "small_bet": 100, "big_bet": 200}
 LIMIT = {**POT, "small_bet": 100, "big_bet": 200}
 
@@ -306,7 +318,7 @@ async def pot_session(s: Session, create: dict[str, Any], *, hands: int, policy:
     the seq last seen (the events since, replayed), a leave during a hand (pending), the
     busted buying back in."""
     t = s.h.create(**create)
-    w = s.sink("w", msgpack=watcher_msgpack)
+    w = s.sink("w", pid="rail", msgpack=watcher_msgpack)  # a signed-in spectator
     await s.ask(t, w, "watch")
     names = ["p0", "p1", "p2"]
     for seat, pid in enumerate(names):
@@ -317,7 +329,7 @@ async def pot_session(s: Session, create: dict[str, Any], *, hands: int, policy:
     for n in range(hands):
         await s.wait(t, CFG.hand_pause + 0.5)
         if n == 0:
-            s.timeouts.add("p2")
+            s.timeouts["p2"] = 2  # the action clock, then the time bank
         if n == 1:  # a resume mid-hand: p1's connection replaced, a fresh snapshot
             await s.play_some(t, policy, 2)
             await s.ask(t, s.sink("p1b", pid="p1", msgpack=True), "resume", since=10_000)
@@ -353,7 +365,8 @@ async def _stack(s: Session, pid: str) -> int | None:
 
 def _pot(variant: str, structure: str, stakes: dict[str, Any], hands: int, *,
          settings: dict[str, Any] | None = None, seats: int = 6,
-         policy: Policy | None = None) -> Callable[[Session], Awaitable[None]]:
+         policy: Policy | None = None,
+         watcher_msgpack: bool = False) -> Callable[[Session], Awaitable[None]]:
     create: dict[str, Any] = {"variant": variant, "structure": structure, "stakes": stakes,
                               "seats": seats,
                               "decks": decks(variant, f"{variant}-{structure}", hands)}
@@ -361,7 +374,8 @@ def _pot(variant: str, structure: str, stakes: dict[str, Any], hands: int, *,
         create["settings"] = settings
 
     async def run(s: Session) -> None:
-        await pot_session(s, create, hands=hands, policy=policy or mixed())
+        await pot_session(s, create, hands=hands, policy=policy or mixed(),
+                          watcher_msgpack=watcher_msgpack)
     return run
 
 
@@ -371,16 +385,16 @@ async def caribbean(s: Session) -> None:
     h = s.h
     h.registry.jackpot.pool = 0  # type: ignore[attr-defined]  # (as test_privacy)
     t = h.create(variant="caribbean", stakes={"min": 10, "max": 100}, seats=5,
-                 decks=decks("caribbean", "caribbean", 4))
+                 decks=decks("caribbean", "caribbean", 3))
     w = s.sink("w", msgpack=True)
     await s.ask(t, w, "watch")
     for seat, pid in enumerate(("p0", "p1", "p2")):
         await s.ask(t, s.sink(pid, pid=pid, msgpack=seat == 1), "sit", seat=seat, buy_in=1000)
     policy = mixed()
-    for n in range(4):
+    for n in range(3):
         await s.wait(t, CFG.hand_pause + 0.5)
-        if n == 1:
-            s.timeouts.add("p2")
+        if n == 0:
+            s.timeouts["p2"] = 2  # the action clock, then the time bank
         if n == 2:
             await s.play_some(t, policy, 2)
             await s.ask(t, s.sink("p1b", pid="p1", msgpack=True), "resume", since=10_000)
@@ -390,23 +404,92 @@ async def caribbean(s: Session) -> None:
             await s.ask(t, s.players["p2"], "leave")
 
 
+def invitation_code(t: TableActor) -> str:
+    """A private table's code (what its creator's ``create_table`` answer would carry)."""
+    code = t.host.code
+    assert code is not None
+    return code
+
+
+async def home_game(s: Session) -> None:
+    """A private Hold'em table with the house rules on (straddle, run it twice, show when
+    uncontested): the host and three invited players (one on msgpack), an invited msgpack
+    spectator, aggressive play (all-ins: run-twice questions) over four hands."""
+    t = s.h.create(variant="holdem", structure="no_limit", stakes={"blinds": [5, 10]}, seats=6,
+                   private=True, decks=decks("holdem", "home", 4),
+                   settings={"straddle": True, "run_twice": True, "show_uncontested": True})
+    code = invitation_code(t)
+    w = s.sink("w", pid="rail", msgpack=True)
+    await s.ask(t, w, "watch", code=code)
+    host = s.sink("owner", pid="owner")
+    await s.ask(t, host, "sit", seat=0, buy_in=500)
+    for seat, pid in ((1, "p1"), (2, "p2"), (4, "p4")):
+        await s.ask(t, s.sink(pid, pid=pid, msgpack=seat == 2), "sit", seat=seat, buy_in=300 +
+                    100 * seat, code=code)
+        await s.ask(t, host, "host", action="approve", player=pid)  # (seats need approval)
+    policy = mixed(fold=2, call=5, raise_=3, shove=0.6)
+    for n in range(4):
+        await s.wait(t, CFG.hand_pause + 0.5)
+        if n == 1:
+            s.timeouts["p4"] = 1
+        await s.play(t, policy)
+        for seat, pid in ((0, "owner"), (1, "p1"), (2, "p2"), (4, "p4")):
+            if await _stack(s, pid) == 0:
+                await s.ask(t, s.players[pid], "sit", seat=seat, buy_in=500, code=code)
+
+
+async def moved(s: Session) -> None:
+    """A Hold'em table moved between processes between hands: two hands in the first
+    registry, the live hand-over (every connection gets ``moved``), the players and the
+    spectator follow to the second registry (its own clock, wallet and rng: another
+    process's), resume there and play two more hands; one resumes mid-hand."""
+    t = s.h.create(variant="holdem", structure="no_limit", stakes=POT, seats=6,
+                   decks=decks("holdem", "moved", 2))
+    w = s.sink("w", pid="rail")
+    await s.ask(t, w, "watch")
+    for seat, pid in ((0, "p0"), (2, "p2"), (3, "p3")):
+        await s.ask(t, s.sink(pid, pid=pid, msgpack=seat == 2), "sit", seat=seat,
+                    buy_in=2000 * (seat + 1))
+    policy = mixed()
+    for _ in range(2):
+        await s.wait(t, CFG.hand_pause + 0.5)
+        await s.play(t, policy)
+    seen = {pid: max(m["seq"] for m in sink.decoded if "seq" in m)
+            for pid, sink in s.players.items()}
+    dst = Harness(config=CFG, seed=2)
+    for pid in s.players:
+        dst.wallet.ensure(pid, 100_000)
+    copy = await move_table(s, t, dst)
+    s.h = dst
+    for pid in ("p0", "p3", "p2"):
+        await s.ask(copy, s.sink(f"{pid}b", pid=pid, msgpack=pid == "p2"), "resume",
+                    since=seen[pid])
+    w2 = s.sink("w2", pid="rail")
+    await s.ask(copy, w2, "watch")
+    for n in range(2):
+        await s.wait(copy, CFG.hand_pause + 0.5)
+        if n == 1:
+            await s.play_some(copy, policy, 2)
+            await s.ask(copy, s.sink("p0c", pid="p0", msgpack=True), "resume", since=10_000)
+        await s.play(copy, policy)
+
+
 # --------------------------------------------------------------------------- the registry
 
 SCENARIOS: dict[str, Callable[[Session], Awaitable[None]]] = {
-    "holdem_no_limit": _pot("holdem", "no_limit", POT, 3),
-    "holdem_fixed_limit": _pot("holdem", "fixed_limit", LIMIT, 3),
-    "holdem_pot_limit": _pot("holdem", "pot_limit", POT, 3),
+    "holdem_no_limit": _pot("holdem", "no_limit", POT, 3, policy=ALL_IN),
+    "holdem_fixed_limit": _pot("holdem", "fixed_limit", LIMIT, 3, watcher_msgpack=True),
     "manila_pot_limit": _pot("manila", "pot_limit", POT, 3),
-    "manila_fixed_limit": _pot("manila", "fixed_limit", LIMIT, 3),
-    "manila3_no_limit": _pot("manila3", "no_limit", POT, 3),
+    "manila3_no_limit": _pot("manila3", "no_limit", POT, 3, watcher_msgpack=True,
+                             policy=ALL_IN),
     "draw_fixed_limit_over_blind": _pot("draw", "fixed_limit", LIMIT, 3,
                                         settings={"over_blind": True}),
-    "draw_no_limit": _pot("draw", "no_limit", POT, 3),
-    "stud5_fixed_limit": _pot("stud5", "fixed_limit", STUD, 3),
-    "stud7_fixed_limit": _pot("stud7", "fixed_limit", STUD, 3),
+    "stud5_fixed_limit": _pot("stud5", "fixed_limit", STUD, 3, watcher_msgpack=True),
     "stud7_pot_limit": _pot("stud7", "pot_limit", {"ante": 25, "bring_in": 50,
                                                    "small_bet": 100}, 3),
     "caribbean": caribbean,
+    "home_game_house_rules": home_game,
+    "moved_between_processes": moved,
 }
 
 
