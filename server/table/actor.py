@@ -80,21 +80,24 @@ from server.rules.engine import Engine
 from server.rules.errors import InvariantError
 from server.table.api import Clock, Envelope, Sink
 from server.table.dealer import Dealer
-from server.table.fanout import EVENT_LOG_SIZE, Fanout, draft
+from server.table.fanout import EVENT_LOG_SIZE, Fanout, Relay, draft
 from server.table.games import game_for
 from server.table.host import HostDesk
+from server.table.inbox import Inbox, check_owner, guarded_setattr
 from server.table.jackpot import JackpotService
+from server.table.lifecycle import Event, Lifecycle, Phase
 from server.table.lobby import Mutes
+from server.table.ports import LastHand
 from server.table.practice import has_person
 from server.table.projection import Msg
 from server.table.recording import HandLog
 from server.table.seating import SeatDesk
-from server.table.seatmap import SeatMap, SeatState
+from server.table.seatmap import SeatMap, SeatRequest, SeatState
 from server.table.settings import TableSpec
 from server.table.snapshot import snapshot_for
 from server.table.turn_clock import TurnClock
 from server.table.viewers import ViewerDesk
-from server.table.wake import STOP, Call, Wake, WakeKind
+from server.table.wake import STOP, Call, Wake, WakeKind, in_actor
 
 __all__ = ["EVENT_LOG_SIZE", "SeatState", "TableActor"]
 
@@ -121,7 +124,7 @@ class TableActor:
         self.jackpot = jackpot
         self.on_jackpot = on_jackpot
         self.on_hand_end = on_hand_end
-        self.inbox: asyncio.Queue[object] = asyncio.Queue()
+        self.inbox = Inbox()
         self.seats = SeatMap(spec.seats)
         self.turns = TurnClock(clock, self.inbox.put_nowait)
         self.fanout = Fanout(table_id, delay=spec.spectator_delay, clock=clock,
@@ -133,23 +136,19 @@ class TableActor:
                                  history=history if history is not None else MemoryHistory())
         self.dealer = Dealer(self, self.recording, spec.decks)
         self.game = game_for(self, spec)
-        self.seat_desk = SeatDesk(self)
-        self.viewers = ViewerDesk(self)
-        self.host = HostDesk(self, host)  # a private table's host (inert at a public one)
-        self.closing = False
-        self.hold = False  # a live move waits for the hand's end: no new hand starts
-        self.hand_waiters: list[asyncio.Future[None]] = []  # resolved after each hand
-        self.closing_reason: str | None = None  # closed for good after the hand (a host's)
-        self.stopped = False
+        self.seat_desk: SeatDesk = SeatDesk(self)
+        self.viewers: ViewerDesk = ViewerDesk(self)
+        self.host: HostDesk = HostDesk(self, host)  # a private table's host (inert at a public one)
+        self._task: asyncio.Task[None] | None = None  # the running actor task (run())
+        self.lifecycle = Lifecycle(check=self._check_writer)  # open ... closed (the phases)
+        self._hand_waiters: list[asyncio.Future[None]] = []  # resolved after each hand
         self.fault: BaseException | None = None  # tests: raised by the next handled item
-        self._external = 0
         self._current: object = None
         # abuse limits (Config `tables, lobby and chat`; set by the registry)
         self.on_change: Callable[[TableActor], None] | None = None  # lobby entry changed
         self.mutes: Mutes | None = None  # the process's mutes (chat fan-out skips muters)
         self.frozen: Callable[[str], bool] = lambda player_id: False  # the operator's freeze:
         # no seat from the waiting list or a host's approval either (the router refuses `sit`)
-        self.closed_for_good = False  # the registry forgets a table closed for good
         self.practice = False  # issue 24: a practice table (server.table.practice; registry)
         self._person_seen = self._practice_over = False
         self._lobby_key: object = None
@@ -174,6 +173,30 @@ class TableActor:
         """The last event's ``seq`` (the fan-out's)."""
         return self.fanout.seq
 
+    # ================================================================ the lifecycle (read-only)
+    @property
+    def phase(self) -> Phase:
+        return self.lifecycle.state
+
+    @property
+    def closing(self) -> bool:
+        """Closing or closed (a shutdown, or for good): no new hand, no new seat."""
+        return self.lifecycle.closing
+
+    @property
+    def hold(self) -> bool:
+        """A live move waits for the hand's end: no new hand starts."""
+        return self.lifecycle.holding
+
+    @property
+    def stopped(self) -> bool:
+        return self.lifecycle.stopped
+
+    @property
+    def closed_for_good(self) -> bool:
+        """The registry forgets a table closed for good."""
+        return self.lifecycle.closed_for_good
+
     # ================================================================ public API
     async def submit(self, env: Envelope) -> None:
         """``submit_nowait`` as a coroutine (tests, and callers already in one)."""
@@ -183,13 +206,13 @@ class TableActor:
         """Queue a request; answers ``server_busy``/``table_closed`` at once when refused
         (``unknown_table`` instead to whom a private table would not admit: those answers
         would tell that it exists)."""
-        if self.stopped or self._external >= self.config.inbox_size:
+        if self.stopped or self.inbox.requests >= self.config.inbox_size:
             code = "table_closed" if self.stopped else "server_busy"
             if not self.host.admits_request(env, remember=False):
                 return self._unknown(env)
             self.fanout.answer(env, m.error(env.request.rid, code))
             return
-        self._external += 1
+        self.inbox.requests += 1
         self.inbox.put_nowait(env)
 
     def detach(self, sink: Sink) -> None:
@@ -199,6 +222,79 @@ class TableActor:
     def call(self, fn: Callable[[], Any]) -> None:
         """Run ``fn()`` (sync or async) inside the actor task (registry and tests)."""
         self.inbox.put_nowait(Call(fn))
+
+    # ---------------------------------------------------------------- asked from outside
+    # (the cluster, the operator, the registry: a message on the inbox, an awaited answer)
+    async def ask(self, fn: Callable[[], Any]) -> Any:
+        """Run ``fn()`` (sync or async) in the actor's task and return its result (or raise
+        its error here; the table goes on)."""
+        return await in_actor(self, fn)
+
+    async def hold_for_move(self) -> bool:
+        """A live move: start no new hand (a pending one is cancelled) until
+        :meth:`release_hold`. False when the table is not open (closing, stopped, or held by
+        another move already), or when the caller stopped waiting first: nothing is held."""
+        held: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
+
+        def hold() -> None:
+            if held.done():  # the caller gave up (cancelled): hold nothing
+                return
+            if self.lifecycle.state is not Phase.OPEN:
+                return held.set_result(False)
+            self.lifecycle.fire(Event.HOLD)
+            self.turns.cancel_next_hand()
+            held.set_result(True)
+        self.call(hold)
+        return await held
+
+    async def release_hold(self) -> None:
+        """After :meth:`hold_for_move` held: the move did not happen, play on (nothing
+        changes when the table began closing meanwhile)."""
+        if not self.stopped:
+            await self.ask(lambda: self.lifecycle.fire(Event.RELEASE))
+
+    async def hand_end(self) -> None:
+        """Return once the hand running now has ended (at once when none runs)."""
+        def waiter() -> asyncio.Future[None] | None:
+            if not self.in_hand:
+                return None
+            fut: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+            self._hand_waiters.append(fut)
+            return fut
+        fut = await self.ask(waiter)
+        if fut is not None:
+            await fut
+
+    def wire(self, *, on_change: Callable[[TableActor], None], mutes: Mutes,
+             frozen: Callable[[str], bool], relay: Relay | None,
+             practice_wallet: Wallet | None = None) -> None:
+        """The registry's wiring, once, before :meth:`run` (the only writes from outside,
+        while no task runs the table): the lobby's callback, the process's mutes and
+        freezes, the cluster's relay; a practice table's play-money wallet (and no
+        jackpot)."""
+        assert self._task is None, "wired after the table started"
+        self.on_change, self.mutes, self.frozen = on_change, mutes, frozen
+        self.fanout.relay = relay
+        if practice_wallet is not None:
+            self.practice, self.wallet, self.jackpot = True, practice_wallet, None
+
+    # ---------------------------------------------------------------- the ownership check
+    _guarding = False
+
+    @classmethod
+    def guard_writes(cls, on: bool = True) -> None:
+        """Tests: from now on, a write of any field of a table actor (or of its lifecycle)
+        outside the actor's running task raises ``OwnershipError``
+        (:mod:`server.table.inbox`). Off by default: production pays nothing."""
+        cls._guarding = on
+        if on:
+            setattr(cls, "__setattr__", guarded_setattr)  # noqa: B010 (a class slot)
+        elif "__setattr__" in cls.__dict__:
+            delattr(cls, "__setattr__")
+
+    def _check_writer(self) -> None:
+        if TableActor._guarding:
+            check_owner(self, "lifecycle")
 
     def summary(self) -> dict[str, Any]:
         """The table's lobby entry."""
@@ -225,12 +321,19 @@ class TableActor:
     async def run(self) -> None:
         """The actor task's body: handle items until stopped. Raises on a bug (the registry
         then voids, refunds and restarts)."""
+        self._task = asyncio.current_task()  # the one writer of the table from now on
+        try:
+            await self._loop()
+        finally:
+            self._task = None
+
+    async def _loop(self) -> None:
         self._kick()
         while True:
             item = await self.inbox.get()
             try:
                 if item is STOP:
-                    self.stopped = True
+                    self.lifecycle.fire(Event.HALT)
                     return
                 self._current = item
                 await self._handle(item)
@@ -240,7 +343,7 @@ class TableActor:
                     self._kick()
             finally:
                 if isinstance(item, Envelope):
-                    self._external -= 1
+                    self.inbox.requests -= 1
                 self.inbox.task_done()
             if self.stopped:
                 return
@@ -294,7 +397,8 @@ class TableActor:
     async def _wake(self, w: Wake) -> None:
         if w.kind is WakeKind.NEXT_HAND:
             self.turns.next_hand = None
-            await self.dealer.start()
+            if not self.lifecycle.holding:  # (a wake queued before a move's hold came)
+                await self.dealer.start()
         elif w.kind is WakeKind.GRACE:
             self.seat_desk.grace_over(w.arg, w.token)
         elif self.turns.is_current(w) and self.in_hand:
@@ -303,7 +407,7 @@ class TableActor:
     # ================================================================ between hands
     def _kick(self) -> None:
         """Schedule the next hand after the pause when one could start."""
-        if (self.in_hand or self.closing or self.hold or self.host.paused
+        if (self.in_hand or not self.lifecycle.may_start_hand or self.host.paused
                 or self.turns.next_hand is not None):
             return
         if len(self.seats.eligible()) < self.game.min_players:
@@ -327,11 +431,12 @@ class TableActor:
             if st.leaving:
                 await self.seat_desk.remove(seat)
         await self.seat_desk.fill_seats()
-        if self.closing_reason is not None:
-            await self.close_for_good(self.closing_reason)
+        reason = self.lifecycle.reason  # (LAST_HAND: closed for good after this hand)
+        if reason is not None:
+            await self.close_for_good(reason)
         elif self.closing:
             await self._close()
-        waiters, self.hand_waiters = self.hand_waiters, []
+        waiters, self._hand_waiters = self._hand_waiters, []
         for waiter in waiters:
             if not waiter.done():
                 waiter.set_result(None)
@@ -353,7 +458,7 @@ class TableActor:
         await self._wind_down(void="shutdown")
 
     async def _wind_down(self, *, void: str | None) -> None:
-        self.closing = True
+        self.lifecycle.fire(Event.DRAIN)
         self.turns.cancel_next_hand()
         if void is not None and self.in_hand:
             self.dealer.void_now(void)
@@ -366,7 +471,7 @@ class TableActor:
         for seat, _ in self.seats.occupied():
             await self.seat_desk.remove(seat)
         self.fanout.close()  # no delayed frame after the table stopped (nobody runs them)
-        self.stopped = True
+        self.lifecycle.fire(Event.FINISH)
 
     # ================================================================ lobby and idle close
     def _lobby_check(self) -> None:
@@ -405,12 +510,10 @@ class TableActor:
         (then from outside the dead task), :meth:`close_if_idle` for an idle one; a host
         with ``after_hand``: the running hand plays to its end first."""
         if after_hand and self.in_hand:
-            self.closing = True
-            self.closing_reason = reason
+            self.lifecycle.fire(Event.CLOSE_AFTER_HAND, reason=reason)
             self.turns.cancel_next_hand()
             return
-        self.closing = True
-        self.closed_for_good = True
+        self.lifecycle.fire(Event.CLOSE)
         self.turns.cancel_next_hand()
         if self.in_hand:
             self.dealer.void_now(reason)
@@ -420,15 +523,94 @@ class TableActor:
         await self._close()
         await self.host.closed(names)  # a home game's host: the final session ledger
         self.sinks.clear()
-        while not self.inbox.empty():  # nothing is handled after this: refuse what waits
+
+        def refuse(item: Envelope) -> None:
+            if self.host.admits_request(item, remember=False):
+                self.fanout.answer(item, m.error(item.request.rid, "table_closed"))
+            else:  # a private table tells whom it does not admit nothing, even now
+                self._unknown(item)
+        self._refuse_queued(refuse)
+
+    def stop_moved(self, url: str) -> None:
+        """The table lives at ``url`` now (:func:`~server.table.handoff.gone`, in the
+        actor's task, its seats emptied): stop, and answer what waits ``moved``."""
+        self.lifecycle.fire(Event.MOVE)
+        self._refuse_queued(lambda item: self.fanout.answer(
+            item, {**m.error(item.request.rid, "moved"), "table": self.table_id, "url": url}))
+
+    def _refuse_queued(self, answer: Callable[[Envelope], None]) -> None:
+        """Nothing is handled after this: ``answer`` each request that waits, drop the rest."""
+        while not self.inbox.empty():
             item = self.inbox.get_nowait()
             if isinstance(item, Envelope):
-                self._external -= 1
-                if self.host.admits_request(item, remember=False):
-                    self.fanout.answer(item, m.error(item.request.rid, "table_closed"))
-                else:  # a private table tells whom it does not admit nothing, even now
-                    self._unknown(item)
+                self.inbox.requests -= 1
+                answer(item)
             self.inbox.task_done()
+
+    # ================================================================ the desks' ports
+    # (server.table.ports: a desk asks its port, the actor asks the other desk; no desk
+    # holds another)
+    @property
+    def private(self) -> bool:
+        return self.host.private
+
+    @property
+    def paused(self) -> bool:
+        return self.host.paused
+
+    @property
+    def hand_view(self) -> Dealer:
+        return self.dealer
+
+    def dealt_in(self, seat: int) -> bool:
+        return self.in_hand and seat in self.dealer.start_stacks
+
+    async def fold_leaver(self, seat: int) -> None:
+        await self.dealer.fold_leaver(seat)
+
+    async def time_out(self, seat: int, *, count: bool = True) -> None:
+        await self.dealer.time_out(seat, count=count)
+
+    async def apply(self, events: Sequence[Any]) -> None:
+        await self.dealer.apply(events)
+
+    def last_hand(self) -> LastHand:
+        d = self.dealer
+        return LastHand(d.last_hand, d.last_hand_id, d.hand_id)
+
+    def hand_ended(self) -> None:
+        if self.on_hand_end is not None:
+            self.on_hand_end()
+
+    def needs_approval(self, player_id: str) -> bool:
+        return self.host.needs_approval(player_id)
+
+    def is_removed(self, player_id: str) -> bool:
+        return player_id in self.host.removed
+
+    def request_seat(self, env: Envelope, req: Sit) -> None:
+        self.host.request_seat(env, req)
+
+    def seats_changed(self) -> None:
+        self.host.seats_changed()
+
+    def hand_starts(self) -> None:
+        self.host.hand_starts()
+
+    def host_state(self, player_id: str | None) -> Msg | None:
+        return self.host.state_for(player_id)
+
+    def game_seated(self, st: SeatState) -> None:
+        self.game.seated(st)
+
+    def note_timeout(self, seat: int) -> None:
+        self.seat_desk.note_timeout(seat)
+
+    async def seat_requested(self, asked: SeatRequest) -> str | None:
+        return await self.seat_desk.seat_requested(asked)
+
+    async def take_off(self, seat: int) -> bool:
+        return await self.seat_desk.take_off(seat)
 
     _handlers: dict[type[Request], Callable[[TableActor, Envelope], Any]] = {
         Watch: lambda t, env: t.viewers.watch(env),

@@ -3,8 +3,10 @@
 Rule of this module: :class:`HostDesk` owns the host's state (who hosts, the invite code, the
 seat requests waiting, the players removed, whether the game is paused, the stakes and settings
 the next hand takes) and answers the ``host`` request in the table actor's task; everyone but
-the host is refused ``not_host``. It changes seats and chips only through the actor's
-:class:`~server.table.seating.SeatDesk` and wallet paths, so nothing is created or lost.
+the host is refused ``not_host``. It reaches the table only through its
+:class:`~server.table.ports.HostPort`, and changes seats and chips only through it (the actor
+hands an approval or a removal to the :class:`~server.table.seating.SeatDesk`; the wallet),
+so nothing is created or lost.
 
 * The creator of a ``private`` table is its host (the role can be handed to a seated player:
   ``transfer``). Admission is one check, :meth:`HostDesk.admits_request`, which the actor
@@ -38,8 +40,7 @@ from __future__ import annotations
 
 import logging
 import secrets
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from protocol import messages as m
 from protocol.errors import ProtocolError
@@ -47,12 +48,11 @@ from protocol.requests import CreateTable, Host, Resume, Sit, Watch
 from server.ledger.accounts import guest_tag, is_bot_id
 from server.table.api import Envelope, Sink
 from server.table.fanout import builder
+from server.table.ports import HostPort
 from server.table.projection import Draft, Msg
+from server.table.seatmap import SeatRequest
 from server.table.session import HOUSE_ROW, session_csv, session_rows
 from server.table.settings import HOST_SETTINGS, TableSpec, build_spec
-
-if TYPE_CHECKING:
-    from server.table.actor import TableActor
 
 __all__ = ["HostDesk", "SeatRequest", "private_table_id"]
 
@@ -74,30 +74,12 @@ def private_table_id(number: int) -> str:
     return f"t{number}-{secrets.token_urlsafe(ID_SUFFIX_BYTES)}"
 
 
-@dataclass(slots=True)
-class SeatRequest:
-    player_id: str
-    name: str
-    seat: int
-    buy_in: int
-
-    def to_wire(self, offer: int | None = None) -> Msg:
-        """``seat``: the seat asked for; ``offer``: where an approval seats the asker now
-        (``seat`` while it is free; null when no seat is); ``taken``: someone sat at
-        ``seat`` meanwhile."""
-        out: Msg = {"player": self.player_id, "name": self.name, "seat": self.seat,
-                    "buy_in": self.buy_in, "offer": offer}
-        if offer != self.seat:
-            out["taken"] = True
-        return out
-
-
 class HostDesk:
     """The host side of one table (see the module docstring); inert at a public table."""
 
-    def __init__(self, table: TableActor, host_id: str | None) -> None:
-        self.table = table
-        self.private = table.spec.private
+    def __init__(self, port: HostPort, host_id: str | None) -> None:
+        self.port = port
+        self.private = port.spec.private
         self.host_id = host_id if self.private else None
         self.code = secrets.token_urlsafe(CODE_BYTES) if self.private else None
         self.paused = False
@@ -125,12 +107,12 @@ class HostDesk:
         if not self.private:
             return True
         pid = sink.player_id
-        if self.table.practice and not (pid == self.host_id or is_bot_id(pid)):
+        if self.port.practice and not (pid == self.host_id or is_bot_id(pid)):
             return False  # issue 24: a practice table is its player's and its bots' alone
         if pid is not None and (pid == self.host_id or pid in self.admitted
-                                or self.table.seats.seat_of(pid) is not None):
+                                or self.port.seats.seat_of(pid) is not None):
             return True
-        if self.table.sinks.get(sink.conn_id) is sink:
+        if self.port.sinks.get(sink.conn_id) is sink:
             return True
         if code is not None and self.code is not None and secrets.compare_digest(
                 code.encode(), self.code.encode()):
@@ -140,12 +122,12 @@ class HostDesk:
         return False
 
     def needs_approval(self, player_id: str) -> bool:
-        return self.table.spec.approve_seats and player_id != self.host_id
+        return self.port.spec.approve_seats and player_id != self.host_id
 
     # ---------------------------------------------------------------- seat requests
     def request_seat(self, env: Envelope, req: Sit) -> None:
         """``sit`` at a table whose host approves seats: the request waits for the host."""
-        t = self.table
+        t = self.port
         pid = env.sink.player_id
         assert pid is not None
         if pid not in self.requests and len(self.requests) >= MAX_REQUESTS:
@@ -167,7 +149,7 @@ class HostDesk:
     def offer(self, asked: SeatRequest) -> int | None:
         """Where approving ``asked`` seats them now: the seat asked for while it is free,
         else the nearest free seat clockwise from it (None: the table is full)."""
-        seats = self.table.seats
+        seats = self.port.seats
         n = len(seats)
         return next((s for s in ((asked.seat + k) % n for k in range(n)) if seats[s] is None),
                     None)
@@ -178,7 +160,7 @@ class HostDesk:
             self.announce()
 
     async def _approve(self, env: Envelope, req: Host) -> None:
-        t = self.table
+        t = self.port
         asked = self.requests.get(req.player or "")
         if asked is None:
             return t.fanout.answer(env, m.error(req.rid, "no_request"))
@@ -195,7 +177,7 @@ class HostDesk:
                 f"Seat {seat + 1} is taken; free seats: {free or 'none'}."))
         del self.requests[asked.player_id]
         asked.seat = seat
-        problem = await t.seat_desk.seat_requested(asked)
+        problem = await t.seat_requested(asked)
         if problem is not None:
             self._refused(asked, problem)
             return t.fanout.answer(env, m.error(req.rid, problem))
@@ -206,18 +188,18 @@ class HostDesk:
     def _refuse(self, env: Envelope, req: Host) -> None:
         asked = self.requests.pop(req.player or "", None)
         if asked is None:
-            return self.table.fanout.answer(env, m.error(req.rid, "no_request"))
+            return self.port.fanout.answer(env, m.error(req.rid, "no_request"))
         self._refused(asked, None)
-        self.table.fanout.answer(env, m.ok(req.rid))
+        self.port.fanout.answer(env, m.ok(req.rid))
         self.announce()
 
     def _refused(self, asked: SeatRequest, reason: str | None) -> None:
-        self.table.fanout.publish(Draft(None, {asked.player_id: builder(
+        self.port.fanout.publish(Draft(None, {asked.player_id: builder(
             m.seat_refused, player=asked.player_id, seat=asked.seat, reason=reason)}))
 
     # ---------------------------------------------------------------- the host request
     async def handle(self, env: Envelope) -> None:
-        t = self.table
+        t = self.port
         req = env.request
         assert isinstance(req, Host)
         if not self.private:
@@ -255,7 +237,7 @@ class HostDesk:
         self.announce()
 
     async def _remove(self, env: Envelope, req: Host) -> None:
-        t = self.table
+        t = self.port
         assert req.seat is not None
         st = t.seats[req.seat] if req.seat < len(t.seats) else None
         if st is None:
@@ -266,12 +248,12 @@ class HostDesk:
         self.removed.add(st.player_id)
         self.names[st.player_id] = st.name
         self.admitted.discard(st.player_id)
-        pending = await t.seat_desk.take_off(req.seat)
+        pending = await t.take_off(req.seat)
         t.fanout.answer(env, m.ok(req.rid, pending=pending))
         self.announce()
 
     def _transfer(self, env: Envelope, req: Host) -> None:
-        t = self.table
+        t = self.port
         assert req.seat is not None
         st = t.seats[req.seat] if req.seat < len(t.seats) else None
         if st is None:
@@ -281,7 +263,7 @@ class HostDesk:
         self.announce()
 
     def _change(self, env: Envelope, req: Host) -> None:
-        t = self.table
+        t = self.port
         spec = self.next_spec or t.spec
         settings = dict(req.settings or {})
         other = sorted(set(settings) - HOST_SETTINGS)
@@ -312,11 +294,11 @@ class HostDesk:
         """A hand is about to start: the host's changes take effect now."""
         if self.next_spec is not None:
             spec, self.next_spec = self.next_spec, None
-            self.table.use_spec(spec)
+            self.port.use_spec(spec)
             self.announce()
 
     async def _ledger(self, env: Envelope, req: Host) -> None:
-        t = self.table
+        t = self.port
         rows = session_rows(await t.wallet.table_entries(t.table_id), t.seats,
                             names=self.names)
         pid = env.sink.player_id
@@ -331,9 +313,9 @@ class HostDesk:
         """The game is over and everyone cashed out: the host and every player of the game
         get the final session ledger (``ledger``: rows and CSV). ``names``: player id ->
         name of those who sat last."""
-        if not self.private or self.host_id is None or self.table.practice:
+        if not self.private or self.host_id is None or self.port.practice:
             return  # (a practice table's play money has no evening's ledger)
-        t = self.table
+        t = self.port
         try:
             entries = await t.wallet.table_entries(t.table_id)
         except Exception:
@@ -350,7 +332,7 @@ class HostDesk:
         a public table); the host's own copy holds the code and the requests."""
         if not self.private:
             return None
-        t = self.table
+        t = self.port
         seat = t.seats.seat_of(self.host_id)
         st = t.seats[seat] if seat is not None else None
         nxt = self.next_spec
@@ -381,4 +363,4 @@ class HostDesk:
             pid: builder(m.table_updated, host=self.state_for(pid)) for pid in self.requests}
         if self.host_id is not None:
             private[self.host_id] = builder(m.table_updated, host=self.state_for(self.host_id))
-        self.table.fanout.publish(Draft(builder(m.table_updated, host=public), private))
+        self.port.fanout.publish(Draft(builder(m.table_updated, host=public), private))

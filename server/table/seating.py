@@ -6,27 +6,24 @@ snapshot's ``disconnected``), its coming back too (``online: true``); the seat i
 only when ``Config.reconnect_grace`` runs out.
 
 Rule of this module: :class:`SeatDesk` handles those requests for the table actor, in its
-task; it changes seats only through the actor's :class:`~server.table.seatmap.SeatMap`, moves
-chips only through the wallet (buy-in, cash-out) and announces each change with one event.
+task, and reaches the table only through its :class:`~server.table.ports.SeatPort` (the
+actor asks the host, the dealer or the game when a seat's change concerns them); it changes
+seats only through the table's :class:`~server.table.seatmap.SeatMap`, moves chips only
+through the wallet (buy-in, cash-out) and announces each change with one event.
 The decisions these follow (blinds owed on return, GEN-04 seat change, GEN-06 rebuy,
 disconnection) are documented in :mod:`server.table.actor`.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from protocol import messages as m
 from protocol.requests import Leave, Sit
 from server.ledger.accounts import guest_tag, is_bot_id
 from server.table.api import Envelope, Sink
 from server.table.fanout import draft
-from server.table.seatmap import SeatState, Waiter
+from server.table.ports import SeatPort
+from server.table.seatmap import SeatRequest, SeatState, Waiter
 from server.table.wake import WakeKind
-
-if TYPE_CHECKING:
-    from server.table.actor import TableActor
-    from server.table.host import SeatRequest
 
 __all__ = ["SeatDesk"]
 
@@ -34,13 +31,13 @@ __all__ = ["SeatDesk"]
 class SeatDesk:
     """Seat requests of one table (see the module docstring)."""
 
-    def __init__(self, table: TableActor) -> None:
-        self.table = table
+    def __init__(self, port: SeatPort) -> None:
+        self.port = port
 
     # ================================================================ requests
     def bind(self, sink: Sink) -> None:
         """A request from a seated player's (new) connection makes it their connection."""
-        t = self.table
+        t = self.port
         for w in t.seats.waiting:  # a waiter who came back from a moved table's old process
             if w.player_id == sink.player_id and getattr(w.sink, "detached", False):
                 w.sink = sink
@@ -58,7 +55,7 @@ class SeatDesk:
             t.sinks[sink.conn_id] = sink
 
     async def sit(self, env: Envelope) -> None:
-        t = self.table
+        t = self.port
         req = env.request
         assert isinstance(req, Sit)
         pid, rid = env.sink.player_id, req.rid
@@ -72,7 +69,7 @@ class SeatDesk:
         limits = f"buy-in must be {t.spec.min_buy_in}..{t.spec.max_buy_in}"
         in_limits = t.spec.min_buy_in <= req.buy_in <= t.spec.max_buy_in
         if t.seats[req.seat] is not None:
-            if not t.seats.is_full() or t.host.needs_approval(pid):
+            if not t.seats.is_full() or t.needs_approval(pid):
                 return t.fanout.answer(env, m.error(rid, "seat_taken"))
             if not in_limits:  # refused at once, never changed later (a waiter buys in
                 return t.fanout.answer(env, m.error(rid, "bad_buy_in", limits))  # its ask)
@@ -81,8 +78,8 @@ class SeatDesk:
                 rid, "table_full", "The table is full; you are on the waiting list."))
         if not in_limits:
             return t.fanout.answer(env, m.error(rid, "bad_buy_in", limits))
-        if t.host.needs_approval(pid):  # a home game: the host says yes or no
-            return t.host.request_seat(env, req)
+        if t.needs_approval(pid):  # a home game: the host says yes or no
+            return t.request_seat(env, req)
         if not await t.wallet.buy_in(pid, t.table_id, req.buy_in,
                                      reason=f"buy_in {t.table_id}"):
             return t.fanout.answer(env, m.error(rid, "insufficient_funds"))
@@ -93,13 +90,13 @@ class SeatDesk:
 
     def _refusal(self, env: Envelope, req: Sit) -> str | None:
         """What refuses this ``sit`` before any seat is looked at (an error code)."""
-        t = self.table
+        t = self.port
         pid = env.sink.player_id
         if pid is None:
             return "unauthorized"
         if t.closing:
             return "table_closed"
-        if pid in t.host.removed:
+        if t.is_removed(pid):
             return "removed"
         if not 0 <= req.seat < t.spec.seats:
             return "bad_seat"
@@ -108,7 +105,7 @@ class SeatDesk:
     async def seat_requested(self, asked: SeatRequest) -> str | None:
         """The host approved ``asked``: seat them (their buy-in taken now) and send them
         the snapshot; else the error code that stopped it."""
-        t = self.table
+        t = self.port
         if t.closing:
             return "table_closed"
         sink = next((s for s in t.sinks.values() if s.player_id == asked.player_id), None)
@@ -132,20 +129,20 @@ class SeatDesk:
     async def take_off(self, seat: int) -> bool:
         """The host removes the player at ``seat``: at once between hands, else at the end
         of the hand they are in (True); chips back to their balance either way."""
-        t = self.table
+        t = self.port
         st = t.seats[seat]
         assert st is not None
         t.seats.drop_change(st.player_id)
-        if t.in_hand and seat in t.dealer.start_stacks:
+        if t.dealt_in(seat):
             st.leaving = True
-            await t.dealer.fold_leaver(seat)  # the table stops asking them
+            await t.fold_leaver(seat)  # the table stops asking them
             return True
         await self.remove(seat)
         await self.fill_seats()
         return False
 
     async def _sit_again(self, env: Envelope, mine: int, req: Sit) -> None:
-        t = self.table
+        t = self.port
         st = t.seats[mine]
         assert st is not None
         rid = req.rid
@@ -158,7 +155,7 @@ class SeatDesk:
             if not await t.wallet.buy_in(st.player_id, t.table_id, req.buy_in,
                                             reason=f"rebuy {t.table_id}"):
                 return t.fanout.answer(env, m.error(rid, "insufficient_funds"))
-            if t.in_hand and mine in t.dealer.start_stacks:
+            if t.dealt_in(mine):
                 st.topup += req.buy_in
                 t.fanout.answer(env, m.ok(rid, seat=mine, pending=True))
                 # everyone sees the chips waiting for the hand's end ("+1,000 next hand")
@@ -174,14 +171,14 @@ class SeatDesk:
             return None
         # seat change request (GEN-04)
         t.seats.drop_change(st.player_id)
-        if t.seats[req.seat] is None and not (t.in_hand and mine in t.dealer.start_stacks):
+        if t.seats[req.seat] is None and not (t.dealt_in(mine)):
             self.move(mine, req.seat)
             return t.fanout.answer(env, m.ok(rid, seat=req.seat))
         t.seats.ask_change(st.player_id, req.seat)
         return t.fanout.answer(env, m.ok(rid, seat=mine, queued=True))
 
     async def leave(self, env: Envelope) -> None:
-        t = self.table
+        t = self.port
         req = env.request
         assert isinstance(req, Leave)
         seat = t.seats.seat_of(env.sink.player_id)
@@ -192,18 +189,18 @@ class SeatDesk:
         st = t.seats[seat]
         assert st is not None
         t.seats.drop_change(st.player_id)
-        if t.in_hand and seat in t.dealer.start_stacks:
+        if t.dealt_in(seat):
             # folded at once if they have a decision now, else at their next turn (no
             # clock, no `turn` to them); the chips come back when the hand ends
             st.leaving = True
             t.fanout.answer(env, m.ok(req.rid, pending=True))
-            return await t.dealer.fold_leaver(seat)
+            return await t.fold_leaver(seat)
         t.fanout.answer(env, m.ok(req.rid))
         await self.remove(seat)
         await self.fill_seats()
 
     async def sit_out(self, env: Envelope) -> None:
-        t = self.table
+        t = self.port
         seat = t.seats.seat_of(env.sink.player_id)
         if seat is None:
             return t.fanout.answer(env, m.error(env.request.rid, "not_seated"))
@@ -211,7 +208,7 @@ class SeatDesk:
         self.set_sitting_out(seat, True)
 
     async def sit_in(self, env: Envelope) -> None:
-        t = self.table
+        t = self.port
         seat = t.seats.seat_of(env.sink.player_id)
         if seat is None:
             return t.fanout.answer(env, m.error(env.request.rid, "not_seated"))
@@ -226,7 +223,7 @@ class SeatDesk:
         self.set_sitting_out(seat, False)
 
     def set_sitting_out(self, seat: int, value: bool) -> None:
-        t = self.table
+        t = self.port
         st = t.seats[seat]
         assert st is not None
         if st.sitting_out == value:
@@ -241,7 +238,7 @@ class SeatDesk:
     def note_timeout(self, seat: int) -> None:
         """The seat's player timed out: after ``consecutive_timeouts_to_sit_out`` in a row
         they are sat out."""
-        t = self.table
+        t = self.port
         st = t.seats[seat]
         if st is not None:
             st.timeouts += 1
@@ -250,10 +247,10 @@ class SeatDesk:
 
     # ================================================================ seats
     def seat_player(self, seat: int, pid: str, name: str, stack: int, sink: Sink) -> None:
-        t = self.table
+        t = self.port
         st = SeatState(pid, name, stack, t.config.time_bank, sink=sink)
         t.seats.place(seat, st)
-        t.game.seated(st)  # GEN-05: a late entrant may wait for the big blind
+        t.game_seated(st)  # GEN-05: a late entrant may wait for the big blind
         if getattr(sink, "detached", False):  # a waiter not back yet (a moved table's):
             st.sink = None  # seated disconnected, their reconnection grace running
             t.turns.schedule(WakeKind.GRACE, t.config.reconnect_grace, seat,
@@ -265,32 +262,32 @@ class SeatDesk:
                                wait_for_bb=st.wait_for_bb and not st.post_bb))
         if st.sink is None:
             t.fanout.publish(draft(m.presence, seat=seat, online=False))
-        t.host.seats_changed()  # a home game's waiting requests update themselves
+        t.seats_changed()  # a home game's waiting requests update themselves
 
     def move(self, old: int, new: int) -> None:
-        t = self.table
+        t = self.port
         st = t.seats.move(old, new)
         t.fanout.publish(draft(m.left, seat=old, name=st.name))
         t.fanout.publish(draft(m.seated, seat=new, name=st.name, stack=st.stack,
                                      guest=guest_tag(st.player_id), bot=is_bot_id(st.player_id)))
 
     async def remove(self, seat: int) -> None:
-        t = self.table
+        t = self.port
         st = t.seats.vacate(seat)
         amount = st.stack + st.topup
         st.stack = st.topup = 0
         await t.wallet.cash_out(st.player_id, t.table_id, amount,
                                    reason=f"cash_out {t.table_id}")
-        removed = "removed" if st.player_id in t.host.removed else None
+        removed = "removed" if t.is_removed(st.player_id) else None
         t.fanout.publish(draft(m.left, seat=seat, name=st.name, reason=removed))
-        t.host.seats_changed()
+        t.seats_changed()
 
     async def fill_seats(self) -> None:
         """GEN-04: a free seat goes first to a seated player who asked for it, then to the
         waiting list (in order; a waiter who can no longer pay is dropped). A waiter buys in
         exactly what they asked for, checked against the table's limits when they joined the
         list (never silently changed)."""
-        t = self.table
+        t = self.port
         moved = True
         while moved:
             moved = False
@@ -299,7 +296,7 @@ class SeatDesk:
                 if cur is None:
                     t.seats.changes.remove((pid, want))
                     continue
-                if t.seats[want] is None and not (t.in_hand and cur in t.dealer.start_stacks):
+                if t.seats[want] is None and not (t.dealt_in(cur)):
                     t.seats.changes.remove((pid, want))
                     self.move(cur, want)
                     moved = True
@@ -318,7 +315,7 @@ class SeatDesk:
             t.fanout.send_snapshot(w.sink)
 
     def detach(self, sink: Sink) -> None:
-        t = self.table
+        t = self.port
         t.sinks.pop(sink.conn_id, None)
         t.seats.forget_sink(sink)
         for seat, st in enumerate(t.seats):
@@ -332,7 +329,7 @@ class SeatDesk:
 
     def grace_over(self, seat: int, token: int) -> None:
         """A disconnected seat's grace ran out: still without a connection, it sits out."""
-        t = self.table
+        t = self.port
         st = t.seats[seat] if 0 <= seat < len(t.seats) else None
         if st is not None and st.sink is None and st.grace_token == token:
             self.set_sitting_out(seat, True)

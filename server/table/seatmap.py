@@ -9,11 +9,11 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from typing import overload
+from typing import Any, overload
 
 from server.table.api import Sink
 
-__all__ = ["SeatMap", "SeatState", "Waiter"]
+__all__ = ["SeatMap", "SeatRequest", "SeatState", "Waiter"]
 
 
 @dataclass(slots=True)
@@ -40,6 +40,26 @@ class Waiter:
     name: str
     buy_in: int
     sink: Sink
+
+
+@dataclass(slots=True)
+class SeatRequest:
+    """A seat asked of a home game's host (``approve_seats``), waiting for an answer."""
+
+    player_id: str
+    name: str
+    seat: int
+    buy_in: int
+
+    def to_wire(self, offer: int | None = None) -> dict[str, Any]:
+        """``seat``: the seat asked for; ``offer``: where an approval seats the asker now
+        (``seat`` while it is free; null when no seat is); ``taken``: someone sat at
+        ``seat`` meanwhile."""
+        out: dict[str, Any] = {"player": self.player_id, "name": self.name, "seat": self.seat,
+                    "buy_in": self.buy_in, "offer": offer}
+        if offer != self.seat:
+            out["taken"] = True
+        return out
 
 
 class SeatMap(Sequence[SeatState | None]):

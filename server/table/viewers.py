@@ -2,14 +2,15 @@
 the last hand's mucked cards.
 
 Rule of this module: :class:`ViewerDesk` handles those requests for the table actor, in its
-task; it never changes a seat or a stack. A spectator on another process of a cluster chats
+task, through its :class:`~server.table.ports.ViewerPort`; it never changes a seat or a
+stack. A spectator on another process of a cluster chats
 through :meth:`ViewerDesk.remote_chat` (``server.cluster.spectate`` forwards it): the same
 checks, the table's own limit and mutes as a local spectator's chat.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from protocol import messages as m
 from protocol.errors import ProtocolError
@@ -17,9 +18,7 @@ from protocol.requests import Chat, Mute, Resume, ShowHands, Watch
 from server.ledger.accounts import guest_tag
 from server.table.api import Envelope
 from server.table.fanout import draft
-
-if TYPE_CHECKING:
-    from server.table.actor import TableActor
+from server.table.ports import ViewerPort
 
 __all__ = ["REMOTE_NAMES", "ViewerDesk"]
 
@@ -30,12 +29,12 @@ REMOTE_NAMES = 256
 class ViewerDesk:
     """Viewer requests of one table (see the module docstring)."""
 
-    def __init__(self, table: TableActor) -> None:
-        self.table = table
+    def __init__(self, port: ViewerPort) -> None:
+        self.port = port
         self.remote_names: dict[str, str] = {}  # chat name -> player id (remote chatters)
 
     async def watch(self, env: Envelope) -> None:
-        t = self.table
+        t = self.port
         req = env.request
         assert isinstance(req, Watch)  # admitted (a private table's code: the actor's check)
         t.sinks[env.sink.conn_id] = env.sink
@@ -43,14 +42,14 @@ class ViewerDesk:
         t.fanout.send_snapshot(env.sink)
 
     async def unwatch(self, env: Envelope) -> None:
-        t = self.table
+        t = self.port
         if t.sinks.pop(env.sink.conn_id, None) is None:
             t.fanout.answer(env, m.error(env.request.rid, "not_watching"))
             return
         t.fanout.answer(env, m.ok(env.request.rid))
 
     async def resume(self, env: Envelope) -> None:
-        t = self.table
+        t = self.port
         req = env.request
         assert isinstance(req, Resume)
         sink = env.sink
@@ -59,7 +58,7 @@ class ViewerDesk:
         t.fanout.replay(sink, req.since)
 
     async def chat(self, env: Envelope) -> None:
-        t = self.table
+        t = self.port
         req = env.request
         assert isinstance(req, Chat)
         if env.sink.player_id is None:
@@ -77,8 +76,8 @@ class ViewerDesk:
         there): checked and published as a local one; the answer (``ok`` or ``error``,
         without ``rid``) that process sends on. A private table is never watched from
         elsewhere: ``unknown_table``, as to anyone it does not admit."""
-        t = self.table
-        if t.host.private:
+        t = self.port
+        if t.private:
             return ProtocolError.unknown_table(t.table_id).to_message()
         seat = t.seats.seat_of(player_id)
         refused = self._refusal(seat)
@@ -95,7 +94,7 @@ class ViewerDesk:
     def _refusal(self, seat: int | None) -> str | None:
         """Why a chat from ``seat`` (None: a spectator) is refused now, if it is: the table's
         settings, then its own limit (everyone's chat together: one token spent)."""
-        t = self.table
+        t = self.port
         if not t.spec.chat or (seat is None and not t.spec.spectator_chat):
             return "chat_disabled"
         if not t.chat_bucket.take():
@@ -105,7 +104,7 @@ class ViewerDesk:
     def _say(self, player_id: str, name: str, text: str, seat: int | None) -> None:
         """Publish the chat. Players who muted the sender do not get it: the fan-out skips
         their sinks, and other processes skip their own muters (``sender``)."""
-        t = self.table
+        t = self.port
         skip = t.mutes.muters_of(player_id) if t.mutes is not None else None
         if seat is not None:
             t.fanout.publish(draft(m.chat, text=text, seat=seat), skip=skip, sender=player_id)
@@ -117,7 +116,7 @@ class ViewerDesk:
         """``mute``: the player at ``seat`` (or the viewer who chats as ``name``) is muted
         (``on``) or unmuted for the sender, on every table and connection (the registry's
         :class:`~server.table.lobby.Mutes`)."""
-        t = self.table
+        t = self.port
         req = env.request
         assert isinstance(req, Mute)
         pid = env.sink.player_id
@@ -153,20 +152,21 @@ class ViewerDesk:
         only until the next hand starts (then ``next_hand_started``). A request naming another
         hand is refused: ``hand_in_progress`` for the hand being played, else
         ``unknown_hand``."""
-        t = self.table
+        t = self.port
         req = env.request
         assert isinstance(req, ShowHands)
         if t.seats.seat_of(env.sink.player_id) is None:
             return t.fanout.answer(env, m.error(req.rid, "not_seated"))
-        hand, last = t.dealer.last_hand, t.dealer.last_hand_id
+        shown = t.last_hand()
+        hand, last = shown.hand, shown.hand_id
         asked = str(req.hand)
         if hand is None or last is None or asked != last or not hand.is_over:
-            if t.in_hand and asked == t.dealer.hand_id:
+            if t.in_hand and asked == shown.current:
                 return t.fanout.answer(env, m.error(req.rid, "hand_in_progress"))
             return t.fanout.answer(env, m.error(
                 req.rid, "unknown_hand",
                 f"only the last hand's cards can be shown ({last})" if last else None))
-        if t.dealer.hand_id != last:  # a later hand has started (even if it was voided since)
+        if shown.current != last:  # a later hand has started (even if it was voided since)
             return t.fanout.answer(env, m.error(req.rid, "next_hand_started"))
         t.fanout.answer(env, m.ok(req.rid))
         for event in hand.reveal_mucked(req.seats):
