@@ -134,8 +134,8 @@ class TableActor:
         self.sinks = self.fanout.sinks
         self.recording = HandLog(table_id, clock=clock, rng=rng,
                                  history=history if history is not None else MemoryHistory())
-        self.dealer = Dealer(self, self.recording, spec.decks)
-        self.game = game_for(self, spec)
+        self.game = game_for(self, spec)  # the dealer's strategy (a pot game or the house's)
+        self.dealer: Dealer = Dealer(self, self.recording, spec.decks, self.game)
         self.seat_desk: SeatDesk = SeatDesk(self)
         self.viewers: ViewerDesk = ViewerDesk(self)
         self.host: HostDesk = HostDesk(self, host)  # a private table's host (inert at a public one)

@@ -2,7 +2,10 @@
 
 Rule of this module: :class:`Dealer` owns the running hand (its engine, id, projector,
 starting stacks and owners), the ledger marks of hands voided here, and the last hand kept
-for SHOW-02; it runs in the table actor's task and is the only writer of those. Seat stacks
+for SHOW-02; it runs in the table actor's task and is the only writer of those (the game reads them
+through the actor, :class:`~server.table.ports.HandView`). It reaches the table only through
+its :class:`~server.table.ports.DealerPort` and calls its :class:`~server.table.games.Game`
+(given at construction) at fixed points of a hand. Seat stacks
 change only here, when a hand ends (or is voided: everyone gets back their stack from before
 it). Chips are checked before a hand's result is booked: an engine whose end does not
 conserve them (:class:`~server.rules.errors.InvariantError`) voids the hand and refunds, and
@@ -13,7 +16,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, cast
+from typing import Any, cast
 
 from protocol import messages as m
 from protocol.errors import ERROR_CODES
@@ -27,11 +30,10 @@ from server.rules.errors import IllegalAction, InvariantError
 from server.rules.hand import Hand
 from server.table.api import Envelope
 from server.table.fanout import draft
+from server.table.games import Game
+from server.table.ports import DealerPort
 from server.table.projection import HandProjector
 from server.table.recording import HandLog
-
-if TYPE_CHECKING:
-    from server.table.actor import TableActor
 
 __all__ = ["Dealer"]
 
@@ -41,9 +43,10 @@ log = logging.getLogger("server.table")
 class Dealer:
     """One table's running hand (see the module docstring)."""
 
-    def __init__(self, table: TableActor, recording: HandLog,
-                 decks: Sequence[tuple[str, ...]]) -> None:
-        self.table = table
+    def __init__(self, port: DealerPort, recording: HandLog,
+                 decks: Sequence[tuple[str, ...]], game: Game) -> None:
+        self.port = port
+        self.game = game
         self.recording = recording
         self.decks: list[tuple[str, ...]] = list(decks)  # test mode: the coming hands' decks
         self.engine: Engine | None = None
@@ -67,23 +70,23 @@ class Dealer:
     def live_stack(self, seat: int) -> int:
         if self.engine is not None:
             return self.engine.stacks.get(seat, 0)
-        st = self.table.seats[seat]
+        st = self.port.seats[seat]
         return st.stack if st is not None else 0
 
     # ---------------------------------------------------------------- start
     async def start(self) -> None:
-        t = self.table
+        t = self.port
         await self.ledger_voids()
-        if self.in_hand or t.closing or t.host.paused:
+        if self.in_hand or t.closing or t.paused:
             return
-        t.host.hand_starts()  # a host's changes take effect from this hand
+        t.hand_starts()  # a host's changes take effect from this hand
         players = t.seats.eligible()
-        if len(players) < t.game.min_players:
+        if len(players) < self.game.min_players:
             return
         deck = list(self.decks.pop(0)) if self.decks else t.shuffle(t.spec.card_set)
         self.hand_id = await self.recording.new_hand_id()  # unique for ever
         self.number += 1
-        placement = t.game.place(players)
+        placement = self.game.place(players)
         if placement.button is not None:
             self.button = placement.button
         seated = [(s, t.seats[s]) for s in placement.players]
@@ -105,14 +108,14 @@ class Dealer:
                                commitment=commitment, number=self.number))
         log.debug("event=hand_started table=%s hand=%s players=%d", t.table_id,
                   self.hand_id, len(placement.players))
-        self.engine = t.game.new_engine(placement, deck, seed)
-        t.game.opened()
+        self.engine = self.game.new_engine(placement, deck, seed)
+        self.game.opened()
         await self.apply(list(self.engine.start()))
 
     # ---------------------------------------------------------------- actions
     async def act(self, env: Envelope) -> None:
         """The ``act`` request: one action by the seat's player in the running hand."""
-        t = self.table
+        t = self.port
         req = env.request
         assert isinstance(req, Act)
         seat = t.seats.seat_of(env.sink.player_id)
@@ -124,7 +127,7 @@ class Dealer:
         if seat not in self.start_stacks:
             return t.fanout.answer(env, m.error(req.rid, "not_in_hand"))
         try:
-            t.game.before_act(seat, req)
+            self.game.before_act(seat, req)
             events = engine.act(seat, req.action, req.amount, req.discard or (),
                                 jackpot=req.jackpot)
         except IllegalAction as exc:
@@ -136,7 +139,7 @@ class Dealer:
         st = t.seats[seat]
         assert st is not None
         st.timeouts = 0
-        t.game.acted(seat)
+        self.game.acted(seat)
         # (the rid was validated by the parser: nothing to check before encoding)
         t.fanout.send(env.sink, env.sink.codec.encode(m.ok(req.rid), check=False))
         await self.apply(events)
@@ -147,9 +150,9 @@ class Dealer:
         question, BLIND-04, where silence is a plain "no")."""
         engine = self.engine
         assert engine is not None
-        self.table.turns.cancel()
+        self.port.turns.cancel()
         if count:
-            self.table.seat_desk.note_timeout(seat)
+            self.port.note_timeout(seat)
         await self.apply(list(engine.timeout(seat)))
 
     # ---------------------------------------------------------------- events
@@ -157,7 +160,7 @@ class Dealer:
         """Record, project and send engine events; turns; the end of the hand. The turn of
         a player who asked to leave during the hand starts no clock and sends no ``turn``:
         their hand is folded at once (:meth:`fold_leaver`)."""
-        t = self.table
+        t = self.port
         assert self.projector is not None
         self.recording.feed(events)
         leaver: int | None = None
@@ -169,18 +172,18 @@ class Dealer:
                 if self.leaving(e.seat):
                     leaver = e.seat
                     continue
-                drafts = t.game.turn_started(e)
+                drafts = self.game.turn_started(e)
             else:
                 drafts = self.projector.project(e)
             for d in drafts:
                 t.fanout.publish(d)
-        t.game.after_events()
+        self.game.after_events()
         if leaver is not None:
             await self.fold_leaver(leaver)
 
     def leaving(self, seat: int) -> bool:
         """Whether ``seat``'s player asked to leave (or was removed) during this hand."""
-        st = self.table.seats[seat]
+        st = self.port.seats[seat]
         return (st is not None and st.leaving and seat in self.start_stacks
                 and self.hand_owner.get(seat) == st.player_id)
 
@@ -192,7 +195,7 @@ class Dealer:
         if engine is None or engine.options(seat) is None:
             return
         if isinstance(engine, Hand):  # (a house game's phase deadline is everyone's)
-            self.table.turns.cancel()
+            self.port.turns.cancel()
         try:
             events = engine.act(seat, "fold")
         except IllegalAction:
@@ -212,12 +215,12 @@ class Dealer:
     async def invariant_broken(self, exc: InvariantError) -> None:
         """An invariant broke (engine or table): void the hand, refund, log, carry on."""
         log.error("event=invariant_broken table=%s hand=%s error=%r",
-                  self.table.table_id, self.hand_id, str(exc))
+                  self.port.table_id, self.hand_id, str(exc))
         self.void_now(str(exc))
-        await self.table.after_hand()
+        await self.port.after_hand()
 
     async def finish(self, e: HandEnd) -> None:
-        t = self.table
+        t = self.port
         assert self.projector is not None
         try:
             self._check_conservation(e)
@@ -226,7 +229,7 @@ class Dealer:
         stacks = dict(e.stacks)
         if not e.voided:
             self.house_net += chips_taken(e) - e.jackpot_collected
-            t.game.settle()
+            self.game.settle()
         await self._book(e, stacks)  # durable before anyone sees the end
         drafts = self.projector.project(e)  # (built now: the reveals come from the record)
         # the history too: a player who asks for it on `hand_ended` finds the hand there
@@ -238,10 +241,11 @@ class Dealer:
             st = t.seats[seat]
             if st is not None:
                 st.stack = stack
-        t.game.finished(e)
+        if self.game.finished(e) and isinstance(self.engine, Hand):  # SHOW-02
+            self.last_hand, self.last_hand_id = self.engine, self.hand_id
+            self.last_owner = dict(self.hand_owner)
         self.hands_played += 1
-        if t.on_hand_end is not None:
-            t.on_hand_end()
+        t.hand_ended()
         log.debug("event=hand_ended table=%s hand=%s voided=%s", t.table_id, self.hand_id,
                   e.voided)
         await t.after_hand()
@@ -258,12 +262,12 @@ class Dealer:
             paid = sum(stacks.values()) - sum(e.stacks.values())
             entries = hand_entries(start, end, rake=e.rake, house_net=e.house_net,
                                    jackpot_in=e.jackpot_collected, jackpot_out=paid)
-        await self.table.wallet.hand_result(self.table.table_id, self.hand_id, entries)
+        await self.port.wallet.hand_result(self.port.table_id, self.hand_id, entries)
 
     # ---------------------------------------------------------------- void and after
     def void_now(self, reason: str) -> None:
         """Void the running hand: everyone gets back their stack from before it."""
-        t = self.table
+        t = self.port
         t.turns.end_turn()
         log.warning("event=hand_voided table=%s hand=%s reason=%r", t.table_id,
                     self.hand_id, reason)
@@ -287,7 +291,7 @@ class Dealer:
     async def ledger_voids(self) -> None:
         """Tell the ledger about hands voided here (their chips never moved there): each
         gets a ``void`` record and its running mark closed. Kept for a retry on failure."""
-        t = self.table
+        t = self.port
         while self.voided_marks:
             hand_id, reason = self.voided_marks[0]
             try:

@@ -1,7 +1,11 @@
 """What a table does differently for a pot game and for a house game, in one place.
 
-Rule of this module: the actor holds one :class:`Game` (built from the spec's kind by
-:func:`game_for`) and calls it at fixed points of a hand; it never asks which game it holds.
+Rule of this module: the table holds one :class:`Game` (built from the spec's kind by
+:func:`game_for`); its :class:`~server.table.dealer.Dealer` calls it at fixed points of a hand
+(the actor at a wake-up, a seat taken, a spec changed, the lobby entry), and nobody asks which
+game it holds. A game reaches the table only through its :class:`~server.table.ports.GamePort`:
+it reads the running hand there (:class:`~server.table.ports.HandView`) and never writes the
+dealer's fields; a timeout or a round's expiry goes back to the dealer through the actor.
 
 * :class:`PotGame` (hold'em, Manila, draw, stud): GEN-05's button and blinds place the
   players; one seat acts at a time on its action clock, then its time bank (``turn`` after
@@ -21,7 +25,7 @@ import dataclasses
 import logging
 import secrets
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import Any, Protocol
 
 from protocol import messages as m
 from protocol.requests import Act
@@ -36,13 +40,11 @@ from server.rules.vocabulary import CaribbeanPhase
 from server.table.blinds import BlindPlan
 from server.table.fanout import builder
 from server.table.house import lobby_terms
+from server.table.ports import GamePort
 from server.table.projection import Draft
 from server.table.seatmap import SeatState
 from server.table.settings import HouseSpec, PotSpec, TableSpec
 from server.table.wake import Wake, WakeKind
-
-if TYPE_CHECKING:
-    from server.table.actor import TableActor
 
 __all__ = ["Game", "HouseGame", "Placement", "PotGame", "RUN_SCOPE", "game_for",
            "jackpot_round"]
@@ -87,7 +89,9 @@ class Game(Protocol):
     def before_act(self, seat: int, req: Act) -> None: ...
     def acted(self, seat: int) -> None: ...
     def settle(self) -> None: ...
-    def finished(self, end: object) -> None: ...
+    def finished(self, end: object) -> bool:
+        """The hand ended: whether the dealer keeps it for SHOW-02's ``show_hands``."""
+        ...
     def lobby_entry(self) -> dict[str, Any]: ...
 
 
@@ -96,8 +100,8 @@ class PotGame:
 
     min_players = 2
 
-    def __init__(self, table: TableActor, spec: PotSpec) -> None:
-        self.table = table
+    def __init__(self, port: GamePort, spec: PotSpec) -> None:
+        self.port = port
         self.spec = spec
         self.blinds = BlindPlan(spec)  # GEN-05: the last hand's button and blinds
 
@@ -113,15 +117,15 @@ class PotGame:
             st.post_bb = self.spec.post_to_enter
 
     def place(self, players: list[int]) -> Placement:
-        button, blinds, playing, entry = self.blinds.place(self.table.seats, players)
+        button, blinds, playing, entry = self.blinds.place(self.port.seats, players)
         return Placement(playing, button, blinds, tuple(entry))
 
     def new_engine(self, placement: Placement, deck: list[str], seed: bytes) -> Engine:
-        t = self.table
-        assert placement.button is not None and t.dealer.hand_id is not None
-        return Hand(self.spec.variant, self.spec.rules, dict(t.dealer.start_stacks),
+        t = self.port
+        assert placement.button is not None and t.hand_view.hand_id is not None
+        return Hand(self.spec.variant, self.spec.rules, dict(t.hand_view.start_stacks),
                     button=placement.button, deck=deck, num_seats=self.spec.seats,
-                    hand_id=t.dealer.hand_id, seed=seed, blinds=placement.blinds,
+                    hand_id=t.hand_view.hand_id, seed=seed, blinds=placement.blinds,
                     entry_posts=list(placement.entry),
                     ask_over_blind=self.spec.asks_over_blind)  # BLIND-04, STRAD-01
 
@@ -129,7 +133,7 @@ class PotGame:
         return None
 
     def turn_started(self, e: ev.TurnStarted) -> list[Draft]:
-        t = self.table
+        t = self.port
         t.turns.start_turn(e.seat, self.spec.over_blind_clock if self._asking_over_blind()
                            else self.spec.action_clock)
         return self._turn_drafts(e)
@@ -138,20 +142,20 @@ class PotGame:
         """BLIND-04: the turn is the over blind's (or STRAD-01's straddle's) question before the
         deal, RIT-02's run-it-twice question or SHOWWIN-01's show-or-muck (its own short
         clock, no time bank: no answer is "no")."""
-        hand = self.table.engine
+        hand = self.port.engine
         return isinstance(hand, Hand) and (hand.over_blind_ask is not None
                                            or bool(hand.runout_ask)
                                            or hand.show_ask is not None)
 
     def _turn_drafts(self, e: ev.TurnStarted) -> list[Draft]:
         """The ``turn`` announcement: options to the player, the deadline and bank to all."""
-        t = self.table
-        assert t.engine is not None and t.dealer.projector is not None
+        t = self.port
+        assert t.engine is not None and t.hand_view.projector is not None
         opts = t.engine.options(e.seat)
         st = t.seats[e.seat]
         # a question (over blind, straddle, run it twice, show) never runs into the bank
         bank = round(st.bank, 3) if st is not None and not self._asking_over_blind() else None
-        return t.dealer.projector.project(
+        return t.hand_view.projector.project(
             e, deadline=t.turns.wall, options=opts.to_wire() if opts else {},
             time_bank=bank, in_bank=t.turns.in_bank)
 
@@ -159,7 +163,7 @@ class PotGame:
         return None
 
     async def on_wake(self, w: Wake) -> None:
-        t = self.table
+        t = self.port
         hand = t.engine
         if not isinstance(hand, Hand) or w.kind not in (WakeKind.TURN, WakeKind.BANK):
             return
@@ -173,18 +177,18 @@ class PotGame:
                 for d in self._turn_drafts(ev.TurnStarted(w.arg, hand.street)):
                     t.fanout.publish(d)
                 return
-            await t.dealer.time_out(w.arg, count=not self._asking_over_blind())
+            await t.time_out(w.arg, count=not self._asking_over_blind())
         elif w.kind is WakeKind.BANK:
             if st is not None:
                 st.bank = 0.0
-            await t.dealer.time_out(w.arg)
+            await t.time_out(w.arg)
 
     def before_act(self, seat: int, req: Act) -> None:
         return None
 
     def acted(self, seat: int) -> None:
         """The seat acted in its bank: what it used is gone (the bank is not refilled)."""
-        t = self.table
+        t = self.port
         st = t.seats[seat]
         if st is not None and t.turns.in_bank and t.turns.seat == seat:
             st.bank = max(0.0, st.bank - t.turns.bank_spent())
@@ -192,12 +196,9 @@ class PotGame:
     def settle(self) -> None:
         return None
 
-    def finished(self, end: object) -> None:
+    def finished(self, end: object) -> bool:
         """SHOW-02: the last hand's mucked cards may be shown until the next hand starts."""
-        t = self.table
-        if isinstance(end, ev.HandEnded) and isinstance(t.engine, Hand):
-            d = t.dealer
-            d.last_hand, d.last_hand_id, d.last_owner = t.engine, d.hand_id, dict(d.hand_owner)
+        return isinstance(end, ev.HandEnded) and isinstance(self.port.engine, Hand)
 
     def lobby_entry(self) -> dict[str, Any]:
         bp, cap = self.spec.rake
@@ -209,8 +210,8 @@ class HouseGame:
 
     min_players = 1
 
-    def __init__(self, table: TableActor, spec: HouseSpec) -> None:
-        self.table = table
+    def __init__(self, port: GamePort, spec: HouseSpec) -> None:
+        self.port = port
         self.spec = spec
         self.phase = ""  # the round's phase when its events were last sent
 
@@ -225,15 +226,15 @@ class HouseGame:
         return Placement(players)
 
     def new_engine(self, placement: Placement, deck: list[str], seed: bytes) -> Engine:
-        t = self.table
-        assert t.dealer.hand_id is not None
-        rnd = CaribbeanRound(self.spec.caribbean, dict(t.dealer.start_stacks), deck,
-                             round_id=t.dealer.hand_id)
+        t = self.port
+        assert t.hand_view.hand_id is not None
+        rnd = CaribbeanRound(self.spec.caribbean, dict(t.hand_view.start_stacks), deck,
+                             round_id=t.hand_view.hand_id)
         self.phase = rnd.phase
         return rnd
 
     def _round(self) -> CaribbeanRound | None:
-        rnd = self.table.engine
+        rnd = self.port.engine
         return rnd if isinstance(rnd, CaribbeanRound) else None
 
     def opened(self) -> None:
@@ -243,19 +244,20 @@ class HouseGame:
         return []  # (a round has no single turn)
 
     def _phase_turns(self, seconds: float, kind: WakeKind) -> None:
-        t = self.table
+        t = self.port
         rnd = self._round()
         assert rnd is not None
         if kind is WakeKind.DECIDE_DEADLINE:
             self._jackpot_eligible(rnd)
         wall = t.turns.start_phase(kind, seconds)
-        for s in t.dealer.start_stacks:
+        for s in t.hand_view.start_stacks:
             opts = rnd.options(s)
             if opts is None:
                 continue
+            owner = t.hand_view.hand_owner[s]
             t.fanout.publish(Draft(builder(m.turn, seat=s, deadline=wall),
-                                   {t.dealer.hand_owner[s]: builder(m.turn, seat=s, deadline=wall,
-                                                             options=opts.to_wire())}))
+                                   {owner: builder(m.turn, seat=s, deadline=wall,
+                                                   options=opts.to_wire())}))
 
     def after_events(self) -> None:
         """A round just dealt opens its decision phase (one deadline for every player)."""
@@ -270,13 +272,13 @@ class HouseGame:
         if rnd is None or w.kind not in (WakeKind.ANTE_DEADLINE, WakeKind.DECIDE_DEADLINE):
             return
         for s in rnd.deciding():
-            self.table.seat_desk.note_timeout(s)
-        await self.table.dealer.apply(rnd.expire())
+            self.port.note_timeout(s)
+        await self.port.apply(rnd.expire())
 
     def before_act(self, seat: int, req: Act) -> None:
         """GEN-10: a jackpot wager whose pool share would take a pool past the operator's
         ``max_pool`` is refused (``limit_exceeded``) before anything changes."""
-        t = self.table
+        t = self.port
         rnd = self._round()
         terms = self.spec.caribbean
         if req.jackpot and t.practice:  # play money never reaches the shared jackpot
@@ -301,12 +303,12 @@ class HouseGame:
         """The round is over: hand its contributions and qualifying hands to the jackpot
         service (CSP-08..CSP-12). Payouts come later, to the players' accounts, once every
         hand placed before this one has settled (CSP-10); the stacks are unchanged."""
-        t = self.table
+        t = self.port
         rnd = self._round()
         if rnd is None or t.jackpot is None:
             return
         scoped = jackpot_round(rnd.round_id, t.config.node)
-        claims = [Claim(scoped, c.seat, t.dealer.hand_owner[c.seat], c.hand, c.eligible_at)
+        claims = [Claim(scoped, c.seat, t.hand_view.hand_owner[c.seat], c.hand, c.eligible_at)
                   for c in rnd.jackpot_claims()]
         contributions = [dataclasses.replace(c, round_id=scoped) for c in rnd.contributions()]
         try:
@@ -320,7 +322,7 @@ class HouseGame:
     def _jackpot_eligible(self, rnd: CaribbeanRound) -> None:
         """CSP-10: the round has just been dealt (first and last cards leave together here):
         a round with a jackpot wager takes its place in the global order."""
-        t = self.table
+        t = self.port
         if t.jackpot is None or not any(isinstance(e, JackpotWagered) for e in rnd.events):
             return
         try:
@@ -330,16 +332,16 @@ class HouseGame:
             log.exception("event=jackpot_register_failed table=%s hand=%s", t.table_id,
                             rnd.round_id)
 
-    def finished(self, end: object) -> None:
-        return None
+    def finished(self, end: object) -> bool:
+        return False
 
     def lobby_entry(self) -> dict[str, Any]:
         # no rake (its edge); CSP-13: the operator's terms, the same at every table
-        return {"rake": {"bp": 0, "cap": 0}, "jackpot_terms": lobby_terms(self.table.config)}
+        return {"rake": {"bp": 0, "cap": 0}, "jackpot_terms": lobby_terms(self.port.config)}
 
 
-def game_for(table: TableActor, spec: TableSpec) -> Game:
+def game_for(port: GamePort, spec: TableSpec) -> Game:
     """The table's game, by the spec's kind."""
     if isinstance(spec, HouseSpec):
-        return HouseGame(table, spec)
-    return PotGame(table, spec)
+        return HouseGame(port, spec)
+    return PotGame(port, spec)

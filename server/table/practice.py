@@ -28,7 +28,6 @@ import dataclasses
 import logging
 import secrets
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING
 
 from server.ledger.accounts import is_bot_id
 from server.ledger.journal import (
@@ -42,10 +41,8 @@ from server.ledger.journal import (
 )
 from server.ledger.store import Entry, Transfer
 from server.ledger.wallet import Wallet
+from server.table.ports import HasSeats
 from server.table.settings import PotSpec, TableSpec
-
-if TYPE_CHECKING:
-    from server.table.actor import TableActor
 
 __all__ = ["BOT_NAMES", "PracticeWallet", "has_person", "practice_spec", "practice_table_id"]
 
@@ -76,7 +73,7 @@ def practice_spec(spec: TableSpec) -> TableSpec:
     return out
 
 
-def has_person(t: TableActor, *, playing: bool = False) -> bool:
+def has_person(t: HasSeats, *, playing: bool = False) -> bool:
     """Whether a person (not a bot) is seated (``playing``: and not sitting out)."""
     return any(not is_bot_id(st.player_id) and not (playing and st.sitting_out)
                for _, st in t.seats.occupied())

@@ -1,24 +1,23 @@
 """The ``snapshot`` a viewer gets on joining (or when ``resume`` cannot reach back): the whole
 table as that viewer may see it.
 
-Rule of this module: it reads the table and its running engine and writes nothing.
+Rule of this module: it reads the table and its running engine through a
+:class:`~server.table.ports.SnapshotSource` (the actor) and writes nothing.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from protocol import messages as m
 from server.ledger.accounts import guest_tag, is_bot_id
+from server.table.ports import SnapshotSource
 from server.table.projection import Msg, seat_fields
-
-if TYPE_CHECKING:
-    from server.table.actor import TableActor
 
 __all__ = ["snapshot_for"]
 
 
-def snapshot_for(t: TableActor, player_id: str | None) -> Msg:
+def snapshot_for(t: SnapshotSource, player_id: str | None) -> Msg:
     """The ``snapshot`` as ``player_id`` (None: a spectator) may see it; the hand's part is
     the engine's view for that viewer (:meth:`server.rules.engine.Engine.view`)."""
     me = t.seats.seat_of(player_id)
@@ -33,9 +32,9 @@ def snapshot_for(t: TableActor, player_id: str | None) -> Msg:
                              state="sitting_out" if st.sitting_out else "waiting",
                              tag=guest_tag(st.player_id),
                              wait_for_bb=(st.wait_for_bb and not st.post_bb
-                                          and i not in t.dealer.start_stacks),
+                                          and i not in t.hand_view.start_stacks),
                              disconnected=st.sink is None, bot=is_bot_id(st.player_id))
-        sv = view.seats.get(i) if view is not None and i in t.dealer.start_stacks else None
+        sv = view.seats.get(i) if view is not None and i in t.hand_view.start_stacks else None
         if sv is not None and view is not None:
             entry.update(seat_fields(sv))
             if view.together and sv.deciding:  # every seat decides at once (Caribbean)
@@ -50,7 +49,7 @@ def snapshot_for(t: TableActor, player_id: str | None) -> Msg:
     pots = [{"amount": a, "eligible": el} for a, el in view.pots] if view is not None else []
     return m.snapshot(t.table_id, t.seq, variant=t.spec.variant_name,
                       structure=t.spec.structure, stakes=t.spec.stakes_wire,
-                      seats=seats, board=board, pots=pots, button=t.dealer.button, turn=turn,
-                      hand=t.dealer.hand_id if t.in_hand else None, name=t.spec.name,
+                      seats=seats, board=board, pots=pots, button=t.hand_view.button, turn=turn,
+                      hand=t.hand_view.hand_id if t.in_hand else None, name=t.spec.name,
                       settings=t.spec.settings_wire, you=me,
-                      host=t.host.state_for(player_id), number=t.dealer.number or None)
+                      host=t.host_state(player_id), number=t.hand_view.number or None)
