@@ -261,10 +261,19 @@ class MemoryHistory:
     """Records in a list (tests and the registry's default). Not durable."""
 
     def __init__(self) -> None:
-        self.records: list[HandRecord] = []
+        self._saved: list[str] = []  # each record's JSON as saved (a detached copy)
+        self._records: list[HandRecord] = []  # the same, parsed when first asked for
+
+    @property
+    def records(self) -> list[HandRecord]:
+        """Every saved record, in order (parsed from its saved JSON on first read: saving,
+        on every hand's path, costs one serialisation and no parse)."""
+        for text in self._saved[len(self._records):]:
+            self._records.append(HandRecord.from_json(text))
+        return self._records
 
     async def save(self, record: HandRecord) -> None:
-        self.records.append(HandRecord.from_json(record.to_json()))  # a detached copy
+        self._saved.append(record.to_json())
 
     async def get(self, hand: str, *, player_id: str | None = None) -> HandRecord | None:
         for rec in reversed(self.records):
