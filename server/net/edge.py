@@ -73,8 +73,9 @@ from websockets.asyncio.server import ServerConnection
 from websockets.exceptions import ConnectionClosed
 from websockets.frames import CloseCode
 
-from protocol import JSON_CODEC, MSGPACK_CODEC, codec_for
+from protocol import codec_for
 from protocol.codec import JsonCodec, MsgpackCodec
+from protocol.frames import deliver
 from server.config import Config
 from server.net import fastpath
 from server.net.admission import PROXIED, Admission, LogBudget, Summary
@@ -564,24 +565,12 @@ class Edge:
 
     def send_to_player(self, player_id: str, message: dict[str, Any]) -> None:
         """Send `message` to every connection signed in as `player_id` (e.g. `balance`)."""
-        frames: dict[str, str | bytes] = {}
-        for conn in list(self.connections.values()):
-            if conn.player_id != player_id or conn.closing:
-                continue
-            sub = conn.codec.subprotocol
-            frame = frames.get(sub)
-            if frame is None:
-                frame = frames[sub] = conn.codec.encode(message)
-            conn.send(frame)
+        deliver(message, [conn for conn in list(self.connections.values())
+                          if conn.player_id == player_id and not conn.closing])
 
     def broadcast(self, message: dict[str, Any]) -> None:
         """Send `message` to every connection, encoded once per codec (e.g. `jackpot`)."""
-        frames: dict[str, str | bytes] = {
-            JSON_CODEC.subprotocol: JSON_CODEC.encode(message),
-            MSGPACK_CODEC.subprotocol: MSGPACK_CODEC.encode(message),
-        }
-        for conn in list(self.connections.values()):
-            conn.send(frames[conn.codec.subprotocol])
+        deliver(message, list(self.connections.values()))
 
     async def close_all(self, code: int = CLOSE_SHUTDOWN, reason: str = "server shutdown",
                         timeout: float | None = None) -> None:

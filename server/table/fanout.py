@@ -28,6 +28,7 @@ from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from protocol.frames import EncodedOnce, deliver
 from server.table.api import Clock, Envelope, Sink, Timer
 from server.table.projection import Draft, Msg
 
@@ -136,30 +137,27 @@ class Fanout:
         self.events.append(LogEntry(self.seq, public, private, skip or None))
         delay = self.delay
         seated = self.seated() if delay > 0 else ()
-        # public frames by codec; private frames by (player, codec) (a player's private form
-        # is theirs alone: encoded once per codec of their own connections)
-        frames: dict[int, str | bytes] = {}
-        own_frames: dict[tuple[str, int], str | bytes] = {}
+        # the public form encoded once per codec; a player's private form likewise, once per
+        # codec of their own connections (it is theirs alone)
+        everyone = EncodedOnce(public, check=False) if public is not None else None
+        own: dict[str, EncodedOnce] = {}
         delayed = False
         for sink in list(self.sinks.values()):
             pid = sink.player_id
             if skip and pid in skip:
                 continue
-            codec = sink.codec
             if pid is not None and pid in private:
-                okey = (pid, id(codec))
-                frame = own_frames.get(okey)
-                if frame is None:
-                    frame = own_frames[okey] = codec.encode(private[pid], check=False)
+                mine = own.get(pid)
+                if mine is None:
+                    mine = own[pid] = EncodedOnce(private[pid], check=False)
+                frame = mine.frame(sink.codec)
             else:
                 if delay > 0 and pid not in seated:
                     delayed = True
                     continue
-                if public is None:
+                if everyone is None:
                     continue
-                frame = frames.get(id(codec))
-                if frame is None:
-                    frame = frames[id(codec)] = codec.encode(public, check=False)
+                frame = everyone.frame(sink.codec)
             try:  # (`send`, inline: once per sink per event)
                 sink.send(frame)
             except Exception as exc:
@@ -189,16 +187,12 @@ class Fanout:
 
     def _send_delayed(self, msg: Msg, skip: frozenset[str] | None = None) -> None:
         seated = self.seated()
-        frames: dict[int, str | bytes] = {}
-        for sink in list(self.sinks.values()):
-            if sink.player_id in seated or sink.conn_id in self.snapshot_pending:
-                continue  # (a pending watcher's delayed snapshot already holds this event)
-            if skip and sink.player_id in skip:
-                continue
-            frame = frames.get(id(sink.codec))
-            if frame is None:
-                frame = frames[id(sink.codec)] = sink.codec.encode(msg, check=False)
-            self.send(sink, frame)
+        pending = self.snapshot_pending
+        deliver(msg, [s for s in list(self.sinks.values())
+                      if s.player_id not in seated and s.conn_id not in pending
+                      # (a pending watcher's delayed snapshot already holds this event)
+                      and not (skip and s.player_id in skip)],
+                check=False, failed=self._sink_failed)
 
     def send_snapshot(self, sink: Sink) -> None:
         """The viewer's snapshot. A spectator of a delayed table gets the public snapshot of
