@@ -52,6 +52,7 @@ import orjson
 
 from protocol import messages as m
 from protocol.errors import ProtocolError
+from protocol.frames import deliver
 from protocol.requests import Chat, Mute
 from server.cluster.tasks import cancel_all
 from server.redisio import Redis, RedisScriptError, RedisUnavailable
@@ -174,17 +175,12 @@ class RemoteTable:
             self.spectate.forget(self.table_id)
 
     def _fan(self, msg: dict[str, Any], sinks: Any) -> None:
-        frames: dict[int, str | bytes] = {}
-        for sink in list(sinks):
-            frame = frames.get(id(sink.codec))
-            if frame is None:
-                frame = frames[id(sink.codec)] = sink.codec.encode(msg, check=False)
-            try:
-                sink.send(frame)
-            except Exception as exc:
-                log.warning("event=sink_failed table=%s conn=%s error=%r", self.table_id,
-                            sink.conn_id, exc)
-                self.remove(sink.conn_id)
+        def failed(sink: Any, exc: Exception) -> None:
+            log.warning("event=sink_failed table=%s conn=%s error=%r", self.table_id,
+                        sink.conn_id, exc)
+            self.remove(sink.conn_id)
+
+        deliver(msg, list(sinks), check=False, failed=failed)
 
     async def _ask(self) -> None:
         await self.subscribed.wait()

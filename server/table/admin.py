@@ -11,10 +11,10 @@ but the usual ``left`` event).
 from __future__ import annotations
 
 import asyncio
-import contextlib
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from protocol.frames import deliver
 from protocol.requests import Leave
 from server.table.api import Envelope
 from server.table.wake import in_actor
@@ -120,15 +120,9 @@ class TableAdmin:
         actor = self.registry.actors.get(table_id)
         if actor is None or actor.stopped:
             return None
-        frames: dict[str, str | bytes] = {}
         sinks = list(actor.sinks.values())
-        for sink in sinks:
-            sub = sink.codec.subprotocol
-            if sub not in frames:
-                frames[sub] = sink.codec.encode(message)
-            with contextlib.suppress(Exception):  # a sink never raises for flow control
-                sink.send(frames[sub])
-        return len(sinks)
+        deliver(message, sinks, failed=lambda sink, exc: None)  # (a sink never raises for
+        return len(sinks)  # flow control; one that fails is forgotten by the table itself)
 
     async def _in_actor(self, actor: TableActor, fn: Callable[[], Any],
                         timeout: float = 30.0) -> Any:
