@@ -6,9 +6,11 @@ plays it before the one atomic change of owner in Redis (:data:`~server.cluster.
 The steps, for one table (``docs/architecture.md``, "Live table moves"):
 
 1. :meth:`Moves.drain` (``SIGTERM``; the directory already says this node is draining, so no
-   table is placed here): the table starts no new hand (``actor.hold``); once its running hand
-   is over, :func:`server.table.handoff.hand_over` runs in its task, so nothing of it changes
-   from then on.
+   table is placed here): the table starts no new hand (asked by a message:
+   :meth:`~server.table.actor.TableActor.hold_for_move`, the table's ``HOLDING`` phase); once
+   its running hand is over, :func:`server.table.handoff.hand_over` runs in its task, so
+   nothing of it changes from then on. This module never writes a table: it asks the actor
+   (its inbox) and awaits the answer.
 2. The owner writes its state and the taker's name (:data:`~server.cluster.keys.OFFER`) and
    publishes ``offer <table> <owner>`` on the taker's inbox channel (the least-loaded live
    process that is not draining).
@@ -41,7 +43,6 @@ from server.cluster.tasks import cancel_all
 from server.ledger.takeover import take_table
 from server.redisio import RedisScriptError, RedisUnavailable
 from server.table.handoff import TableState, hand_over
-from server.table.wake import in_actor
 
 if TYPE_CHECKING:
     from server.cluster.directory import Directory
@@ -118,15 +119,16 @@ class Moves:
     async def move(self, actor: TableActor, deadline: float) -> bool:
         """Move one table to the least-loaded other process (see the module docstring)."""
         end = time.monotonic() + deadline
-        actor.hold = True
-        with contextlib.suppress(Exception):
-            await asyncio.wait_for(in_actor(actor, actor.turns.cancel_next_hand), deadline)
+        try:  # (a message to the table's task: it answers once no new hand can start)
+            held = await asyncio.wait_for(actor.hold_for_move(), deadline)
+        except TimeoutError:
+            held = False
+        if not held:  # closing or stopped already (or moved by another call): it stays
+            return False
         while time.monotonic() < end and not actor.stopped:
             if actor.in_hand:
-                waiter: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-                actor.hand_waiters.append(waiter)
                 with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(waiter, max(0.0, end - time.monotonic()))
+                    await asyncio.wait_for(actor.hand_end(), max(0.0, end - time.monotonic()))
                 continue
             target = self.d.least_loaded()
             if target is None:
@@ -135,7 +137,7 @@ class Moves:
             send = self._sender(target.name, target.url)
             try:
                 url = await asyncio.wait_for(
-                    in_actor(actor, functools.partial(hand_over, actor, send)),
+                    actor.ask(functools.partial(hand_over, actor, send)),
                     OFFER_TIMEOUT * 2 + max(0.0, end - time.monotonic()))
             except (TimeoutError, RedisUnavailable, RedisScriptError) as exc:
                 log.error("event=move_failed table=%s error=%r", actor.table_id, exc)
@@ -146,7 +148,8 @@ class Moves:
                 return True
             if not actor.in_hand:
                 break
-        actor.hold = False
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(actor.release_hold(), OFFER_TIMEOUT)
         return False
 
     def _sender(self, target: str, url: str) -> Callable[[TableState], Awaitable[str | None]]:

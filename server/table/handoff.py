@@ -27,12 +27,10 @@ from collections.abc import Awaitable, Callable
 from dataclasses import asdict, dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from protocol import messages as m
 from protocol.codec import JSON_CODEC
 from protocol.requests import CreateTable
 from server.config import Config
 from server.rules.button import Positions
-from server.table.api import Envelope
 from server.table.seatmap import SeatState, Waiter
 from server.table.settings import TableSpec, build_spec
 from server.table.wake import WakeKind
@@ -232,11 +230,4 @@ def gone(t: TableActor, url: str) -> None:
     t.turns.cancel_next_hand()
     t.fanout.close()
     t.sinks.clear()
-    t.stopped = True
-    while not t.inbox.empty():
-        item = t.inbox.get_nowait()
-        if isinstance(item, Envelope):
-            t._external -= 1
-            t.fanout.answer(item, {**m.error(item.request.rid, "moved"), "table": t.table_id,
-                                   "url": url})
-        t.inbox.task_done()
+    t.stop_moved(url)  # stopped; what queued is answered ``moved``

@@ -274,16 +274,12 @@ class TableRegistry:
                            on_hand_end=functools.partial(self._on_hand_end, table_id),
                            history=self.history, host=owner)
         actor.recording.hand_numbers = self.hand_ids
-        if practice:  # play money only; never the shared jackpot (server.table.practice)
-            actor.practice = True
-            actor.wallet = PracticeWallet(self.wallet)
-            actor.jackpot = None
+        actor.wire(on_change=self._on_table_change, mutes=self.mutes,
+                   frozen=lambda player_id: self.frozen(player_id), relay=self.relay,
+                   # a practice table: play money only, never the shared jackpot
+                   practice_wallet=PracticeWallet(self.wallet) if practice else None)
         if restore is not None:
             restore(actor)
-        actor.mutes = self.mutes
-        actor.frozen = lambda player_id: self.frozen(player_id)
-        actor.on_change = self._on_table_change
-        actor.fanout.relay = self.relay
         self.actors[table_id] = actor
         self.creators[table_id] = (owner, ip)
         if owner is not None:

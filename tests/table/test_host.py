@@ -13,6 +13,7 @@ from server.table import TableActor
 from server.table.api import Envelope
 from server.table.lobby import table_number
 from server.table.session import HOUSE_ROW, session_csv
+from server.table.wake import STOP
 from tests.table.helpers import FakeSink, Harness, hand_of
 
 HOLDEM: dict[str, Any] = {"variant": "holdem", "structure": "no_limit",
@@ -96,7 +97,9 @@ async def test_a_watcher_admitted_before_hello_and_a_busy_or_closed_private_tabl
     assert (await h.send(t, anon, "unwatch"))["code"] == "unknown_table"  # no longer follows
     stranger, friend = h.player("stranger"), h.player("friend")
     assert (await h.send(t, friend, "watch", code=code))["type"] == "ok"
-    t.stopped = True
+    t.inbox.put_nowait(STOP)  # the table stops (its loop ends)
+    await t.idle()
+    assert t.stopped
     assert (await h.send(t, stranger, "watch", code=code[::-1]))["code"] == "unknown_table"
     assert (await h.send(t, stranger, "mute", seat=0))["code"] == "unknown_table"
     assert (await h.send(t, friend, "watch"))["code"] == "table_closed"  # admitted: the truth
