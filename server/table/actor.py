@@ -36,15 +36,20 @@ Decisions documented here:
   (clock timer); a spectator's ``watch``/``resume`` snapshot is taken at once and delivered
   just as late, so the delayed view is consistent.
 
-The actor composes collaborators that own their state, and stays their only caller:
+The actor composes collaborators that own their state:
 :class:`~server.table.seatmap.SeatMap` (who sits where, the waiting list, seat changes),
 :class:`~server.table.turn_clock.TurnClock` (deadlines, time bank, wake-ups),
-:class:`~server.table.fanout.Fanout` (seq, the event log, sinks, spectator delay),
-:class:`~server.table.dealer.Dealer` (the running hand, its record and ledger entries),
-the table's :class:`~server.table.games.Game` (what a pot game and a house game do
-differently), and the request desks :class:`~server.table.seating.SeatDesk` and
-:class:`~server.table.viewers.ViewerDesk`. This module keeps the inbox loop, dispatch, the
-``act`` request, wake-ups and the table's lifecycle (next hand, close, shutdown).
+:class:`~server.table.fanout.Fanout` (seq, the event log, sinks, spectator delay), and the
+desks: :class:`~server.table.seating.SeatDesk`, :class:`~server.table.viewers.ViewerDesk`,
+:class:`~server.table.host.HostDesk` and :class:`~server.table.dealer.Dealer` (the running
+hand, its record and ledger entries; it calls the table's :class:`~server.table.games.Game`,
+what a pot game and a house game do differently, at fixed points of a hand). Each desk
+reaches the table only through its port (:mod:`server.table.ports`), which the actor
+implements; no desk holds another, and where one desk's work needs another (a leaver's fold,
+a host's approval, a timeout counted towards sitting out) the actor makes the call: it is
+the only mediator (the import contract ``table-desks-ported`` keeps the desks off this
+module). This module keeps the inbox loop, dispatch, wake-ups, the ports and the table's
+lifecycle (next hand, close, shutdown).
 """
 
 from __future__ import annotations
