@@ -91,8 +91,7 @@ from server.table.host import HostDesk
 from server.table.inbox import Inbox, check_owner, guarded_setattr
 from server.table.jackpot import JackpotService
 from server.table.lifecycle import Event, Lifecycle, Phase
-from server.table.lobby import Mutes
-from server.table.ports import LastHand
+from server.table.ports import LastHand, MuteBook
 from server.table.practice import has_person
 from server.table.projection import Msg
 from server.table.recording import HandLog
@@ -151,7 +150,7 @@ class TableActor:
         self._current: object = None
         # abuse limits (Config `tables, lobby and chat`; set by the registry)
         self.on_change: Callable[[TableActor], None] | None = None  # lobby entry changed
-        self.mutes: Mutes | None = None  # the process's mutes (chat fan-out skips muters)
+        self.mutes: MuteBook | None = None  # the process's mutes (chat fan-out skips muters)
         self.frozen: Callable[[str], bool] = lambda player_id: False  # the operator's freeze:
         # no seat from the waiting list or a host's approval either (the router refuses `sit`)
         self.practice = False  # issue 24: a practice table (server.table.practice; registry)
@@ -270,7 +269,7 @@ class TableActor:
         if fut is not None:
             await fut
 
-    def wire(self, *, on_change: Callable[[TableActor], None], mutes: Mutes,
+    def wire(self, *, on_change: Callable[[TableActor], None], mutes: MuteBook,
              frozen: Callable[[str], bool], relay: Relay | None,
              practice_wallet: Wallet | None = None) -> None:
         """The registry's wiring, once, before :meth:`run` (the only writes from outside,
