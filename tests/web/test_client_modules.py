@@ -7,11 +7,14 @@ lower module tells a higher one through js/bus.js instead)."""
 from __future__ import annotations
 
 import re
+import shutil
+import subprocess
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 CLIENT = ROOT / "client_web"
 JS = CLIENT / "js"
+NODE = shutil.which("node") or "/usr/bin/node"
 
 # `import {a, b as c} from "./x.js";`, `import x from "../y.js";`, `import * as n from ...`,
 # `export { a } from "./x.js";`, `import "./x.js";` and `import("./x.js")`, over lines
@@ -211,3 +214,32 @@ def test_no_ctx_module() -> None:
 def test_no_module_fills_in_an_imported_objects_function_slots() -> None:
     hits = {name(p): function_slot_writes(p.read_text(encoding="utf-8")) for p in modules()}
     assert {k: v for k, v in hits.items() if v} == {}
+
+
+# what the bus and the store do, under node (as tests/web/test_client_units.py runs node)
+_BUS_SCRIPT = """
+import { DISPATCHED, emit, off, on, RENDER } from "./client_web/js/bus.js";
+import { dispatch, page, store } from "./client_web/js/page.js";
+const seen = [];
+const first = (x) => seen.push(`first:${x}`);
+on(RENDER, first);
+on(RENDER, (x) => seen.push(`second:${x}`));
+emit(RENDER, 1);
+off(RENDER, first);
+emit(RENDER, 2);
+let unknown = "";
+try { emit("rendr"); } catch (e) { unknown = e.message; }
+on(DISPATCHED, (msg) => seen.push(`${msg.type}:${store.state.status}`));
+dispatch({ type: "local:status", status: "online" });
+const functions = Object.entries(page).filter(([, v]) => typeof v === "function").map(([k]) => k);
+console.log(JSON.stringify({ seen, unknown, functions }));
+"""
+
+
+def test_the_bus_and_the_store_under_node() -> None:
+    result = subprocess.run([NODE, "--input-type=module", "-e", _BUS_SCRIPT], cwd=ROOT,
+                            capture_output=True, text=True, timeout=60)
+    assert result.returncode == 0, result.stderr[-2000:]
+    assert result.stdout.strip() == (
+        '{"seen":["first:1","second:1","second:2","local:status:online"],'
+        '"unknown":"unknown bus event: rendr","functions":[]}')
