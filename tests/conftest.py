@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -15,6 +16,21 @@ from tests.redis_helpers import RedisProcess
 settings.register_profile("deterministic", derandomize=True, database=None, deadline=None,
                           print_blob=True)
 settings.load_profile("deterministic")
+
+
+@pytest.fixture(autouse=True)
+def _guard_table_writes() -> Iterator[None]:
+    """``POKER_GUARD_WRITES=1``: every write of a table actor's field outside its task raises
+    (``TableActor.guard_writes``; tests/table/test_actor_ownership.py runs suites so)."""
+    if os.environ.get("POKER_GUARD_WRITES") != "1":
+        yield
+        return
+    from server.table.actor import TableActor
+    TableActor.guard_writes(True)
+    try:
+        yield
+    finally:
+        TableActor.guard_writes(False)
 
 
 @pytest.fixture

@@ -1,11 +1,21 @@
 """One table: one asyncio task, the only writer of that table's state.
 
-Rule of this module: every change to a table happens in :meth:`TableActor._handle`, called by
-the actor's own task for one inbox item at a time (a request :class:`Envelope`, a clock wakeup,
+Rule of this module: every change to a table happens in the actor's own task
+(:meth:`TableActor.run`), one inbox item at a time (a request :class:`Envelope`, a clock wakeup,
 or an internal call such as a detach). Clock callbacks and :meth:`TableActor.detach` only
-enqueue. Fan-out goes through ``_publish`` (:mod:`~server.table.fanout`: project once per
-audience, encode once per codec, send the same frame to every sink of that audience; never
-await a socket).
+enqueue; code outside the table (the cluster's moves and failover, the operator, the
+registry's supervision) only sends the actor a message and awaits its answer
+(:meth:`~TableActor.call`, :meth:`~TableActor.ask`, :meth:`~TableActor.hold_for_move`,
+:meth:`~TableActor.hand_end`, :meth:`~TableActor.shut_down`). The table's lifecycle is one
+:class:`~server.table.lifecycle.Lifecycle` (``closing``, ``hold``, ``stopped`` and
+``closed_for_good`` are read-only views of its phase). While no task runs the table, and only
+then, the registry writes it from outside: it builds it, wires it (:meth:`~TableActor.wire`),
+restores a moved table's state (:func:`~server.table.handoff.restore_state`) before
+:meth:`~TableActor.run`, and after its task died it recovers it (:meth:`~TableActor.recover`),
+closes it for good or cashes it out. ``TableActor.guard_writes()`` checks all this in tests
+(``tests/table/test_actor_ownership.py``). Fan-out goes through :mod:`~server.table.fanout`
+(project once per audience, encode once per codec, send the same frame to every sink of that
+audience; never await a socket).
 
 Decisions documented here:
 
@@ -227,6 +237,10 @@ class TableActor:
         """Run ``fn()`` (sync or async) inside the actor task (registry and tests)."""
         self.inbox.put_nowait(Call(fn))
 
+    def inject_fault(self, exc: BaseException) -> None:
+        """Tests: the item handled after this message raises ``exc`` (a crash)."""
+        self.call(lambda: setattr(self, "fault", exc))
+
     # ---------------------------------------------------------------- asked from outside
     # (the cluster, the operator, the registry: a message on the inbox, an awaited answer)
     async def ask(self, fn: Callable[[], Any]) -> Any:
@@ -406,7 +420,7 @@ class TableActor:
         elif w.kind is WakeKind.GRACE:
             self.seat_desk.grace_over(w.arg, w.token)
         elif self.turns.is_current(w) and self.in_hand:
-            await self.game.on_wake(w)
+            await self.dealer.on_wake(w)
 
     # ================================================================ between hands
     def _kick(self) -> None:
@@ -571,12 +585,6 @@ class TableActor:
 
     async def fold_leaver(self, seat: int) -> None:
         await self.dealer.fold_leaver(seat)
-
-    async def time_out(self, seat: int, *, count: bool = True) -> None:
-        await self.dealer.time_out(seat, count=count)
-
-    async def apply(self, events: Sequence[Any]) -> None:
-        await self.dealer.apply(events)
 
     def last_hand(self) -> LastHand:
         d = self.dealer

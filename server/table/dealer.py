@@ -30,10 +30,11 @@ from server.rules.errors import IllegalAction, InvariantError
 from server.rules.hand import Hand
 from server.table.api import Envelope
 from server.table.fanout import draft
-from server.table.games import Game
+from server.table.games import Expired, Game, TimedOut
 from server.table.ports import DealerPort
 from server.table.projection import HandProjector
 from server.table.recording import HandLog
+from server.table.wake import Wake
 
 __all__ = ["Dealer"]
 
@@ -66,6 +67,11 @@ class Dealer:
     @property
     def in_hand(self) -> bool:
         return self.engine is not None
+
+    def restore(self, button: int | None, number: int) -> None:
+        """A moved table's button and hands played (:func:`~server.table.handoff.restore_state`,
+        before the table's task starts)."""
+        self.button, self.number = button, number
 
     def live_stack(self, seat: int) -> int:
         if self.engine is not None:
@@ -154,6 +160,17 @@ class Dealer:
         if count:
             self.port.note_timeout(seat)
         await self.apply(list(engine.timeout(seat)))
+
+    async def on_wake(self, w: Wake) -> None:
+        """A turn's or a phase's clock ran out (a current wake-up, a hand running): the
+        game says what it means, the dealer does it."""
+        outcome = self.game.on_wake(w)
+        if isinstance(outcome, TimedOut):
+            await self.time_out(outcome.seat, count=outcome.count)
+        elif isinstance(outcome, Expired):
+            for seat in outcome.deciding:
+                self.port.note_timeout(seat)
+            await self.apply(outcome.events)
 
     # ---------------------------------------------------------------- events
     async def apply(self, events: Sequence[Any]) -> None:

@@ -168,9 +168,8 @@ def restore_state(t: TableActor, state: TableState, stacks: dict[str, int],
     blinds = getattr(t.game, "blinds", None)
     if blinds is not None and state.button is not None:
         blinds.positions = Positions(state.button, tuple(state.blinds or ()))
-    t.dealer.button = state.button  # (the snapshot's button until the next hand)
+    t.dealer.restore(state.button, state.hands)  # (the snapshot's button until the next hand)
     t.fanout.seq = state.seq
-    t.dealer.number = state.hands
     if state.host is not None and t.host.private:
         h, d = t.host, state.host
         h.host_id, h.code, h.paused = d["host"], d["code"], bool(d["paused"])

@@ -29,7 +29,7 @@ async def test_crashed_actor_voids_refunds_and_restarts(caplog: pytest.LogCaptur
     hand_id = t.dealer.hand_id
     assert (await h.send(t, alice, "act", action="raise", amount=1000))["type"] == "ok"
     first_task = h.registry._tasks[t.table_id]
-    t.fault = RuntimeError("injected fault")
+    t.inject_fault(RuntimeError("injected fault"))
     with caplog.at_level(logging.ERROR, logger="server.table"):
         answer = await h.send(t, bob, "act", action="call")
         for _ in range(5):
@@ -187,7 +187,7 @@ async def test_a_table_that_keeps_crashing_backs_off_then_closes_with_everyone_r
     table_id = t.table_id
     for crash in range(1, reg.RESTART_BUDGET + 2):
         assert h.registry._tasks.get(table_id) is not None
-        t.fault = RuntimeError(f"fault {crash}")
+        t.inject_fault(RuntimeError(f"fault {crash}"))
         t.call(lambda: None)
         for _ in range(5):
             await asyncio.sleep(0)
