@@ -5,7 +5,8 @@ Rule of this module: the table holds one :class:`Game` (built from the spec's ki
 (the actor at a wake-up, a seat taken, a spec changed, the lobby entry), and nobody asks which
 game it holds. A game reaches the table only through its :class:`~server.table.ports.GamePort`:
 it reads the running hand there (:class:`~server.table.ports.HandView`) and never writes the
-dealer's fields; a timeout or a round's expiry goes back to the dealer through the actor.
+dealer's fields; a wake-up's outcome (:class:`TimedOut`, :class:`Expired`) goes back to the
+dealer as a value.
 
 * :class:`PotGame` (hold'em, Manila, draw, stud): GEN-05's button and blinds place the
   players; one seat acts at a time on its action clock, then its time bank (``turn`` after
@@ -46,8 +47,8 @@ from server.table.seatmap import SeatState
 from server.table.settings import HouseSpec, PotSpec, TableSpec
 from server.table.wake import Wake, WakeKind
 
-__all__ = ["Game", "HouseGame", "Placement", "PotGame", "RUN_SCOPE", "game_for",
-           "jackpot_round"]
+__all__ = ["Expired", "Game", "HouseGame", "Placement", "PotGame", "RUN_SCOPE", "TimedOut",
+           "game_for", "jackpot_round"]
 
 log = logging.getLogger("server.table")
 
@@ -73,6 +74,24 @@ class Placement:
     entry: tuple[int, ...] = ()  # GEN-05 ``post_to_enter``: big blinds posted to come in
 
 
+@dataclass(frozen=True, slots=True)
+class TimedOut:
+    """A wake-up's outcome at a pot game: ``seat``'s clock (and bank) ran out; the dealer
+    plays the engine's default action for it (``count``: towards sitting the player out)."""
+
+    seat: int
+    count: bool = True
+
+
+@dataclass(frozen=True, slots=True)
+class Expired:
+    """A wake-up's outcome at a house game: the phase's deadline passed; ``deciding`` (each
+    timeout counted) get the round's default, ``events`` (:meth:`CaribbeanRound.expire`)."""
+
+    deciding: tuple[int, ...]
+    events: list[Any]
+
+
 class Game(Protocol):
     """The table's calls into its game (see the module docstring)."""
 
@@ -85,7 +104,10 @@ class Game(Protocol):
     def opened(self) -> None: ...
     def turn_started(self, e: ev.TurnStarted) -> list[Draft]: ...
     def after_events(self) -> None: ...
-    async def on_wake(self, w: Wake) -> None: ...
+    def on_wake(self, w: Wake) -> TimedOut | Expired | None:
+        """A turn's or a phase's clock ran out: what the dealer does about it (None: nothing,
+        or the game handled it itself, as a time bank starting)."""
+        ...
     def before_act(self, seat: int, req: Act) -> None: ...
     def acted(self, seat: int) -> None: ...
     def settle(self) -> None: ...
@@ -162,11 +184,11 @@ class PotGame:
     def after_events(self) -> None:
         return None
 
-    async def on_wake(self, w: Wake) -> None:
+    def on_wake(self, w: Wake) -> TimedOut | None:
         t = self.port
         hand = t.engine
         if not isinstance(hand, Hand) or w.kind not in (WakeKind.TURN, WakeKind.BANK):
-            return
+            return None
         st = t.seats[w.arg]
         if w.kind is WakeKind.TURN:
             if (st is not None and st.bank > 0 and not t.turns.in_bank
@@ -176,12 +198,11 @@ class PotGame:
                 # announce the bank: the same turn, its deadline moved to the bank's end
                 for d in self._turn_drafts(ev.TurnStarted(w.arg, hand.street)):
                     t.fanout.publish(d)
-                return
-            await t.time_out(w.arg, count=not self._asking_over_blind())
-        elif w.kind is WakeKind.BANK:
-            if st is not None:
-                st.bank = 0.0
-            await t.time_out(w.arg)
+                return None
+            return TimedOut(w.arg, count=not self._asking_over_blind())
+        if st is not None:  # (the bank ran out)
+            st.bank = 0.0
+        return TimedOut(w.arg)
 
     def before_act(self, seat: int, req: Act) -> None:
         return None
@@ -267,13 +288,12 @@ class HouseGame:
             if rnd.phase == CaribbeanPhase.DECISIONS:
                 self._phase_turns(self.spec.action_clock, WakeKind.DECIDE_DEADLINE)
 
-    async def on_wake(self, w: Wake) -> None:
+    def on_wake(self, w: Wake) -> Expired | None:
         rnd = self._round()
         if rnd is None or w.kind not in (WakeKind.ANTE_DEADLINE, WakeKind.DECIDE_DEADLINE):
-            return
-        for s in rnd.deciding():
-            self.port.note_timeout(s)
-        await self.port.apply(rnd.expire())
+            return None
+        deciding = tuple(rnd.deciding())
+        return Expired(deciding, list(rnd.expire()))
 
     def before_act(self, seat: int, req: Act) -> None:
         """GEN-10: a jackpot wager whose pool share would take a pool past the operator's

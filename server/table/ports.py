@@ -10,7 +10,9 @@ table but what its port names: :class:`~server.table.seating.SeatDesk` a :class:
 The table actor implements every port and is the only mediator between the desks: where a
 desk's work needs another desk (a leaver's fold, a host's approval seating a player, a
 timeout counted towards sitting out, the host's changes taking effect as a hand starts), the
-desk calls its port and the actor calls the other desk; no desk holds another. So no desk
+desk calls its port and the actor calls the other desk; no desk holds another. Where a desk
+only decides, it returns its decision as a value instead (a wake-up's outcome from the game to
+the dealer, :class:`~server.table.games.TimedOut`; whether a hand is kept for SHOW-02). So no desk
 imports :mod:`server.table.actor` (the import contract ``table-desks-ported`` in
 ``pyproject.toml``), and each is built alone with a fake port in
 ``tests/table/test_desks_alone.py``.
@@ -24,7 +26,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Protocol
 
 from protocol.requests import Sit
 from server.config import Config
@@ -203,10 +205,6 @@ class GamePort(_Table, Protocol):
     def engine(self) -> Engine | None: ...
     @property
     def hand_view(self) -> HandView: ...
-    # the dealer and the seat desk, through the actor
-    async def time_out(self, seat: int, *, count: bool = True) -> None: ...
-    async def apply(self, events: Sequence[Any]) -> None: ...
-    def note_timeout(self, seat: int) -> None: ...
 
 
 class SnapshotSource(_Table, Protocol):

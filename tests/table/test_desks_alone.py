@@ -24,7 +24,7 @@ from server.rules.hand import Hand
 from server.table.api import Envelope, Sink
 from server.table.clock import FakeClock
 from server.table.dealer import Dealer
-from server.table.games import PotGame, game_for
+from server.table.games import PotGame, TimedOut, game_for
 from server.table.host import HostDesk
 from server.table.jackpot import JackpotService
 from server.table.ports import HandView, LastHand, MuteBook
@@ -202,15 +202,6 @@ class FakeTable:
         if self.dealer is not None:  # (as the actor does: nothing runs)
             self.dealer.clear()
 
-    async def time_out(self, seat: int, *, count: bool = True) -> None:
-        self.calls.append(("time_out", seat))
-        assert self.dealer is not None
-        await self.dealer.time_out(seat, count=count)
-
-    async def apply(self, events: Sequence[Any]) -> None:
-        assert self.dealer is not None
-        await self.dealer.apply(events)
-
     def last_hand(self) -> LastHand:
         return LastHand(None, None, None)
 
@@ -374,7 +365,7 @@ async def test_dealer_deals_a_hand_and_records_it() -> None:
     assert snap["you"] == 0 and snap["button"] == 1 and snap["hand"] is None
 
 
-async def test_a_timeout_goes_back_to_the_dealer_and_is_counted_through_the_port() -> None:
+async def test_a_timeout_is_the_game_s_outcome_the_dealer_plays_and_counts() -> None:
     table_spec = spec(decks=[DECK])
     assert isinstance(table_spec, PotSpec)
     t = FakeTable(table_spec)
@@ -387,8 +378,10 @@ async def test_a_timeout_goes_back_to_the_dealer_and_is_counted_through_the_port
     await dealer.start()
     t.clock.advance(10.0)  # alice's action clock (no bank): the wake-up goes to the game
     assert len(t.wakes) == 1
-    await game.on_wake(t.wakes[0])
-    assert ("time_out", 0) in t.calls and ("note_timeout", 0) in t.calls
+    assert game.on_wake(t.wakes[0]) == TimedOut(0)  # a decision, nothing done yet
+    assert "hand_ended" not in t.fanout.kinds()
+    await dealer.on_wake(t.wakes[0])
+    assert ("note_timeout", 0) in t.calls  # counted, through the port (the seat desk's)
     assert "hand_ended" in t.fanout.kinds()  # her timeout folded her: bob wins the blinds
 
 
