@@ -36,19 +36,21 @@ class EncodedOnce:
     (:func:`protocol.codec.check_message`); ``False`` for messages the server built itself
     from the protocol's builders (a table's events)."""
 
-    __slots__ = ("_frames", "check", "message")
+    __slots__ = ("check", "frames", "message")
 
     def __init__(self, message: Mapping[str, Any], *, check: bool = True) -> None:
         self.message = message
         self.check = check
-        self._frames: dict[int, str | bytes] = {}
+        self.frames: dict[int, str | bytes] = {}
+        """The frames made so far, by ``id(codec)`` (a hot loop may look here first and
+        call :meth:`frame` on a miss; nothing else writes it)."""
 
     def frame(self, codec: Codec) -> str | bytes:
         """The frame of this message for ``codec`` (the same object on every call)."""
         key = id(codec)  # (codecs are long-lived; this object lives for one fan-out)
-        found = self._frames.get(key)
+        found = self.frames.get(key)
         if found is None:
-            found = self._frames[key] = codec.encode(self.message, check=self.check)
+            found = self.frames[key] = codec.encode(self.message, check=self.check)
         return found
 
 

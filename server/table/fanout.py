@@ -140,13 +140,14 @@ class Fanout:
         # the public form encoded once per codec; a player's private form likewise, once per
         # codec of their own connections (it is theirs alone)
         everyone = EncodedOnce(public, check=False) if public is not None else None
+        made = everyone.frames if everyone is not None else {}  # (a hit costs no call)
         own: dict[str, EncodedOnce] = {}
         delayed = False
         for sink in list(self.sinks.values()):
             pid = sink.player_id
             if skip and pid in skip:
                 continue
-            if pid is not None and pid in private:
+            if private and pid in private:
                 mine = own.get(pid)
                 if mine is None:
                     mine = own[pid] = EncodedOnce(private[pid], check=False)
@@ -157,7 +158,7 @@ class Fanout:
                     continue
                 if everyone is None:
                     continue
-                frame = everyone.frame(sink.codec)
+                frame = made.get(id(sink.codec)) or everyone.frame(sink.codec)
             try:  # (`send`, inline: once per sink per event)
                 sink.send(frame)
             except Exception as exc:

@@ -41,6 +41,10 @@ def _split(blob: bytes, size: int) -> list[bytes]:
     return [blob[i:i + size] for i in range(0, len(blob), size)]
 
 
+def _by_position(item: tuple[str, int]) -> int:
+    return item[1]
+
+
 class HandRecorder:
     """One hand's commitment tree and record under construction."""
 
@@ -105,13 +109,15 @@ class HandRecorder:
         return found
 
     def _openings(self, cards: dict[str, int]) -> list[dict[str, Any]]:
-        return [self.opening(c, p) for c, p in sorted(cards.items(), key=lambda x: x[1])]
+        return [self.opening(c, p) for c, p in sorted(cards.items(), key=_by_position)]
 
     def reveal_for(self, seat: int | None) -> list[dict[str, Any]]:
         """``hand_ended.reveal`` for ``seat``'s player (None: the public copy)."""
+        own = self.own.get(seat) if seat is not None else None
+        if not own:
+            return self._openings(self.public)
         cards = dict(self.public)
-        if seat is not None:
-            cards.update(self.own.get(seat, {}))
+        cards.update(own)
         return self._openings(cards)
 
     def finish(self, e: Any, *, ended: float, jackpot_paid: dict[int, int]) -> HandRecord:

@@ -5,7 +5,7 @@ Run from the repository root::
 
     .venv/bin/python -m tests.benchmarks.bench_capacity [--steps 5,10,20,30,40,60]
         [--seconds 10] [--repeat 1] [--server-cpu 0] [--client-cpu 1] [--limit-ms 50]
-        [--json PATH] [--profile-step N --profile PATH]
+        [--json PATH] [--profile-step N --profile PATH] [--spectators-per-table K]
 
 Each step is one ``poker-loadtest`` run (``server.loadtest.run_load``) against a freshly
 spawned ``poker-server --port 0 --test-mode`` pinned to ``--server-cpu``; the bots run in
@@ -22,7 +22,10 @@ Anchor, measured in the same run on the server's CPU: hands per second of the ba
 (``server.rules.hand.Hand``, the same random legal play as ``bench_engine``) with no
 network, no table actor and no ledger; the ratio says what fraction of the engine's rate
 survives the whole server. Also shown per step: the server's and the load generator's CPU
-use (1.0 = one core busy), so a step limited by the load generator is visible as such.
+use (1.0 = one core busy), so a step limited by the load generator is visible as such, and
+(issue 25) hands per server CPU-second (hands/s divided by the server's CPU use) and that
+against the anchor: what fraction of the bare engine's per-CPU rate the whole server keeps.
+``--spectators-per-table K`` adds K spectators watching each table (issue 25's load: one).
 """
 
 from __future__ import annotations
@@ -41,6 +44,7 @@ from server.loadtest import RunConfig, run_load
 from server.loadtest.report import Report
 
 TARGET_HANDS_PER_S = 200.0
+ANCHOR: list[float] = []  # the bare engine's hands per CPU-second, measured in this run
 
 
 def engine_anchor(seconds: float = 2.0) -> float:
@@ -88,6 +92,8 @@ def step_row(tables: int, report: Report, limit_ms: float) -> dict[str, Any]:
         "p50_ms": round(report.latency.p50_ms, 2), "p95_ms": round(report.latency.p95_ms, 2),
         "p99_ms": round(report.latency.p99_ms, 2), "max_ms": round(report.latency.max_ms, 2),
         "server_cpu": report.cpu.get("server_utilization"),
+        "hands_per_cpu_s": round(report.hands_per_s / report.cpu["server_utilization"], 1)
+        if report.cpu.get("server_utilization") else None,
         "client_cpu": report.cpu.get("client_utilization"),
         "errors": report.error_count, "chips_balanced": bool(report.chips.get("balanced")),
         "passed": passed,
@@ -105,7 +111,9 @@ def print_row(row: dict[str, Any], label: str = "") -> None:
           f"{row['p50_ms']:>8.2f} {row['p95_ms']:>8.2f} {row['p99_ms']:>8.2f} "
           f"{row['max_ms']:>8.1f} {row['server_cpu'] or 0:>6.2f} {row['client_cpu'] or 0:>6.2f} "
           f"{row['errors']:>6} {'yes' if row['chips_balanced'] else 'NO':>5} "
-          f"{'PASS' if row['passed'] else 'fail':>5}" + (f"  {label}" if label else ""),
+          f"{'PASS' if row['passed'] else 'fail':>5} {row.get('hands_per_cpu_s') or 0:>9.1f} "
+          f"{(row.get('hands_per_cpu_s') or 0) / ANCHOR[0] if ANCHOR else 0:>7.3f}"
+          + (f"  {label}" if label else ""),
           flush=True)
 
 
@@ -117,6 +125,7 @@ async def bench(args: argparse.Namespace) -> dict[str, Any]:
         cpus[1] if len(cpus) > 1 else cpus[0])
     os.sched_setaffinity(0, {server_cpu})
     anchor = engine_anchor()
+    ANCHOR[:] = [anchor]
     os.sched_setaffinity(0, set(cpus))
     print(f"machine: {machine()}; commit {commit()}")
     print(f"server on CPU {server_cpu}, bots on CPU {client_cpu}; {args.seconds:.0f} s per "
@@ -125,7 +134,7 @@ async def bench(args: argparse.Namespace) -> dict[str, Any]:
     print(f"anchor: bare engine {anchor:,.0f} hands/s on one core")
     print(f"{'tables':>6} {'hands/s':>9} {'acts/s':>9} {'p50 ms':>8} {'p95 ms':>8} "
           f"{'p99 ms':>8} {'max ms':>8} {'srvCPU':>6} {'botCPU':>6} {'errors':>6} "
-          f"{'chips':>5} {'':>5}")
+          f"{'chips':>5} {'':>5} {'hands/CPUs':>9} {'/engine':>7}")
     rows: list[dict[str, Any]] = []
     failures = 0
     for tables in steps:
@@ -134,7 +143,8 @@ async def bench(args: argparse.Namespace) -> dict[str, Any]:
         for i in range(args.repeat):
             report = await run_load(RunConfig(
                 spawn=True, server_cpu=server_cpu, client_cpu=client_cpu, tables=tables,
-                bots=6, duration=args.seconds, think=0.0, seed=args.seed + i, progress=False,
+                bots=6, spectators=args.spectators_per_table,
+                duration=args.seconds, think=0.0, seed=args.seed + i, progress=False,
                 profile=profile, data_root=args.data_root))
             runs.append(step_row(tables, report, args.limit_ms))
             if args.repeat > 1:
@@ -173,6 +183,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--client-cpu", type=int, default=None)
     parser.add_argument("--limit-ms", type=float, default=50.0)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--spectators-per-table", type=int, default=0, metavar="K")
     parser.add_argument("--data-root", type=Path, default=None, metavar="DIR",
                         help="the spawned servers' data directories go under DIR (e.g. "
                              "/dev/shm: no disk sync cost in the ledger)")

@@ -2,13 +2,17 @@
 
     .venv/bin/python -m tests.benchmarks.bench_table [--hands 600] [--repeat 5]
     .venv/bin/python -m tests.benchmarks.bench_table --compare OTHER_CHECKOUT
+    .venv/bin/python -m tests.benchmarks.bench_table --profile   # where a hand's CPU goes
 
 Six players sit at a no-limit Hold'em table (blinds 50/100) on a fake clock; each connection
 is an in-memory sink that encodes every frame (JSON for half of the players, msgpack for the
 others) and a spectator watches. Each player answers its `turn` at once with a random legal
 action (seeded): call or check 60%, fold 25%, a raise 15%; busted players buy in again.
 Measured: the CPU time (`time.process_time`, so another process's load on a shared machine
-does not count) of the whole run, per hand. Anchor, in the same process and run: the bare
+does not count) of the whole run, per hand. The driver waits on the table's own inbox
+(`inbox.join()`: every queued item handled, its frames in the sinks) after each round of
+actions or clock step; until issue 25 it spun `TableActor.idle()` (a join and three empty loop
+turns, twice a round), which charged about a tenth of a hand's figure to the driver. Anchor, in the same process and run: the bare
 engine (`server.rules.hand.Hand`, the same kind of random play) per hand; the ratio is what
 the table layer (actor, collaborators, projection, fan-out, encoding, recording) costs on top.
 
@@ -53,8 +57,8 @@ class Sink:
         if self.player_id is None or (b"options" if self.codec.binary else "options") \
                 not in frame:  # type: ignore[operator]
             return
-        msg = self.codec.decode(frame)
-        if msg.get("type") == "turn" and "options" in msg:
+        msg = self.codec.decode(frame, trusted=True)  # (the server's own frame: a client's
+        if msg.get("type") == "turn" and "options" in msg:  # cost, not the table's)
             self.turn = msg
 
 
@@ -110,22 +114,23 @@ async def _table_run(hands: int, seed: int) -> tuple[float, int]:
     played = 0
     start = time.process_time()
     while played < hands:
-        clock.advance(0.02)
-        await t.idle()
         acted = False
         for sink in sinks:
             turn, sink.turn = sink.turn, None
             if turn is not None:
                 await send(sink, "act", **_choose(rng, turn["options"]))
                 acted = True
-        await t.idle()
-        played = int(getattr(t, "hands_played", 0) or getattr(
-            getattr(t, "dealer", None), "hands_played", 0))
-        if not acted:
+        if not acted:  # between hands: the next one starts on the table's clock
+            played = int(getattr(t, "hands_played", 0) or getattr(
+                getattr(t, "dealer", None), "hands_played", 0))
             for i, sink in enumerate(sinks):  # the busted buy in again
                 st = t.seats[i]
                 if st is not None and st.stack == 0:
                     await send(sink, "sit", seat=i, buy_in=10_000)
+            clock.advance(0.02)
+        # wait for the table itself: every queued item handled (its frames are in the sinks
+        # then), one loop turn per item, no spinning (the old driver's `idle()`)
+        await t.inbox.join()
     return time.process_time() - start, played
 
 
@@ -174,8 +179,15 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--hands", type=int, default=HANDS)
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--compare", metavar="DIR", default=None)
+    parser.add_argument("--profile", action="store_true",
+                        help="where a hand's CPU goes, by category (hand_profile.py)")
     parser.add_argument("--json", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
+    if args.profile:
+        from tests.benchmarks.hand_profile import profile
+
+        profile(args.hands, _table_run)
+        return
     if args.json:
         print(json.dumps(measure(args.hands)))
         return
