@@ -252,6 +252,8 @@ class TableActor:
         """A live move: start no new hand (a pending one is cancelled) until
         :meth:`release_hold`. False when the table is not open (closing, stopped, or held by
         another move already), or when the caller stopped waiting first: nothing is held."""
+        if self.stopped:
+            return False
         held: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
 
         def hold() -> None:
