@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any, Protocol, TypeVar
 
-from protocol.codec import Codec
+from .codec import Codec
 
 __all__ = ["EncodedOnce", "Receiver", "deliver"]
 
