@@ -17,7 +17,11 @@ the public snapshot (delayed alike), so the receiver's view starts consistent. A
 with its sender's player id (``sender``), for the other processes to skip their own muters.
 
 :class:`Fanout` owns its state (``seq``, the event log, the sinks, the pending delayed
-snapshots and timers); the actor is its only caller.
+snapshots and timers) and is the table's outbox: the actor builds it and hands it to the
+desks through their ports, so every call into it (the actor's, a desk's, a move's hand-off)
+runs in the actor's own task, one inbox item at a time (held by
+``tests/table/test_actor_ownership.py``'s write guard). The encoding itself is
+:mod:`protocol.frames`'s, the one "encode once per codec, send to many".
 """
 
 from __future__ import annotations
