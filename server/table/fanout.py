@@ -19,8 +19,8 @@ with its sender's player id (``sender``), for the other processes to skip their 
 :class:`Fanout` owns its state (``seq``, the event log, the sinks, the pending delayed
 snapshots and timers) and is the table's outbox: the actor builds it and hands it to the
 desks through their ports, so every call into it (the actor's, a desk's, a move's hand-off)
-runs in the actor's own task, one inbox item at a time (held by
-``tests/table/test_actor_ownership.py``'s write guard). The encoding itself is
+runs in the actor's own task, one inbox item at a time (its spectator-delay timers too:
+they go through ``run_in_actor``). The encoding itself is
 :mod:`protocol.frames`'s, the one "encode once per codec, send to many".
 """
 
