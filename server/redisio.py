@@ -3,32 +3,56 @@
 Rule of this module: nothing else in the server imports ``asyncio_redis``.  Stores and
 coordinators talk to Redis only through :class:`Redis`:
 
-- ``await Redis.connect("redis://127.0.0.1:6379/0")``;
+- ``await Redis.connect("redis://127.0.0.1:6379/0")``, or through Redis Sentinel
+  ``await Redis.connect("redis-sentinel://HOST:PORT[,HOST:PORT...]/SERVICE[?db=N&password=P]")``
+  (see *Sentinel* below);
 - ``await r.call("HGET", key, field)``: any scriptable Redis command, run atomically on the
   server (it is sent as a tiny Lua script, so every command has one code path and one
   reply conversion);
 - ``script = r.script(LUA)`` then ``await script(keys=[...], args=[...])``: a server-side
   Lua script, the way to make a multi-step change atomic.  Scripts are cached by SHA and
   re-sent when Redis has forgotten them (``NOSCRIPT`` after a restart);
+- ``reply, acked = await r.settle(script, keys, args, replicas=N, timeout_ms=T)``: a
+  settling write: the script, then ``WAIT N T`` on the same (dedicated) connection;
+  ``acked`` is how many replicas confirmed every write of that connection so far (0 and no
+  ``WAIT`` sent when ``N`` is 0);
 - ``await r.publish(channel, text)`` and ``async for msg in r.subscribe(channel)``;
 - ``await r.close()``.
 
 Replies come back as Python values: strings (UTF-8), ints, lists and ``None``.  A lost
 connection raises :class:`RedisUnavailable` for the command in flight; the connection
 reconnects by itself, so the caller may retry (idempotent scripts make that safe).
+
+*Sentinel.* With a ``redis-sentinel://`` URL the primary is found by asking the sentinels in
+turn ``SENTINEL get-master-addr-by-name SERVICE`` and checking that the address answers
+``ROLE`` with ``master``.  A command that fails because the connection dropped, or because
+Redis answers ``READONLY`` (the node was demoted), raises :class:`RedisUnavailable` as above
+and forgets the pool; the next command rediscovers the primary (one discovery at a time,
+attempts spaced by a backoff of 50 ms doubling to 500 ms) and builds a new pool there.  The
+sentinels' ``+switch-master`` channel is followed as well, so a promotion is learnt at once
+(the pool, the settling connection and the subscriptions move).  A subscription rediscovers
+the primary at each reconnection and calls ``ready()`` again.
+
+*What WAIT guarantees.* ``WAIT`` only narrows the window of loss: it tells that N replicas
+received the writes, not that they are on disk, and a failover may still promote a replica
+that missed them (Redis's documentation: WAIT "does not make Redis strongly consistent").
+A settling write acknowledged by a replica survives the loss of the primary alone.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hashlib
 from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
-from urllib.parse import urlparse
+from urllib.parse import parse_qs, unquote, urlparse
 
 import asyncio_redis
 from asyncio_redis import exceptions as rexc
+
+from server.redis_resp import RespConnection, RespError
 
 _CALL = "return redis.call(unpack(ARGV))"
 
@@ -41,21 +65,60 @@ class RedisScriptError(RuntimeError):
     """A script or command was refused by Redis (the message is Redis's)."""
 
 
+SENTINEL_SCHEME = "redis-sentinel"
+_MOVED = ("READONLY", "MASTERDOWN", "LOADING")
+"""Error replies meaning "not the writable primary (any more)": through Sentinel, the pool is
+forgotten and the primary found again."""
+
+
 @dataclass(frozen=True, slots=True)
 class RedisURL:
     host: str = "127.0.0.1"
     port: int = 6379
     db: int = 0
     password: str | None = None
+    sentinels: tuple[tuple[str, int], ...] = ()
+    """Through Sentinel: the sentinels' addresses (``host``/``port`` then unused)."""
+    service: str | None = None
+    """Through Sentinel: the name the sentinels monitor the primary under."""
 
     @classmethod
     def parse(cls, url: str) -> RedisURL:
-        """``redis://[:password@]host[:port][/db]``."""
+        """``redis://[:password@]host[:port][/db]`` or
+        ``redis-sentinel://HOST[:PORT][,HOST[:PORT]...]/SERVICE[?db=N&password=P]`` (a
+        sentinel's port defaults to 26379); raises ``ValueError``."""
         u = urlparse(url)
+        if u.scheme == SENTINEL_SCHEME:
+            return cls._parse_sentinel(url, u.netloc, u.path, u.query)
         if u.scheme not in ("redis", ""):
             raise ValueError(f"not a redis:// URL: {url!r}")
         db = int(u.path.strip("/") or 0)
         return cls(u.hostname or "127.0.0.1", u.port or 6379, db, u.password)
+
+    @classmethod
+    def _parse_sentinel(cls, url: str, netloc: str, path: str, query: str) -> RedisURL:
+        sentinels = []
+        for item in netloc.split(","):
+            host, sep, port = item.strip().rpartition(":")
+            if not sep or "]" in port:
+                host, port = item.strip(), "26379"
+            host = host.strip("[]")
+            if not host or not port.isdigit() or not 0 < int(port) < 65536:
+                raise ValueError(f"bad sentinel address {item!r} in {url!r}")
+            sentinels.append((host, int(port)))
+        service = path.strip("/")
+        if not service or "/" in service:
+            raise ValueError(f"{url!r} names no service (redis-sentinel://HOSTS/SERVICE)")
+        params = {k: v[-1] for k, v in parse_qs(query, keep_blank_values=True).items()}
+        unknown = set(params) - {"db", "password"}
+        if unknown:
+            raise ValueError(f"unknown parameter(s) {sorted(unknown)} in {url!r}")
+        db = params.get("db", "0")
+        if not db.isdigit():
+            raise ValueError(f"db must be a number in {url!r}")
+        password = params.get("password") or None
+        return cls(db=int(db), password=password, sentinels=tuple(sentinels),
+                   service=unquote(service))
 
 
 class Script:
@@ -71,19 +134,42 @@ class Script:
 
 
 class Redis:
-    """A connection pool to one Redis server (see the module docstring)."""
+    """A connection pool to one Redis server, or to the primary Sentinel names (see the
+    module docstring)."""
 
-    def __init__(self, pool: Any, url: RedisURL) -> None:
-        self._pool = pool
+    def __init__(self, pool: Any, url: RedisURL, *, addr: tuple[str, int] | None = None,
+                 poolsize: int = 4) -> None:
+        self._pool: Any | None = pool
         self.url = url
+        self._addr = addr or (url.host, url.port)
+        """The server the pool is connected to (through Sentinel: the primary found last)."""
+        self._poolsize = poolsize
         self._loaded: set[str] = set()
         self._call = Script(self, _CALL)
         self._subs: list[Any] = []
+        self._resp_subs: list[RespConnection] = []
+        self._settler: RespConnection | None = None
+        self._settle_lock = asyncio.Lock()
+        self._discovery = asyncio.Lock()
+        self._attempts = 0
+        """Discovery attempts so far (a caller that waited for another's attempt uses it)."""
+        self._backoff = 0.0
+        self._next_try = 0.0
+        self._switched = asyncio.Event()
+        """Set (and replaced) when a sentinel announces a promotion: wakes every backoff."""
+        self._watcher: asyncio.Task[None] | None = None
+        self._closed = False
 
     @classmethod
     async def connect(cls, url: str, *, poolsize: int = 4) -> Redis:
         """Open a pool to ``url``; raises :class:`RedisUnavailable` when nobody answers."""
         u = RedisURL.parse(url)
+        if u.sentinels:
+            addr = await _discover(u)
+            redis = cls(await _open_pool(u, addr, poolsize), u, addr=addr, poolsize=poolsize)
+            redis._watcher = asyncio.create_task(redis._watch_switches(),
+                                                 name=f"sentinel-watch-{u.service}")
+            return redis
         try:  # asyncio-redis retries an unreachable server forever: ask the port first
             _, writer = await asyncio.wait_for(asyncio.open_connection(u.host, u.port), 5.0)
             writer.close()
@@ -95,7 +181,7 @@ class Redis:
                 password=u.password.encode() if u.password else None, poolsize=poolsize)
         except (OSError, rexc.Error) as exc:
             raise RedisUnavailable(f"cannot connect to {url}: {exc}") from exc
-        return cls(pool, u)
+        return cls(pool, u, poolsize=poolsize)
 
     def script(self, code: str) -> Script:
         """A server-side Lua script (atomic on the server)."""
@@ -106,16 +192,16 @@ class Redis:
         return await self._call(keys=(), args=[str(a) for a in args])
 
     async def _run(self, script: Script, keys: list[str], args: list[str]) -> Any:
+        pool = await self._current_pool()
         for attempt in range(2):
             try:
                 if script.sha not in self._loaded:
-                    await self._pool.register_script(script.code)
+                    await pool.register_script(script.code)
                     self._loaded.add(script.sha)
-                reply = await self._pool.evalsha(script.sha, keys, args)
+                reply = await pool.evalsha(script.sha, keys, args)
                 return _plain(await reply.return_value())
-            except rexc.NoAvailableConnectionsInPoolError as exc:
-                raise RedisUnavailable(str(exc)) from exc
-            except (rexc.NotConnectedError, OSError) as exc:
+            except (rexc.NotConnectedError, OSError) as exc:  # with NoAvailableConnections...
+                self._lost(pool)
                 raise RedisUnavailable(str(exc)) from exc
             except (rexc.ErrorReply, rexc.ScriptKilledError) as exc:
                 # asyncio-redis turns every EVALSHA error into ScriptKilledError; Redis's own
@@ -125,8 +211,52 @@ class Redis:
                 if "NOSCRIPT" in message and attempt == 0:
                     self._loaded.discard(script.sha)  # Redis restarted: send it again
                     continue
+                if self.url.sentinels and message.startswith(_MOVED):
+                    self._lost(pool)  # demoted: nothing was written; find the primary
+                    raise RedisUnavailable(message) from exc
                 raise RedisScriptError(message) from exc
         raise AssertionError("unreachable")
+
+    async def settle(self, script: Script, keys: Sequence[str] = (), args: Sequence[Any] = (),
+                     *, replicas: int, timeout_ms: int) -> tuple[Any, int]:
+        """Run ``script`` then ``WAIT replicas timeout_ms`` on this adapter's one settling
+        connection (``WAIT`` counts only its own connection's writes); returns the script's
+        reply and how many replicas acknowledged (fewer than asked when ``timeout_ms`` ran
+        out: the caller decides). ``replicas`` 0: the script through the pool, no ``WAIT``,
+        ``(reply, 0)``. Errors as for a script; :class:`RedisUnavailable` may come after
+        the script ran (retry only idempotent scripts)."""
+        skeys, sargs = [str(k) for k in keys], [str(a) for a in args]
+        if replicas <= 0:
+            return await self._run(script, skeys, sargs), 0
+        async with self._settle_lock:
+            pool = await self._current_pool()
+            try:
+                if self._settler is None:
+                    host, port = self._addr
+                    self._settler = await RespConnection.open(
+                        host, port, timeout=5.0, password=self.url.password, db=self.url.db)
+                wait = ("WAIT", replicas, timeout_ms)
+                reply, acked = await asyncio.wait_for(self._settler.request(
+                    ("EVALSHA", script.sha, len(skeys), *skeys, *sargs), wait),
+                    timeout_ms / 1000 + 5.0)
+                if isinstance(reply, RespError) and str(reply).startswith("NOSCRIPT"):
+                    reply, acked = await asyncio.wait_for(self._settler.request(
+                        ("EVAL", script.code, len(skeys), *skeys, *sargs), wait),
+                        timeout_ms / 1000 + 5.0)
+            except (OSError, TimeoutError, RespError) as exc:
+                self._drop_settler()
+                self._lost(pool)
+                raise RedisUnavailable(f"settling write: {exc}") from exc
+            except asyncio.CancelledError:
+                self._drop_settler()  # a reply may still be on its way: not reusable
+                raise
+        for answer in (reply, acked):
+            if isinstance(answer, RespError):
+                if self.url.sentinels and str(answer).startswith(_MOVED):
+                    self._lost(pool)
+                    raise RedisUnavailable(str(answer)) from answer
+                raise RedisScriptError(str(answer)) from answer
+        return _plain(reply), int(acked)
 
     async def publish(self, channel: str, message: str) -> int:
         """Publish ``message`` on ``channel``; returns how many subscribers got it."""
@@ -138,6 +268,10 @@ class Redis:
         """Yield ``(channel, message)`` for every message on ``channels`` (reconnecting).
         ``ready()`` is called each time the subscription is in place (first, and after each
         reconnection: messages published while it was not are lost)."""
+        if self.url.sentinels:
+            async for item in self._subscribe_primary(channels, ready):
+                yield item
+            return
         while True:
             try:
                 conn = await asyncio_redis.Connection.create(
@@ -162,10 +296,189 @@ class Redis:
                 if conn in self._subs:
                     self._subs.remove(conn)
 
+    async def _subscribe_primary(self, channels: Sequence[str],
+                                 ready: Callable[[], None] | None
+                                 ) -> AsyncIterator[tuple[str, str]]:
+        """Through Sentinel: subscribe on the primary found now; when the connection drops
+        (or a promotion closes it), find the primary again, subscribe there, ``ready()``."""
+        backoff = _BACKOFF_MIN
+        while True:
+            try:
+                host, port = await _discover(self.url)
+                conn = await RespConnection.open(host, port, timeout=2.0,
+                                                 password=self.url.password)
+            except (RedisUnavailable, OSError, TimeoutError, RespError):
+                await self._pause(backoff)  # no primary yet: a promotion is under way
+                backoff = min(_BACKOFF_MAX * 2, backoff * 2)
+                continue
+            self._resp_subs.append(conn)
+            try:
+                conn.write(("SUBSCRIBE", *channels))
+                for _ in channels:
+                    await asyncio.wait_for(conn.read(), 2.0)
+                backoff = _BACKOFF_MIN
+                if ready is not None:
+                    ready()
+                while True:
+                    msg = await conn.read()
+                    if isinstance(msg, list) and len(msg) == 3 and msg[0] == "message":
+                        yield msg[1], msg[2]
+            except (OSError, TimeoutError):
+                continue
+            finally:
+                conn.close()
+                if conn in self._resp_subs:
+                    self._resp_subs.remove(conn)
+
     async def close(self) -> None:
+        self._closed = True
+        if self._watcher is not None:
+            self._watcher.cancel()
         for conn in list(self._subs):
             conn.close()
-        self._pool.close()
+        for rconn in list(self._resp_subs):
+            rconn.close()
+        self._drop_settler()
+        if self._pool is not None:
+            self._pool.close()
+
+    # --- Sentinel: following the primary ---------------------------------------------------
+
+    async def _current_pool(self) -> Any:
+        """The pool, or (through Sentinel, after a loss) a new one on the primary found now;
+        one discovery at a time, attempts spaced by a bounded backoff (a promotion wakes the
+        waiting one at once); raises :class:`RedisUnavailable` when there is none yet."""
+        pool = self._pool
+        if pool is not None:
+            return pool
+        attempts = self._attempts
+        async with self._discovery:
+            if self._pool is not None:
+                return self._pool
+            if self._closed:
+                raise RedisUnavailable("closed")
+            if self._attempts != attempts:  # another caller just tried, and failed
+                raise RedisUnavailable("no Redis primary (rediscovering)")
+            delay = self._next_try - asyncio.get_running_loop().time()
+            if delay > 0:
+                await self._pause(delay)
+            self._attempts += 1
+            try:
+                addr = await _discover(self.url)
+                pool = await _open_pool(self.url, addr, self._poolsize)
+            except RedisUnavailable:
+                self._backoff = min(_BACKOFF_MAX, max(_BACKOFF_MIN, self._backoff * 2))
+                self._next_try = asyncio.get_running_loop().time() + self._backoff
+                raise
+            if addr != self._addr:
+                self._drop_settler()
+            self._addr, self._pool, self._backoff, self._next_try = addr, pool, 0.0, 0.0
+            self._loaded.clear()
+            return pool
+
+    def _lost(self, pool: Any) -> None:
+        """A command on ``pool`` found it dead or demoted: through Sentinel, forget it (the
+        next command finds the primary again). Without Sentinel the pool reconnects alone."""
+        current = self._pool
+        if not self.url.sentinels or current is None or current is not pool:
+            return
+        self._pool = None
+        current.close()
+        self._drop_settler()
+
+    def _drop_settler(self) -> None:
+        if self._settler is not None:
+            self._settler.close()
+            self._settler = None
+
+    async def _pause(self, delay: float) -> None:
+        """Wait ``delay`` seconds of backoff, or less if a promotion is announced."""
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self._switched.wait(), delay)
+
+    def _switch(self, addr: tuple[str, int]) -> None:
+        """A sentinel announced ``addr`` as the new primary: leave the old one now."""
+        self._backoff, self._next_try = 0.0, 0.0
+        switched, self._switched = self._switched, asyncio.Event()
+        switched.set()
+        if addr == self._addr:
+            return
+        if self._pool is not None:
+            self._lost(self._pool)
+        for conn in list(self._resp_subs):
+            conn.close()  # the subscription loop finds the new primary and calls ready()
+
+    async def _watch_switches(self) -> None:
+        """Follow the sentinels' ``+switch-master`` (one sentinel at a time, the next one
+        when it drops) and move to the new primary as soon as one is announced."""
+        backoff, turn = _BACKOFF_MIN, 0
+        while not self._closed:
+            host, port = self.url.sentinels[turn % len(self.url.sentinels)]
+            turn += 1
+            try:
+                conn = await RespConnection.open(host, port, timeout=2.0)
+            except (OSError, TimeoutError, RespError):
+                await asyncio.sleep(backoff)
+                backoff = min(_BACKOFF_MAX * 2, backoff * 2)
+                continue
+            try:
+                conn.write(("SUBSCRIBE", "+switch-master"))
+                await asyncio.wait_for(conn.read(), 2.0)
+                backoff = _BACKOFF_MIN
+                while True:
+                    msg = await conn.read()
+                    if isinstance(msg, list) and len(msg) == 3 and msg[0] == "message":
+                        name, _, _, new_host, new_port = (str(msg[2]).split() + [""] * 5)[:5]
+                        if name == self.url.service and new_port.isdigit():
+                            self._switch((new_host, int(new_port)))
+            except (OSError, TimeoutError):
+                pass
+            finally:
+                conn.close()
+
+
+_BACKOFF_MIN = 0.05
+_BACKOFF_MAX = 0.5
+
+
+async def _discover(url: RedisURL) -> tuple[str, int]:
+    """The primary's address: the first sentinel (in order) that names one whose ``ROLE`` is
+    ``master``; :class:`RedisUnavailable` when none does (e.g. during a promotion)."""
+    problems = []
+    for host, port in url.sentinels:
+        try:
+            conn = await RespConnection.open(host, port, timeout=1.0)
+            try:
+                [addr] = await asyncio.wait_for(conn.request(
+                    ("SENTINEL", "get-master-addr-by-name", url.service)), 1.0)
+            finally:
+                conn.close()
+            if not isinstance(addr, list) or len(addr) != 2:
+                problems.append(f"{host}:{port} knows no {url.service!r}: {addr!r}")
+                continue
+            primary = (str(addr[0]), int(addr[1]))
+            conn = await RespConnection.open(*primary, timeout=1.0, password=url.password)
+            try:
+                [role] = await asyncio.wait_for(conn.request(("ROLE",)), 1.0)
+            finally:
+                conn.close()
+            if isinstance(role, list) and role and role[0] == "master":
+                return primary
+            problems.append(f"{host}:{port} names {primary}, whose role is {role!r}")
+        except (OSError, TimeoutError, RespError, ValueError) as exc:
+            problems.append(f"{host}:{port}: {exc!r}")
+    raise RedisUnavailable(f"no primary for {url.service!r}: {'; '.join(problems)}")
+
+
+async def _open_pool(url: RedisURL, addr: tuple[str, int], poolsize: int) -> Any:
+    """A pool on the primary at ``addr`` that does not reconnect by itself (a dropped
+    connection stays dropped: the adapter finds the primary again instead)."""
+    try:
+        return await asyncio.wait_for(asyncio_redis.Pool.create(
+            host=addr[0], port=addr[1], db=url.db, poolsize=poolsize, auto_reconnect=False,
+            password=url.password.encode() if url.password else None), 5.0)
+    except (OSError, TimeoutError, rexc.Error) as exc:
+        raise RedisUnavailable(f"cannot connect to the primary {addr}: {exc}") from exc
 
 
 def _plain(value: Any) -> Any:
