@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from server.config import Config
+from server.config_checks import sentinel_url
 
 __all__ = ["OPERATOR_TOKEN_ENV", "build_parser", "config_from_args"]
 
@@ -70,6 +71,20 @@ def _add_server_options(parser: argparse.ArgumentParser, defaults: Config) -> No
         metavar="URL",
         default=None,
         help="redis://host:port/db for the shared store; default: the embedded store",
+    )
+    parser.add_argument(
+        "--redis-sentinel",
+        metavar="HOST:PORT[,HOST:PORT...]",
+        default=None,
+        help="find the shared store's Redis primary through these Redis Sentinels instead "
+        "of --redis (with --redis-service), and follow a failover to the promoted replica "
+        "(docs/operator.md \"Sentinel\")",
+    )
+    parser.add_argument(
+        "--redis-service",
+        metavar="NAME",
+        default=None,
+        help="with --redis-sentinel: the name the sentinels monitor the primary under",
     )
     parser.add_argument(
         "--shutdown-deadline",
@@ -243,6 +258,10 @@ def config_from_args(args: argparse.Namespace, argv: Sequence[str] | None = None
     for dest, key in _OPTIONS.values():
         if key not in values or key in given:
             values[key] = getattr(args, dest)
+    url = sentinel_url(getattr(args, "redis_sentinel", None),
+                       getattr(args, "redis_service", None), getattr(args, "redis", None))
+    if url is not None:
+        values["redis_url"] = url
     token = _operator_token(getattr(args, "operator_token_file", None))
     if token is not None:
         values["operator_token"] = token

@@ -49,7 +49,14 @@ class Config:
     # --- storage -------------------------------------------------------------------------
     redis_url: str | None = None
     """`redis://host:port/db` to use Redis for the ledger and the jackpot coordinator (many
-    processes, many machines). None means the embedded store in `data_dir`."""
+    processes, many machines); None: the embedded store in `data_dir`. Through Sentinel
+    (`--redis-sentinel`, `--redis-service`): `redis-sentinel://HOST:PORT[,...]/SERVICE`."""
+
+    redis_wait_replicas: int = 0
+    """Replicas `WAIT` must confirm for a settling write (`Redis.settle`); 0: no `WAIT`."""
+
+    redis_wait_timeout_ms: int = 500
+    """Milliseconds a settling write's `WAIT` waits for them (1..60000)."""
 
     data_dir: Path = Path(".data")
     """Directory of the embedded store (used when `redis_url` is None). Created on start.

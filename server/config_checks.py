@@ -161,12 +161,45 @@ def check_cluster(cfg: Config) -> None:
         if not cfg.public_url.startswith(("ws://", "wss://")) or len(cfg.public_url) > 512:
             raise ValueError(f"public_url must be a ws:// or wss:// URL, got {cfg.public_url!r}")
     check_public_address(cfg.public_address)
+    check_redis(cfg)
     refresh = cfg.cluster_lobby_refresh_ms
     if isinstance(refresh, bool) or not isinstance(refresh, int) or not 10 <= refresh <= 60_000:
         raise ValueError("cluster_lobby_refresh_ms must be an integer from 10 to 60000, got "
                          f"{refresh!r}")
     if cfg.starting_balance < 0:
         raise ValueError(f"starting_balance must not be negative, got {cfg.starting_balance}")
+
+
+def check_redis(cfg: Config) -> None:
+    """The shared Redis: a `redis-sentinel://` URL must parse (sentinels and a service);
+    the settling writes' WAIT bounds."""
+    if cfg.redis_url is not None and cfg.redis_url.startswith("redis-sentinel:"):
+        from server.redisio import RedisURL  # only for a Sentinel URL
+        RedisURL.parse(cfg.redis_url)  # ValueError names the part that is wrong
+    replicas = cfg.redis_wait_replicas
+    if isinstance(replicas, bool) or not isinstance(replicas, int) or not 0 <= replicas <= 64:
+        raise ValueError(f"redis_wait_replicas must be 0..64, got {replicas!r}")
+    wait = cfg.redis_wait_timeout_ms
+    if isinstance(wait, bool) or not isinstance(wait, int) or not 1 <= wait <= 60_000:
+        raise ValueError(f"redis_wait_timeout_ms must be 1..60000, got {wait!r}")
+
+
+def sentinel_url(sentinels: str | None, service: str | None, redis: str | None) -> str | None:
+    """`--redis-sentinel HOST:PORT,...` and `--redis-service NAME` as the one `redis_url`
+    (`redis-sentinel://HOSTS/NAME`): both or neither, and not with `--redis`; None when
+    neither is given. Raises `ValueError`."""
+    if sentinels is None and service is None:
+        return None
+    if sentinels is None or service is None:
+        raise ValueError("--redis-sentinel and --redis-service go together")
+    if redis is not None:
+        raise ValueError("--redis-sentinel/--redis-service replace --redis: give one or "
+                         "the other")
+    hosts = ",".join(h.strip() for h in sentinels.split(",") if h.strip())
+    if not hosts or not re.fullmatch(r"[A-Za-z0-9_.-]+", service.strip()):
+        raise ValueError(f"--redis-sentinel needs HOST:PORT[,HOST:PORT...] and "
+                         f"--redis-service a name, got {sentinels!r} and {service!r}")
+    return f"redis-sentinel://{hosts}/{service.strip()}"
 
 
 _PUBLIC_ADDRESS = re.compile(

@@ -1,0 +1,125 @@
+"""Redis Sentinel in the adapter (issue 26): the primary found through the sentinels, a
+promotion followed after a SIGKILL, a subscription resumed on the new primary, settling
+writes confirmed by WAIT; the command line refuses half a Sentinel setting.
+
+Real processes on loopback (tests/redis_helpers.py ``SentinelGroup``: a primary, two
+replicas, three sentinels, down-after 1 s). The test waits on events (the subscription's
+``ready()``, replies), each bounded by a timeout; it never sleeps to wait for something."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from server.cli import build_parser, config_from_args
+from server.config import Config
+from server.redisio import Redis, RedisUnavailable, RedisURL
+from tests.redis_helpers import SentinelGroup, resp
+
+ADD = "redis.call('SET', KEYS[1], ARGV[1]); return redis.call('INCR', KEYS[2])"
+
+
+@pytest.fixture
+def group(tmp_path: Path) -> Iterator[SentinelGroup]:
+    g = SentinelGroup(tmp_path / "sentinel", down_after_ms=1000, failover_timeout_ms=3000)
+    g.start()
+    try:
+        yield g
+    finally:
+        g.stop()
+
+
+def test_sentinel_url_parsing() -> None:
+    u = RedisURL.parse("redis-sentinel://10.0.0.1:26379,10.0.0.2,[::1]:5000/poker"
+                       "?db=2&password=s%40cret")
+    assert u.sentinels == (("10.0.0.1", 26379), ("10.0.0.2", 26379), ("::1", 5000))
+    assert (u.service, u.db, u.password) == ("poker", 2, "s@cret")
+    for bad in ("redis-sentinel://h:1/", "redis-sentinel://h:x/poker",
+                "redis-sentinel://h:1/poker?user=x", "redis-sentinel://h:1/a/b"):
+        with pytest.raises(ValueError):
+            RedisURL.parse(bad)
+
+
+def _config(*argv: str) -> Config:
+    args = list(argv)
+    return config_from_args(build_parser().parse_args(args), args)
+
+
+def test_cli_sentinel_options_map_to_the_url_and_refuse_half_a_setting() -> None:
+    cfg = _config("--redis-sentinel", "127.0.0.1:26379,127.0.0.2:26380",
+                  "--redis-service", "poker")
+    assert cfg.redis_url == "redis-sentinel://127.0.0.1:26379,127.0.0.2:26380/poker"
+    assert (cfg.redis_wait_replicas, cfg.redis_wait_timeout_ms) == (0, 500)
+    for argv in (("--redis-sentinel", "127.0.0.1:26379"), ("--redis-service", "poker"),
+                 ("--redis-sentinel", "127.0.0.1:26379", "--redis-service", "poker",
+                  "--redis", "redis://127.0.0.1:6379/0"),
+                 ("--redis-sentinel", "127.0.0.1:nope", "--redis-service", "poker")):
+        with pytest.raises(ValueError):
+            _config(*argv)
+    with pytest.raises(ValueError):
+        Config(redis_url="redis-sentinel://127.0.0.1:26379/")
+    with pytest.raises(ValueError):
+        Config(redis_wait_replicas=-1)
+    with pytest.raises(ValueError):
+        Config(redis_wait_timeout_ms=0)
+
+
+async def test_a_promotion_is_followed(group: SentinelGroup) -> None:
+    r = await Redis.connect(group.url)
+    readies = [asyncio.Event() for _ in range(8)]
+    got: asyncio.Queue[tuple[str, str]] = asyncio.Queue()
+
+    def ready() -> None:
+        next(e for e in readies if not e.is_set()).set()
+
+    async def listen() -> None:
+        async for item in r.subscribe("news", ready=ready):
+            await got.put(item)
+
+    listener = asyncio.create_task(listen())
+    try:
+        await asyncio.wait_for(readies[0].wait(), 10)
+        add = r.script(ADD)
+        old = group.primary_port()
+        # a settling write: WAIT reports the replicas that have it
+        reply, acked = await r.settle(add, ["k", "n"], ["before"], replicas=1, timeout_ms=5000)
+        assert reply == 1 and acked >= 1
+        started = time.perf_counter()
+        reply, acked = await r.settle(add, ["k", "n"], ["x"], replicas=0, timeout_ms=5000)
+        assert (reply, acked) == (2, 0) and time.perf_counter() - started < 1.0
+        reply, acked = await r.settle(add, ["k", "n"], ["before"], replicas=2, timeout_ms=5000)
+        assert (reply, acked) == (3, 2)
+        assert await r.publish("news", "one") == 1
+        assert await asyncio.wait_for(got.get(), 5) == ("news", "one")
+
+        group.kill_primary()
+        killed = time.perf_counter()
+        with pytest.raises(RedisUnavailable):  # the command in flight on the dead primary
+            await r.call("GET", "k")
+        # the subscription finds the promoted replica by itself and tells it is in place
+        await asyncio.wait_for(readies[1].wait(), 30)
+        assert group.primary_port() != old
+        # the next command reaches the new primary, with what was replicated before the kill
+        assert await r.call("GET", "k") == "before"
+        assert await add(keys=["k", "n"], args=["after"]) == 4
+        print(f"\nkill -> first write on the promoted replica: "
+              f"{time.perf_counter() - killed:.2f} s (down-after {group.down_after_ms} ms)")
+        assert resp(group.primary_port(), "GET", "k") == "after"
+        assert await r.publish("news", "two") == 1
+        assert await asyncio.wait_for(got.get(), 5) == ("news", "two")
+        # settling writes go to the new primary too (one replica is left)
+        reply, acked = await r.settle(add, ["k", "n"], ["later"], replicas=1, timeout_ms=5000)
+        assert reply == 5 and acked == 1
+    finally:
+        listener.cancel()
+        await r.close()
+
+
+async def test_no_sentinel_answers_is_unavailable(tmp_path: Path) -> None:
+    group = SentinelGroup(tmp_path / "none")  # never started: nobody listens on its ports
+    with pytest.raises(RedisUnavailable):
+        await Redis.connect(group.url)
