@@ -147,7 +147,8 @@ class Redis:
         self._loaded: set[str] = set()
         self._call = Script(self, _CALL)
         self._subs: list[Any] = []
-        self._resp_subs: list[RespConnection] = []
+        self._resp_subs: dict[RespConnection, tuple[str, int]] = {}
+        """Through Sentinel: each subscription's connection and the primary it is on."""
         self._settler: RespConnection | None = None
         self._settle_lock = asyncio.Lock()
         self._discovery = asyncio.Lock()
@@ -311,7 +312,7 @@ class Redis:
                 await self._pause(backoff)  # no primary yet: a promotion is under way
                 backoff = min(_BACKOFF_MAX * 2, backoff * 2)
                 continue
-            self._resp_subs.append(conn)
+            self._resp_subs[conn] = (host, port)
             try:
                 conn.write(("SUBSCRIBE", *channels))
                 for _ in channels:
@@ -327,8 +328,7 @@ class Redis:
                 continue
             finally:
                 conn.close()
-                if conn in self._resp_subs:
-                    self._resp_subs.remove(conn)
+                self._resp_subs.pop(conn, None)
 
     async def close(self) -> None:
         self._closed = True
@@ -401,12 +401,11 @@ class Redis:
         self._backoff, self._next_try = 0.0, 0.0
         switched, self._switched = self._switched, asyncio.Event()
         switched.set()
-        if addr == self._addr:
-            return
-        if self._pool is not None:
+        if addr != self._addr and self._pool is not None:
             self._lost(self._pool)
-        for conn in list(self._resp_subs):
-            conn.close()  # the subscription loop finds the new primary and calls ready()
+        for conn, on in list(self._resp_subs.items()):
+            if on != addr:
+                conn.close()  # the subscription loop finds the new primary, calls ready()
 
     async def _watch_switches(self) -> None:
         """Follow the sentinels' ``+switch-master`` (one sentinel at a time, the next one

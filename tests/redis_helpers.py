@@ -169,6 +169,20 @@ class SentinelGroup:
                 return int(addr[1])
         raise RuntimeError("no sentinel answers")
 
+    def master_port(self) -> int:
+        """The port of the one running server whose ``ROLE`` is master (after a promotion,
+        whatever a sentinel slow to hear of it still says)."""
+        masters = []
+        for server in self.servers:
+            if server.proc is None:
+                continue
+            role = resp(server.port, "ROLE")
+            if isinstance(role, list) and role[0] == "master":
+                masters.append(server.port)
+        if len(masters) != 1:
+            raise RuntimeError(f"not one master: {masters}")
+        return masters[0]
+
     def server_on(self, port: int) -> RedisProcess:
         return next(s for s in self.servers if s.port == port)
 
