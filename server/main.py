@@ -44,10 +44,12 @@ from server.cluster.moves import OFFER_TIMEOUT
 from server.config import Config
 from server.instance import AlreadyRunning, DataDirLock, port_in_use_advice
 from server.jackpot.durable import PoolFile
+from server.jackpot.redis_coord import RedisCoordinator
 from server.jackpot.service import JackpotService, build_jackpot, history_page
 from server.ledger.accounts import Accounts
 from server.ledger.history import HistoryStore, RedisHistory, SqliteHistory
 from server.ledger.journal import Ledger
+from server.ledger.lease import Lease
 from server.ledger.redis_store import RedisStore
 from server.ledger.sqlite_store import SqliteStore
 from server.ledger.store import Store
@@ -153,6 +155,17 @@ async def start_ledger(app: App) -> None:
     await app.sessions.start()
 
 
+def fence_jackpot(jackpot: JackpotService, lease: Lease) -> None:
+    """Issue 26: the shared jackpot's bookings and payouts carry this process's fencing token
+    (a stale one is refused in Redis), and once the lease is lost the service stops."""
+    if isinstance(jackpot.coord, RedisCoordinator):
+        jackpot.coord.node_lease = lease
+
+    def stop(reason: str) -> None:
+        jackpot.closed = True  # its worker ends at its next turn; nothing is written
+    lease.on_lost(stop)
+
+
 def build_history(config: Config) -> HistoryStore:
     """Hand histories: in Redis with `--redis URL` (shared by every process), else the
     SQLite file `history.sqlite3` in the data dir."""
@@ -239,6 +252,7 @@ def build_directory(config: Config, ledger: Ledger, registry: TableRegistry
                           url=config.public_url, lease=config.node_lease,
                           refresh=config.cluster_lobby_refresh_ms / 1000, registry=registry)
     directory.ledger = ledger  # live moves and failover move tables' chips
+    ledger.lease.on_lost(directory.lease_lost)  # issue 26: it writes nothing more
     registry.listing_listener = directory.table_changed
     registry.played_listener = directory.hand_played  # (the state a failover reopens)
     registry.relay = directory.spectate  # public frames to other processes' spectators
@@ -347,6 +361,7 @@ async def run(
     sweeper = _start_sweeper(app, config)
     if app.jackpot is not None:  # connect (Redis), credit payouts still due, follow the meter
         await app.jackpot.start()
+        fence_jackpot(app.jackpot, app.wallet.ledger.lease)
     if app.directory is not None:  # cluster mode: this node and its tables in the directory
         await app.directory.start()
     if app.room is not None:  # cluster mode: the room's limits and revocations

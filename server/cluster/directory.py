@@ -1,8 +1,8 @@
 """The room's directory in Redis, and this process's cached copy of it (issue 17, slice 1).
 
 Rule of this module: requests never wait on Redis for the lobby. One task this object owns
-(:meth:`Directory.start` .. :meth:`Directory.close`) does all of the talking: it renews this
-process's lease (every third of ``Config.node_lease``), writes the tables whose lobby entry
+(:meth:`Directory.start` .. :meth:`Directory.close`) does all of the talking: it writes the
+tables whose lobby entry
 changed (the registry's ``listing_listener`` only marks them: many changes of one table
 between two writes cost one write), and every ``Config.cluster_lobby_refresh_ms`` reads the
 directory into :class:`RoomCopy`, from which :meth:`Directory.page` (``tables``),
@@ -13,6 +13,11 @@ is ``unknown_table``.
 
 Keys and scripts: :mod:`server.cluster.keys`. A table lives on exactly one process; this
 process writes only its own tables (a script refuses to overwrite another owner's).
+
+This process's liveness in the room is its one lease (:mod:`server.ledger.lease`, kept by the
+ledger: ``Ledger.lease``); every ownership write here carries its fencing token. Once the
+lease is lost (:meth:`Directory.lease_lost`) nothing is written any more, no failover is
+attempted, and every table another process owns now is stopped here (``fence_lost``).
 """
 
 from __future__ import annotations
@@ -33,6 +38,7 @@ from server.cluster.moves import Moves
 from server.cluster.spectate import Spectate
 from server.cluster.tasks import cancel_all
 from server.ledger.journal import Ledger
+from server.ledger.lease import StaleLease, is_stale
 from server.redisio import Redis, RedisScriptError, RedisUnavailable
 from server.table.handoff import export_state
 from server.table.lobby import page_of, row_of, table_number
@@ -145,6 +151,7 @@ class Directory:
         """Failover (:mod:`server.cluster.failover`): the tables of a process whose lease
         lapsed, reopened here when this process is the one that takes it over."""
         self.ledger: Ledger | None = None  # the process's ledger (moves and failover need it)
+        self.lost = False  # this process's lease is lost: it writes nothing any more
 
     # ------------------------------------------------------------------ life
     async def start(self) -> None:
@@ -156,7 +163,7 @@ class Directory:
         k = self.keys
         dropped = await self.redis.script(lua.REGISTER)(
             keys=[k.nodes, k.node(self.node), k.tables, k.version],
-            args=[self.node, self.run, self.url, self._lease_ms(), k.table_prefix])
+            args=[self.node, self.run, self.url, k.table_prefix])
         self._healthy_since = self._clock()
         self._dirty.update(self.registry.actors)
         await self._flush()
@@ -275,7 +282,8 @@ class Directory:
             return None
         try:
             found = await self.redis.script(lua.LOCATE)(
-                keys=[self.keys.table(table_id), self.keys.nodes])
+                keys=[self.keys.table(table_id)],
+                args=[self.keys.node_prefix, *self.lease_ends()])
         except (RedisUnavailable, RedisScriptError) as exc:
             log.warning("event=cluster_locate_failed table=%s error=%r", table_id[:64], exc)
             return None
@@ -318,9 +326,42 @@ class Directory:
                 players += int(entry.get("players", 0))
         return len(actors), players
 
+    # ------------------------------------------------------------------ the lease
+    def lease_ends(self) -> tuple[str, str]:
+        """The two ends of a node's lease key around its name (the ledger's store)."""
+        store = None if self.ledger is None else self.ledger.store
+        ends = getattr(store, "lease_ends", None)
+        return ends() if callable(ends) else ("ledger:{node:", "}:lease")
+
+    async def fenced(self, code: str, keys: list[str], args: list[Any]) -> Any:
+        """Run the fenced script ``code`` (:data:`server.cluster.keys.FENCE`) with this
+        process's fencing token; :class:`StaleLease` (and the lease lost) when it is stale."""
+        assert self.redis is not None
+        lease = None if self.ledger is None else self.ledger.lease
+        fence = None if lease is None else lease.fence()  # (StaleLease once lost)
+        if fence is not None:
+            keys = [*keys, fence.key]
+        try:
+            return await self.redis.script(code)(
+                keys=keys, args=[*args, "" if fence is None else fence.token])
+        except RedisScriptError as exc:
+            if not is_stale(exc):
+                raise
+            if lease is None:
+                raise StaleLease(str(exc)) from exc
+            raise lease.refused(exc) from exc
+
+    def lease_lost(self, reason: str) -> None:
+        """This process's lease is lost (``Lease.on_lost``): write nothing more, take
+        nobody over, and stop every table another process owns now (at the next reads: a
+        failover in progress moves the rest)."""
+        self.lost = True
+        self._dirty.clear()
+        self._played.clear()
+        log.critical("event=cluster_lease_lost node=%s reason=%s", self.node, reason)
+        self.want_read()
+
     # ------------------------------------------------------------------ the task
-    def _lease_ms(self) -> int:
-        return max(1, int(self.lease * 1000))
 
     async def _keep(self) -> None:
         """Renew, write what changed, read: until cancelled (errors are logged, retried).
@@ -330,11 +371,15 @@ class Directory:
         room's ``changed`` channel; reads follow such an announcement (at most one per
         ``refresh``) and otherwise come every :meth:`_idle_read` seconds (the nodes' leases)."""
         clock = self._clock
-        next_renew = clock() + self.lease / 3
         next_read = clock() + self._idle_read()
         last_flush = last_read = last_states = -1e9
         while True:
-            due = [next_renew, next_read]
+            if self.lost:  # nothing is written any more
+                self._dirty.clear()
+                self._played.clear()
+                _resolve([w for ws in self._written.values() for w in ws])
+                self._written.clear()
+            due = [next_read]
             if self._dirty:
                 due.append(clock() if self._written else last_flush + self.refresh)
             if self._played:
@@ -353,17 +398,15 @@ class Directory:
                 if self._played and clock() >= last_states + self.refresh:
                     last_states = clock()
                     await self._write_states()
-                if clock() >= next_renew:
-                    next_renew = clock() + self.lease / 3
-                    await self._renew()
                 now = clock()
                 if now >= next_read or (self._want_read and now >= last_read + self.refresh):
                     self._want_read = False
                     last_read, next_read = now, now + self._idle_read()
                     await self._read()
+            except StaleLease:
+                continue  # the lease is lost (logged by it): nothing is written from now on
             except (RedisUnavailable, RedisScriptError) as exc:
                 self._healthy_since = None
-                next_renew = clock()  # renew first thing once Redis answers again
                 log.error("event=cluster_redis_failed node=%s error=%r", self.node, exc)
                 await asyncio.sleep(min(self.refresh, 0.5))  # Redis is down: back off
 
@@ -378,21 +421,10 @@ class Directory:
         self._want_read = True
         self._wake.set()
 
-    async def _renew(self) -> None:
-        assert self.redis is not None
-        k = self.keys
-        held = await self.redis.script(lua.RENEW)(
-            keys=[k.nodes, k.node(self.node)],
-            args=[self.node, self.run, self.url, self._lease_ms()])
-        if not held:
-            log.critical("event=cluster_lease_lost node=%s", self.node)
-        if self._healthy_since is None:
-            self._healthy_since = self._clock()
-
     def steady(self) -> bool:
-        """Whether this process has renewed its lease without a Redis failure for a whole
-        lease: only then may it take a lapsed process over (after Redis itself restarted,
-        every lease looks lapsed until the live processes renew, within a third of one)."""
+        """Whether Redis has answered this process without a failure for a whole lease:
+        only then may it take a lapsed process over (after Redis itself restarted, every
+        lease may look lapsed until the live processes renew, within a third of one)."""
         since = self._healthy_since
         return since is not None and self._clock() - since >= self.lease
 
@@ -416,11 +448,11 @@ class Directory:
                 entry = self.registry.lobby.entry(table_id)
                 owner = self.registry.creators.get(table_id, (None, None))[0]
                 state = export_state(actor, owner=owner)
-                written = await self.redis.script(lua.PUT)(
-                    keys=[k.table(table_id), k.tables, k.version],
-                    args=[table_id, self.node, self.run, self.url, table_number(table_id),
-                          "" if entry is None else json.dumps(entry, separators=(",", ":")),
-                          state.to_json(), " ".join(sorted(state.stacks()))])
+                written = await self.fenced(
+                    lua.PUT, [k.table(table_id), k.tables, k.version],
+                    [table_id, self.node, self.run, self.url, table_number(table_id),
+                     "" if entry is None else json.dumps(entry, separators=(",", ":")),
+                     state.to_json(), " ".join(sorted(state.stacks()))])
             except BaseException:
                 self._dirty.add(table_id)  # written on the next turn, its waiters with it
                 self._written.setdefault(table_id, [])[:0] = waiters
@@ -447,9 +479,9 @@ class Directory:
                 continue
             owner = self.registry.creators.get(table_id, (None, None))[0]
             try:
-                await self.redis.script(lua.STATE)(
-                    keys=[self.keys.table(table_id)],
-                    args=[self.node, self.run, export_state(actor, owner=owner).to_json()])
+                await self.fenced(
+                    lua.STATE, [self.keys.table(table_id)],
+                    [self.node, self.run, export_state(actor, owner=owner).to_json()])
             except BaseException:
                 self._played.add(table_id)  # written on the next turn
                 raise
@@ -459,8 +491,10 @@ class Directory:
         k = self.keys
         version, live, tables, lapsed = await self.redis.script(lua.SNAPSHOT)(
             keys=[k.nodes, k.tables, k.version],
-            args=[self.copy.version, k.node_prefix, k.table_prefix])
+            args=[self.copy.version, k.node_prefix, k.table_prefix, *self.lease_ends()])
         self.reads += 1
+        if self._healthy_since is None:
+            self._healthy_since = self._clock()
         self._placed.clear()
         reads, self._reads = self._reads, []
         try:

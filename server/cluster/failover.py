@@ -1,14 +1,17 @@
 """Failover (issue 17): the tables of a process that died, reopened on a survivor.
 
 Rule of this module: exactly one survivor takes a lost process over, and the arbiter is the
-lost process's own ledger lease (``node:<node>`` in the ledger's store, which a live process
-renews every third of ``Config.node_lease``): a survivor acts only while it holds that lease,
-so two survivors never both act, and a restart of the lost process (which claims the lease
-before anything else) waits until the takeover is done. Under the lease, in this order:
+lost process's one lease (:mod:`server.ledger.lease`, which a live process renews every
+third of ``Config.node_lease``; the directory's liveness is the same lease): a survivor acts
+only while it holds that lease, so two survivors never both act, and a restart of the lost
+process (which claims the lease before anything else) waits until the takeover is done.
+Taking the lease bumps the lost node's fencing token: from then on every late write of the
+lost process (a hand's result, a jackpot booking, a table's state, a directory claim) is
+refused by its script, whatever that process's clock says. Under the lease, in this order:
 
-1. :data:`~server.cluster.keys.TAKE`: every table the lost process owned is now this
-   process's in the directory (``moved`` sends its players here), and the lost process is out
-   of the room (nothing, if it is live again);
+1. :data:`~server.cluster.keys.TAKE`, with this process's own token: every table the lost
+   process owned is now this process's in the directory (``moved`` sends its players here),
+   and the lost process is out of the room (nothing, if it is live again);
 2. its running hands are voided (:func:`server.ledger.takeover.void_hands_of`): chips never
    left the players' table accounts during a hand, so every stack is what it was before it;
 3. the jackpot (:func:`server.jackpot.takeover.take_over`): its payouts due are credited here
@@ -67,7 +70,7 @@ class Failover:
         at a time; the next read tries again what is still lapsed)."""
         if self._task is not None and not self._task.done():
             return
-        if self.d.ledger is None or self.d.draining or not self.d.steady():
+        if self.d.ledger is None or self.d.draining or self.d.lost or not self.d.steady():
             return
         self._task = asyncio.get_running_loop().create_task(
             self._run(list(nodes)), name=f"failover:{self.d.node}")
@@ -84,20 +87,23 @@ class Failover:
                 log.exception("event=failover_failed lost=%s", node)
 
     async def take(self, lost: str) -> list[str] | None:
-        """Take ``lost`` over if this process gets its ledger lease; the tables reopened
-        here, or None when another process has it (or it is live again)."""
+        """Take ``lost`` over if this process gets its lease (which fences it: its token
+        moves on); the tables reopened here, or None when another process has it (or it is
+        live again)."""
         d = self.d
         ledger = d.ledger
         assert ledger is not None and d.redis is not None
         holder = f"takeover:{d.node}:{d.run}"
-        name = f"node:{lost}"
-        if await ledger.store.lease(name, holder, d.lease) != holder:
+        taken = await ledger.store.acquire_lease(lost, holder, d.lease)
+        if taken.holder != holder:
             return None
+        log.warning("event=failover_fenced lost=%s by=%s token=%d", lost, d.node, taken.token)
         try:
             k = d.keys
-            rows: Any = await d.redis.script(lua.TAKE)(
-                keys=[k.nodes, k.tables, k.version],
-                args=[lost, d.node, d.run, d.url, k.table_prefix])
+            rows: Any = await d.fenced(
+                lua.TAKE, [k.nodes, k.tables, k.version],
+                [lost, d.node, d.run, d.url, k.table_prefix, k.node_prefix,
+                 *d.lease_ends()])
             if rows is None or rows is False:
                 return None
             await d.announce()
@@ -110,7 +116,7 @@ class Failover:
             cashed = await cash_out_rest(ledger, lost)
         finally:
             with contextlib.suppress(Exception):
-                await ledger.store.release(name, holder)
+                await ledger.store.release_lease(lost, holder)
         self.taken.append((lost, opened))
         log.warning("event=failover_done lost=%s by=%s tables=%d voided=%d "
                     "jackpot_reports=%d cashed_out=%d", lost, d.node, len(opened),

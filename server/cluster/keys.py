@@ -7,10 +7,13 @@ the processes' clocks never have to agree.
 Keys (``<p>`` is the prefix, default ``dir``). The room's keys share the hash tag ``{room}``;
 each table's keys share the table's own tag ``{<table id>}``:
 
-* ``<p>:{room}:nodes``: sorted set, node name -> its lease's expiry (Redis ms); a node is
-  live while the score is in the future;
+* ``<p>:{room}:nodes``: sorted set, node name -> when it joined (Redis ms): the room's nodes;
+  a node is live while it holds its lease (:mod:`server.ledger.lease`: the ledger's hash
+  ``<ledger>:{node:<node>}:lease``, whose ``holder`` is the node's ``run``; the scripts
+  that ask name it from ``ARGV``: the lease key's two ends around the node's name), the one
+  lease a process keeps;
 * ``<p>:{room}:node:<node>``: hash ``url`` (its public ``ws://…/ws``), ``run`` (which run of
-  that node), ``draining`` (``1`` once it stopped taking new tables); expires with the lease;
+  that node), ``draining`` (``1`` once it stopped taking new tables);
 * ``<p>:{room}:tables``: sorted set, table id -> table number (the room's tables in the order
   they opened);
 * ``<p>:{room}:version``: counter, bumped by every table write (a reader whose copy has this
@@ -29,12 +32,18 @@ each table's keys share the table's own tag ``{<table id>}``:
 * ``<p>:{room}:changed``: pub/sub channel: a node's name after each of its writes (every
   process reads the directory again soon; without one, every quarter of a lease).
 
-Failover (:data:`TAKE`): the survivor that holds a lapsed node's ledger lease
-(``node:<node>`` in the ledger's store: exactly one process at a time) moves every table of
-that node to itself in one step and takes the node out of ``nodes``. Live moves: the owner
-:data:`OFFER`\ s a table, the taker's :data:`ACCEPT` is the one atomic change of owner, and an
-owner that got no answer in time :data:`CANCEL`\ s, which fails once the table was taken: one
-of the two wins, never both.
+Fencing (issue 26): the scripts that change who owns a table or what it is reopened from
+(:data:`PUT`, :data:`STATE`, :data:`TAKE`, :data:`OFFER`, :data:`ACCEPT`) take the writer's
+fencing token as their last ``ARGV`` (``''``: unfenced) and, when it is given, the key of its
+node's current token as their last ``KEYS``; a stale token is refused with the error
+``STALE_TOKEN`` (:data:`FENCE`) before anything is written.
+
+Failover (:data:`TAKE`): the survivor that took a lapsed node's lease (and so bumped its
+token: exactly one process at a time, and every late write of the lapsed process is refused)
+moves every table of that node to itself in one step and takes the node out of the room.
+Live moves: the owner :data:`OFFER`\ s a table, the taker's :data:`ACCEPT` is the one atomic
+change of owner, and an owner that got no answer in time :data:`CANCEL`\ s, which fails once
+the table was taken: one of the two wins, never both.
 
 The scripts that touch a table and the room's index together (:data:`PUT`, :data:`DROP`) and
 the readers of every table (:data:`SNAPSHOT`, :data:`REGISTER`, :data:`LEAVE`) name keys of
@@ -45,7 +54,7 @@ takeover claim) on one slot for that day.
 
 from __future__ import annotations
 
-__all__ = ["ACCEPT", "CANCEL", "DROP", "LEAVE", "LOCATE", "OFFER", "PUT", "REGISTER", "RENEW",
+__all__ = ["ACCEPT", "CANCEL", "DROP", "FENCE", "LEAVE", "LOCATE", "OFFER", "PUT", "REGISTER",
            "SNAPSHOT", "STATE", "TAKE", "Keys"]
 
 
@@ -77,10 +86,29 @@ local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 """
 
+FENCE = """
+-- the writer's fencing token (server.ledger.lease): the last ARGV ('' = unfenced), checked
+-- against its node's current token, the last KEYS
+if ARGV[#ARGV] ~= '' and redis.call('GET', KEYS[#KEYS]) ~= ARGV[#ARGV] then
+  return redis.error_reply('STALE_TOKEN directory write refused: token ' .. ARGV[#ARGV] ..
+    ' of ' .. KEYS[#KEYS] .. ' is stale')
+end
+"""
+
+_LIVE = """
+-- whether node n holds its lease (the ledger's hash; ARGV lprefix .. n .. lsuffix) as the
+-- run its node hash names
+local function is_live(n, lprefix, lsuffix, nprefix)
+  local run = redis.call('HGET', nprefix .. n, 'run')
+  return run and redis.call('HGET', lprefix .. n .. lsuffix, 'holder') == run
+end
+"""
+
 REGISTER = _NOW + """
--- KEYS: nodes, node hash, tables, version; ARGV: node, run, url, lease ms, table prefix
+-- KEYS: nodes, node hash, tables, version; ARGV: node, run, url, table prefix
+-- (this node's liveness is its lease in the ledger's store, taken before this)
 local nodes, nodekey, tables, version = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
-local node, run, url, lease, tprefix = ARGV[1], ARGV[2], ARGV[3], tonumber(ARGV[4]), ARGV[5]
+local node, run, url, tprefix = ARGV[1], ARGV[2], ARGV[3], ARGV[4]
 -- tables a previous run of this node left (tables are not restored across restarts)
 local dropped = 0
 for _, id in ipairs(redis.call('ZRANGE', tables, 0, -1)) do
@@ -95,21 +123,8 @@ end
 if dropped > 0 then redis.call('INCR', version) end
 redis.call('DEL', nodekey)
 redis.call('HSET', nodekey, 'url', url, 'run', run, 'draining', '0')
-redis.call('PEXPIRE', nodekey, lease)
-redis.call('ZADD', nodes, now + lease, node)
+redis.call('ZADD', nodes, now, node)
 return dropped
-"""
-
-RENEW = _NOW + """
--- KEYS: nodes, node hash; ARGV: node, run, url, lease ms. 0: another run holds the name.
-local nodes, nodekey = KEYS[1], KEYS[2]
-local node, run, url, lease = ARGV[1], ARGV[2], ARGV[3], tonumber(ARGV[4])
-local holder = redis.call('HGET', nodekey, 'run')
-if holder and holder ~= run then return 0 end
-if not holder then redis.call('HSET', nodekey, 'url', url, 'run', run, 'draining', '0') end
-redis.call('PEXPIRE', nodekey, lease)
-redis.call('ZADD', nodes, now + lease, node)
-return 1
 """
 
 DRAIN = """
@@ -143,9 +158,10 @@ end
 return dropped
 """
 
-PUT = """
--- KEYS: table hash, tables, version; ARGV: table, node, run, url, number, entry ('' = none),
--- state (the table's state for a failover, server.table.handoff), players (seated ids)
+PUT = FENCE + """
+-- KEYS: table hash, tables, version[, fence]; ARGV: table, node, run, url, number, entry
+-- ('' = none), state (the table's state for a failover, server.table.handoff), players
+-- (seated ids), token
 -- 0 when another node (or another run of this one) owns the table: never overwrite it
 local key, tables, version = KEYS[1], KEYS[2], KEYS[3]
 local id, node, run, url, number, entry = ARGV[1], ARGV[2], ARGV[3], ARGV[4], ARGV[5], ARGV[6]
@@ -163,10 +179,10 @@ redis.call('INCR', version)
 return 1
 """
 
-STATE = """
--- KEYS: table hash; ARGV: node, run, state. The table's state at the end of a hand (what a
--- failover reopens it from), by its owner only; no version bump: no reader of the room's
--- listing needs it. 0 when another node (or run) owns the table.
+STATE = FENCE + """
+-- KEYS: table hash[, fence]; ARGV: node, run, state, token. The table's state at the end
+-- of a hand (what a failover reopens it from), by its owner only; no version bump: no
+-- reader of the room's listing needs it. 0 when another node (or run) owns the table.
 local owner = redis.call('HMGET', KEYS[1], 'node', 'run')
 if owner[1] ~= ARGV[1] or owner[2] ~= ARGV[2] then return 0 end
 redis.call('HSET', KEYS[1], 'state', ARGV[3])
@@ -186,22 +202,23 @@ end
 return 0
 """
 
-SNAPSHOT = _NOW + """
--- KEYS: nodes, tables, version; ARGV: the version the reader has, node prefix, table prefix
--- -> {version, {node, url, draining, ...}, tables or false, lapsed nodes};
--- tables: {id, node, url, entry, players}...
+SNAPSHOT = _LIVE + """
+-- KEYS: nodes, tables, version; ARGV: the version the reader has, node prefix, table prefix,
+-- the lease key's two ends -> {version, {node, url, draining, ...}, tables or false, lapsed
+-- nodes}; tables: {id, node, url, entry, players}...
 local nodes, tables, version = KEYS[1], KEYS[2], KEYS[3]
-local have, nprefix, tprefix = ARGV[1], ARGV[2], ARGV[3]
-local live = {}
-for _, node in ipairs(redis.call('ZRANGEBYSCORE', nodes, now, '+inf')) do
+local have, nprefix, tprefix, lprefix, lsuffix = ARGV[1], ARGV[2], ARGV[3], ARGV[4], ARGV[5]
+local live, lapsed = {}, {}
+for _, node in ipairs(redis.call('ZRANGE', nodes, 0, -1)) do
   local info = redis.call('HMGET', nprefix .. node, 'url', 'draining')
-  if info[1] then
+  if info[1] and is_live(node, lprefix, lsuffix, nprefix) then
     table.insert(live, node)
     table.insert(live, info[1])
     table.insert(live, info[2] or '0')
+  else
+    table.insert(lapsed, node)
   end
 end
-local lapsed = redis.call('ZRANGEBYSCORE', nodes, '-inf', '(' .. now)
 local v = redis.call('GET', version) or '0'
 if v == have then return {v, live, false, lapsed} end
 local out = {}
@@ -219,15 +236,16 @@ end
 return {v, live, out, lapsed}
 """
 
-TAKE = _NOW + """
--- A failover (server.cluster.failover), by the survivor holding the lost node's ledger lease.
--- KEYS: nodes, tables, version; ARGV: lost node, node, run, url, table prefix
--- -> false if the lost node is live again, else {id, its run, its state, ...}: every table
--- it owned, now owned by the caller; the lost node is out of the room.
+TAKE = _LIVE + FENCE + """
+-- A failover (server.cluster.failover), by the survivor that took the lost node's lease.
+-- KEYS: nodes, tables, version[, fence]; ARGV: lost node, node, run, url, table prefix,
+-- node prefix, the lease key's two ends, token -> false if the lost node is live again,
+-- else {id, its run, its state, ...}: every table it owned, now owned by the caller; the
+-- lost node is out of the room.
 local nodes, tables, version = KEYS[1], KEYS[2], KEYS[3]
 local lost, node, run, url, tprefix = ARGV[1], ARGV[2], ARGV[3], ARGV[4], ARGV[5]
-local expiry = redis.call('ZSCORE', nodes, lost)
-if expiry and tonumber(expiry) > now then return false end
+local nprefix, lprefix, lsuffix = ARGV[6], ARGV[7], ARGV[8]
+if is_live(lost, lprefix, lsuffix, nprefix) then return false end
 local out = {}
 for _, id in ipairs(redis.call('ZRANGE', tables, 0, -1)) do
   local key = tprefix .. '{' .. id .. '}'
@@ -241,23 +259,24 @@ for _, id in ipairs(redis.call('ZRANGE', tables, 0, -1)) do
   end
 end
 redis.call('ZREM', nodes, lost)
+redis.call('DEL', nprefix .. lost)
 if #out > 0 then redis.call('INCR', version) end
 return out
 """
 
-OFFER = """
--- A live move, the owner's offer (server.cluster.moves). KEYS: table hash;
--- ARGV: node, run, the taker's node, the table's state -> 1, or 0 if not the owner
+OFFER = FENCE + """
+-- A live move, the owner's offer (server.cluster.moves). KEYS: table hash[, fence];
+-- ARGV: node, run, the taker's node, the table's state, token -> 1, or 0 if not the owner
 local owner = redis.call('HMGET', KEYS[1], 'node', 'run')
 if owner[1] ~= ARGV[1] or owner[2] ~= ARGV[2] then return 0 end
 redis.call('HSET', KEYS[1], 'move', ARGV[4], 'move_to', ARGV[3])
 return 1
 """
 
-ACCEPT = """
--- A live move, taken (the one atomic change of owner). KEYS: table hash, version;
--- ARGV: the owner's node, node, run, url -> {the owner's run, the state}, or false when the
--- offer is not (or no longer) for this node
+ACCEPT = FENCE + """
+-- A live move, taken (the one atomic change of owner). KEYS: table hash, version[, fence];
+-- ARGV: the owner's node, node, run, url, token -> {the owner's run, the state}, or false
+-- when the offer is not (or no longer) for this node
 local row = redis.call('HMGET', KEYS[1], 'node', 'run', 'move', 'move_to')
 if row[1] ~= ARGV[1] or row[4] ~= ARGV[2] or not row[3] then return false end
 redis.call('HSET', KEYS[1], 'node', ARGV[2], 'run', ARGV[3], 'url', ARGV[4])
@@ -275,11 +294,11 @@ redis.call('HDEL', KEYS[1], 'move', 'move_to')
 return 1
 """
 
-LOCATE = _NOW + """
--- KEYS: table hash, nodes -> {node, url} of a live owner, or false
+LOCATE = _LIVE + """
+-- KEYS: table hash; ARGV: node prefix, the lease key's two ends -> {node, url} of a live
+-- owner, or false
 local row = redis.call('HMGET', KEYS[1], 'node', 'url')
 if not row[1] then return false end
-local expiry = redis.call('ZSCORE', KEYS[2], row[1])
-if not expiry or tonumber(expiry) <= now then return false end
+if not is_live(row[1], ARGV[2], ARGV[3], ARGV[1]) then return false end
 return {row[1], row[2]}
 """

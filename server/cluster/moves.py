@@ -162,8 +162,7 @@ class Moves:
         redis, k, d = self.d.redis, self.d.keys, self.d
         assert redis is not None
         key = k.table(state.table)
-        if not await redis.script(lua.OFFER)(keys=[key],
-                                             args=[d.node, d.run, target, state.to_json()]):
+        if not await d.fenced(lua.OFFER, [key], [d.node, d.run, target, state.to_json()]):
             return None
         fut: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
         self._taken[state.table] = fut
@@ -189,9 +188,8 @@ class Moves:
             await redis.publish(d.keys.inbox(owner), f"refused {table_id}")
             return
         try:
-            got: Any = await redis.script(lua.ACCEPT)(
-                keys=[d.keys.table(table_id), d.keys.version],
-                args=[owner, d.node, d.run, d.url])
+            got: Any = await d.fenced(lua.ACCEPT, [d.keys.table(table_id), d.keys.version],
+                                      [owner, d.node, d.run, d.url])
             if not got:
                 return
             old_run, text = str(got[0]), str(got[1])

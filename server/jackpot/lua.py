@@ -1,8 +1,12 @@
 """The Lua scripts of :class:`server.jackpot.redis_coord.RedisCoordinator`.
 
 Every script gets the same ``KEYS`` (see ``KEY_NAMES``) and ``ARGV[1]`` = now in milliseconds
-(``0``: the Redis server's ``TIME``), ``ARGV[2]`` = the lease in milliseconds; its own
-arguments follow.  Each script runs atomically on the Redis server.
+(``0``: the Redis server's ``TIME``), ``ARGV[2]`` = the lease in milliseconds, ``ARGV[3]`` =
+the writer's fencing token (``''``: unfenced; :mod:`server.ledger.lease`), which the prelude
+takes out of ``ARGV`` (so a script's own arguments still start at ``ARGV[3]``), with the key
+of its node's current token as ``KEYS[14]``. Every script that writes bookings or payouts
+first calls ``fenced()``: a stale token is refused with the error ``STALE_TOKEN`` and nothing
+written.  Each script runs atomically on the Redis server.
 
 ``compute`` is the CSP-09 arithmetic of :mod:`server.rules.caribbean_payout` in Lua (the tests
 compare both on random inputs).  Lua numbers are doubles: amounts are exact while
@@ -13,6 +17,7 @@ from __future__ import annotations
 
 KEY_NAMES = ("seq", "tickets", "pending", "lease", "reports", "done", "contrib", "pools",
              "totals", "history", "due", "credited", "meter")
+assert len(KEY_NAMES) == 13  # the prelude's fence key is KEYS[14]
 
 PRELUDE = r"""
 local K_SEQ, K_TICKETS, K_PENDING, K_LEASE, K_REPORTS, K_DONE, K_CONTRIB, K_POOLS,
@@ -23,6 +28,14 @@ if NOW == 0 then
   NOW = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 end
 local LEASE = tonumber(ARGV[2])
+local FENCE_TOKEN = table.remove(ARGV, 3) or ''
+local FENCE_KEY = KEYS[14]
+local function fenced()
+  if FENCE_TOKEN ~= '' and redis.call('GET', FENCE_KEY) ~= FENCE_TOKEN then
+    error({err = 'STALE_TOKEN jackpot write refused: token ' .. FENCE_TOKEN .. ' of ' ..
+      FENCE_KEY .. ' is stale'})
+  end
+end
 local BP = 10000
 local MINOR = {four_of_a_kind = true, full_house = true, flush = true}
 
@@ -232,10 +245,12 @@ return 1
 """
 
 REGISTER = PRELUDE + r"""
+fenced()
 return do_register(ARGV[3])
 """
 
 RENEW = PRELUDE + r"""
+fenced()
 for i = 3, #ARGV do
   redis.call('ZADD', K_LEASE, 'XX', NOW + LEASE, ARGV[i])
 end
@@ -243,6 +258,7 @@ return 1
 """
 
 REPORT = PRELUDE + r"""
+fenced()
 local changed = do_report(ARGV[3], ARGV[4], ARGV[5], ARGV[6], ARGV[7], ARGV[8])
 local out, paid_at = advance()
 if changed or #out > 0 then publish(paid_at or '') end
@@ -251,6 +267,7 @@ return cjson.encode(out)
 """
 
 BATCH = PRELUDE + r"""
+fenced()
 -- ARGV[3..]: ops in order: 'r', hand | 'p', hand, owner, table, settings, contribs, claims
 local i, changed = 3, false
 while i <= #ARGV do
@@ -270,6 +287,7 @@ return cjson.encode(out)
 """
 
 ADVANCE = PRELUDE + r"""
+fenced()
 local out, paid_at = advance()
 if #out > 0 then publish(paid_at) end
 if #out == 0 then return '[]' end
@@ -277,6 +295,7 @@ return cjson.encode(out)
 """
 
 CREDITED = PRELUDE + r"""
+fenced()
 if redis.call('HDEL', K_DUE, ARGV[3]) == 1 then
   redis.call('HSET', K_CREDITED, ARGV[3], fmt(NOW))
   return 1

@@ -26,7 +26,8 @@ from server.jackpot.base import (
     opening,
     settings_args,
 )
-from server.redisio import Redis
+from server.ledger.lease import Lease, StaleLease, is_stale
+from server.redisio import Redis, RedisScriptError
 from server.rules.caribbean_payout import (
     MAJOR_KEYS,
     MINOR_KEYS,
@@ -55,6 +56,10 @@ class RedisCoordinator:
         self.prefix = prefix
         self.lease = lease
         self._now = now
+        self.node_lease: Lease | None = None
+        """This process's lease (:mod:`server.ledger.lease`): with it every booking and
+        payout carries the process's fencing token, and a stale one is refused
+        (:class:`~server.ledger.lease.StaleLease`, the lease lost)."""
         self.keys = [f"{prefix}:{name}" for name in lua.KEY_NAMES]
         self.channel = self.keys[-1]
         self._init = redis.script(lua.INIT)
@@ -80,12 +85,20 @@ class RedisCoordinator:
                          minor_open if minor_seed is None else minor_seed)
         return coord
 
-    def _argv(self, *rest: Any) -> list[Any]:
-        now = 0 if self._now is None else int(self._now() * 1000)
-        return [now, int(self.lease * 1000), *rest]
-
     async def _run(self, script: Any, *rest: Any) -> Any:
-        return await script(keys=self.keys, args=self._argv(*rest))
+        now = 0 if self._now is None else int(self._now() * 1000)
+        lease = self.node_lease
+        fence = None if lease is None else lease.fence()  # (StaleLease once lost)
+        keys = self.keys if fence is None else [*self.keys, fence.key]
+        args = [now, int(self.lease * 1000), "" if fence is None else fence.token, *rest]
+        try:
+            return await script(keys=keys, args=args)
+        except RedisScriptError as exc:
+            if not is_stale(exc):
+                raise
+            if lease is None:
+                raise StaleLease(str(exc)) from exc
+            raise lease.refused(exc) from exc
 
     async def init(self, seed: int, minor_seed: int = 0) -> bool:
         """Create the pools with their seeds unless they exist (atomic: one caller of all

@@ -22,9 +22,10 @@ The ledger's rules (each enforced in one place, named in brackets):
    each of its hands still marked running (a ``void`` journal record; nothing of the hand was
    applied, so every player has exactly the chips from before it) and cashes every one of its
    table accounts out to the player [:meth:`journal.Ledger.recover`]. Only one live process
-   may be a node: it holds the store's lease ``node:<node>`` (SQLite: the file lock), so a
-   second process with the same ``--node`` cannot clean up the first one's tables
-   [:meth:`journal.Ledger.claim_node`].
+   may be a node: it holds the node's lease, with a fencing token every batch carries and the
+   store checks (:mod:`lease`; issue 26), so a second process with the same ``--node``
+   cannot clean up the first one's tables, and a process whose node was taken over writes
+   nothing more [:meth:`journal.Ledger.claim_node`].
 6. **Two stores, one contract.** :class:`sqlite_store.SqliteStore` (embedded default, WAL,
    fsync on commit, one writer thread off the event loop, one process per file) and
    :class:`redis_store.RedisStore` (many processes; through :mod:`server.redisio` only) pass

@@ -29,17 +29,18 @@ its player, because tables are not restored across restarts.
 from __future__ import annotations
 
 import asyncio
-import contextlib
+import dataclasses
 import logging
 import secrets
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
+from server.ledger.lease import Lease, NodeInUse, StaleLease
 from server.ledger.store import Batch, Entry, HandMark, Outcome, Store, Transfer, is_checked
 
 __all__ = ["BANK", "HOUSE", "JACKPOT_POOL", "PRACTICE", "RAKE", "Ledger", "NodeInUse",
-           "Recovery", "hand_entries", "home_account", "is_practice_table", "player_account",
-           "table_of"]
+           "Recovery", "StaleLease", "hand_entries", "home_account", "is_practice_table",
+           "player_account", "table_of"]
 
 log = logging.getLogger("server.ledger")
 
@@ -127,10 +128,6 @@ def hand_entries(start: Mapping[str, int], end: Mapping[str, int], *, rake: int 
     return out
 
 
-class NodeInUse(OSError):
-    """Another live process holds this node's lease (two processes with one ``--node``)."""
-
-
 @dataclass(frozen=True, slots=True)
 class Recovery:
     """What :meth:`Ledger.recover` did: hands voided, players cashed out, chips returned."""
@@ -148,58 +145,6 @@ class _Attached:
     then: list[Callable[[], None]] = field(default_factory=list)
 
 
-class NodeLease:
-    """The store's lease ``node:<node>`` for one run of a server process (what makes it the
-    one live process of that node; :meth:`Ledger.claim_node`)."""
-
-    def __init__(self, store: Store, node: str, run: str) -> None:
-        self.store = store
-        self.node = node
-        self.run = run
-        self._keeper: asyncio.Task[None] | None = None
-
-    async def claim(self, seconds: float) -> None:
-        """Take the store's lease ``node:<node>``, waiting up to twice ``seconds`` for a dead
-        run's lease to run out (:class:`NodeInUse` after that), then keep renewing it every
-        third of ``seconds`` in a task this object owns until :meth:`release`."""
-        loop = asyncio.get_running_loop()
-        deadline = loop.time() + 2 * seconds + 1.0
-        name = f"node:{self.node}"
-        while (holder := await self.store.lease(name, self.run, seconds)) != self.run:
-            if loop.time() > deadline:
-                raise NodeInUse(f"node {self.node!r} is in use by run {holder} of another "
-                                "process (give each process its own --node)")
-            log.warning("event=node_lease_wait node=%s holder=%s", self.node, holder)
-            await asyncio.sleep(min(0.25, seconds / 4))  # polling another process's lease
-        self._keeper = loop.create_task(self._keep(name, seconds), name=f"lease:{name}")
-        self._keeper.add_done_callback(self._keeper_done)
-
-    async def _keep(self, name: str, seconds: float) -> None:
-        while True:
-            await asyncio.sleep(seconds / 3)
-            try:
-                holder = await self.store.lease(name, self.run, seconds)
-            except Exception as exc:  # the store is down: try again at the next beat
-                log.error("event=node_lease_renew_failed node=%s error=%r", self.node, exc)
-                continue
-            if holder != self.run:
-                log.critical("event=node_lease_lost node=%s holder=%s", self.node, holder)
-
-    def _keeper_done(self, task: asyncio.Task[None]) -> None:
-        if not task.cancelled() and task.exception() is not None:
-            log.error("event=node_lease_keeper_died node=%s error=%r", self.node,
-                      task.exception())
-
-    async def release(self) -> None:
-        """Stop renewing and give the node's lease up (a restart need not wait for it)."""
-        if self._keeper is not None:
-            self._keeper.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._keeper
-            self._keeper = None
-            await self.store.release(f"node:{self.node}", self.run)
-
-
 class Ledger:
     """The chip ledger of one server process (``node``; see the module docstring)."""
 
@@ -209,7 +154,9 @@ class Ledger:
         self.store = store
         self.node = node
         self.run = run if run is not None else secrets.token_hex(4)
-        self.node_lease = NodeLease(store, self.node, self.run)
+        self.lease = Lease(store, self.node, self.run)
+        """This process's one lease (:mod:`server.ledger.lease`): its liveness in the room
+        and the fencing token every batch of this ledger carries once claimed."""
         self._attached: dict[tuple[str, str], _Attached] = {}
         self._followed: dict[str, tuple[list[Entry], int]] = {}  # table_entries: lines, seq
 
@@ -217,12 +164,12 @@ class Ledger:
     async def claim_node(self, seconds: float) -> None:
         """Become the one live process of ``node`` before :meth:`recover` (whose clean-up
         would otherwise take the chips of a live process's tables): see
-        :meth:`NodeLease.claim` (:class:`NodeInUse` when another live run holds it)."""
-        await self.node_lease.claim(seconds)
+        :meth:`Lease.claim` (:class:`NodeInUse` when another live run holds it)."""
+        await self.lease.claim(seconds)
 
     async def release_node(self) -> None:
         """Stop renewing and give the node's lease up (a restart need not wait for it)."""
-        await self.node_lease.release()
+        await self.lease.release()
 
     # ------------------------------------------------------------------ accounts
     def table_account(self, table: str, player_id: str) -> str:
@@ -263,11 +210,20 @@ class Ledger:
         return await self._apply(Batch(tuple(transfers), key=key, note=note))
 
     async def _apply(self, batch: Batch) -> Outcome:
-        """``store.apply``, retried when the store's connection failed and the batch has an
-        idempotency key (a retry of a batch that was applied after all changes nothing)."""
+        """``store.apply`` with this process's fencing token (:class:`StaleLease`, and the
+        lease lost, when the store refuses it as stale), retried when the store's connection
+        failed and the batch has an idempotency key (a retry of a batch that was applied
+        after all changes nothing)."""
+        fence = self.lease.fence()  # (StaleLease once lost: nothing is written any more)
+        if fence is not None:
+            batch = dataclasses.replace(batch, fence=fence)
         for attempt in range(RETRIES):
             try:
-                return await self.store.apply(batch)
+                outcome = await self.store.apply(batch)
+                if outcome is Outcome.STALE:
+                    raise self.lease.refused(StaleLease(
+                        f"batch {batch.key or batch.note or ''} refused: token {fence}"))
+                return outcome
             except ConnectionError:
                 if batch.key is None or attempt == RETRIES - 1:
                     raise
@@ -400,8 +356,8 @@ class Ledger:
         for mark in await self.store.open_hands():
             if not mark.hand.startswith(mine):
                 continue
-            await self.store.apply(Batch(key=f"void:{mark.hand}", close_hand=mark.hand,
-                                         note=f"void {mark.hand} (server restarted mid-hand)"))
+            await self._apply(Batch(key=f"void:{mark.hand}", close_hand=mark.hand,
+                                    note=f"void {mark.hand} (server restarted mid-hand)"))
             voided.append(mark.hand)
             log.warning("event=hand_voided_on_restart hand=%s", mark.hand)
         cashed: dict[str, int] = {}

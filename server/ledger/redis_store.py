@@ -14,9 +14,11 @@ batch; ``:batch`` counter; ``:open`` hash hand → JSON mark; ``:outbox`` hash k
 hand numbers: :mod:`server.ledger.ids`);
 ``:sess`` hash session id → ``"<player> <expires>"``, ``:sess_exp`` sorted set of session ids
 by expiry, ``:psess:<player>`` set of a player's session ids; ``:guests`` sorted set of guest
-ids by last activity; ``:lease:<name>`` a lease (``node:<node>``: which run of a server
-process owns that node); ``:audit`` list of the operator's audit records (JSON; a record's
-``seq`` is its position from 1; only ever ``RPUSH``ed).
+ids by last activity; ``:{node:<node>}:lease`` hash ``holder``, ``token``: the node's lease
+(which run of a server process it is; expires with the lease) and ``:{node:<node>}:token``
+the node's fencing token, a counter that never goes back (:mod:`server.ledger.lease`; one
+hash tag, so the lease script's keys share one slot); ``:audit`` list of the operator's
+audit records (JSON; a record's ``seq`` is its position from 1; only ever ``RPUSH``ed).
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
+from server.ledger.lease import LeaseState
 from server.ledger.store import NO_OVERDRAFT, Batch, Entry, HandMark, Outcome, UserRecord
 from server.redisio import Redis
 
@@ -35,10 +38,12 @@ _CHECKED = " or ".join(f"string.sub(a, 1, {len(p)}) == '{p}'" for p in NO_OVERDR
 APPLY = """
 local bal, journal, keys, bseq, open, outbox = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5],
   KEYS[6]
-local key, has_note, note = ARGV[1], ARGV[2], ARGV[3]
-local open_hand, open_data, close_hand = ARGV[4], ARGV[5], ARGV[6]
-local m = tonumber(ARGV[7])
-local base = 8 + 2 * m
+-- the fence (server.ledger.lease): KEYS[7] the writer's node token, ARGV[1] its token
+if KEYS[7] and redis.call('GET', KEYS[7]) ~= ARGV[1] then return 'stale' end
+local key, has_note, note = ARGV[2], ARGV[3], ARGV[4]
+local open_hand, open_data, close_hand = ARGV[5], ARGV[6], ARGV[7]
+local m = tonumber(ARGV[8])
+local base = 9 + 2 * m
 if key ~= '' and redis.call('HEXISTS', keys, key) == 1 then return 'duplicate' end
 local net, order = {}, {}
 local n = (#ARGV - base + 1) / 4
@@ -68,21 +73,31 @@ end
 if has_note == '1' then redis.call('RPUSH', journal, cjson.encode({batch, '', '', 0, note})) end
 if open_hand ~= '' then redis.call('HSET', open, open_hand, open_data) end
 if close_hand ~= '' then redis.call('HDEL', open, close_hand) end
-for i = 0, m - 1 do redis.call('HSET', outbox, ARGV[8 + 2 * i], ARGV[9 + 2 * i]) end
+for i = 0, m - 1 do redis.call('HSET', outbox, ARGV[9 + 2 * i], ARGV[10 + 2 * i]) end
 return 'applied'
 """.replace("CHECKED", _CHECKED)
 
 LEASE = """
-local current = redis.call('GET', KEYS[1])
-if current == false or current == ARGV[1] then
-  redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
-  return ARGV[1]
+-- KEYS: the node's lease hash, its token counter; ARGV: holder, ms, token ('' = take it)
+-- -> {holder now ('' = nobody), the node's token}
+local holder = redis.call('HGET', KEYS[1], 'holder')
+local current = tonumber(redis.call('GET', KEYS[2]) or '0')
+if ARGV[3] ~= '' then
+  if tonumber(ARGV[3]) ~= current or (holder and holder ~= ARGV[1]) then
+    return {holder or '', current}
+  end
+elseif holder and holder ~= ARGV[1] then
+  return {holder, current}
+elseif not holder then
+  current = redis.call('INCR', KEYS[2])
 end
-return current
+redis.call('HSET', KEYS[1], 'holder', ARGV[1], 'token', current)
+redis.call('PEXPIRE', KEYS[1], ARGV[2])
+return {ARGV[1], current}
 """
 
 RELEASE = """
-if redis.call('GET', KEYS[1]) == ARGV[1] then redis.call('DEL', KEYS[1]) end
+if redis.call('HGET', KEYS[1], 'holder') == ARGV[1] then redis.call('DEL', KEYS[1]) end
 return 0
 """
 
@@ -247,8 +262,9 @@ class RedisStore:
 
     async def apply(self, batch: Batch) -> Outcome:
         batch.validate()
-        args: list[Any] = [batch.key or "", "1" if batch.note is not None else "0",
-                           batch.note or ""]
+        fence = batch.fence
+        args: list[Any] = ["" if fence is None else fence.token, batch.key or "",
+                           "1" if batch.note is not None else "0", batch.note or ""]
         mark = batch.open_hand
         if mark is not None:
             args += [mark.hand, json.dumps({"table": mark.table, "stacks": mark.stacks})]
@@ -262,6 +278,8 @@ class RedisStore:
             args += [t.src, t.dst, t.amount, t.reason]
         keys = [self._k("bal"), self._k("journal"), self._k("keys"), self._k("batch"),
                 self._k("open"), self._k("outbox")]
+        if fence is not None:
+            keys.append(fence.key)
         reply = await self._apply(keys=keys, args=args)
         return Outcome(reply)
 
@@ -326,12 +344,26 @@ class RedisStore:
                            "params": user.params})
         return int(await self._update_user(keys=[self._k("users")], args=[key, data])) == 1
 
-    async def lease(self, name: str, holder: str, seconds: float) -> str:
-        millis = max(1, int(seconds * 1000))
-        return str(await self._lease(keys=[self._k(f"lease:{name}")], args=[holder, millis]))
+    def _lease_keys(self, node: str) -> list[str]:
+        return [self._k(f"{{node:{node}}}:lease"), self._k(f"{{node:{node}}}:token")]
 
-    async def release(self, name: str, holder: str) -> None:
-        await self._release(keys=[self._k(f"lease:{name}")], args=[holder])
+    def lease_key(self, node: str) -> str:
+        return self._lease_keys(node)[1]
+
+    def lease_ends(self) -> tuple[str, str]:
+        """A node's lease hash is ``ends[0] + node + ends[1]`` (the cluster's directory
+        reads a node's liveness there)."""
+        return self._k("{node:"), "}:lease"
+
+    async def acquire_lease(self, node: str, holder: str, seconds: float,
+                            token: int | None = None) -> LeaseState:
+        millis = max(1, int(seconds * 1000))
+        now, current = await self._lease(keys=self._lease_keys(node),
+                                         args=[holder, millis, "" if token is None else token])
+        return LeaseState(str(now), int(current))
+
+    async def release_lease(self, node: str, holder: str) -> None:
+        await self._release(keys=self._lease_keys(node)[:1], args=[holder])
 
     async def user(self, key: str) -> UserRecord | None:
         data = await self.redis.call("HGET", self._k("users"), key)

@@ -12,6 +12,9 @@ One fsync then serves many tables at once.
 One process at a time: ``open`` takes an exclusive lock on ``<db>.lock`` (released by the OS
 when the process dies), because a second server on the same file would void the first one's
 running hands at its start-up; use the Redis store for several processes.
+The node leases (:mod:`server.ledger.lease`) behave as Redis's do, kept in this process (the
+file lock already makes it the only one), their fencing tokens from the durable counter
+``lease:<node>``, so a batch carrying a stale token is refused here too.
 """
 
 from __future__ import annotations
@@ -22,11 +25,13 @@ import fcntl
 import json
 import os
 import sqlite3
+import time
 from collections.abc import Awaitable, Callable, Sequence
 from pathlib import Path
 from typing import Protocol, TypeVar
 
 from server.ledger.groupcommit import GroupCommit
+from server.ledger.lease import LeaseState
 from server.ledger.store import Batch, Entry, HandMark, Outcome, UserRecord, is_checked
 
 __all__ = ["SqliteSessions", "SqliteStore", "StoreInUse"]
@@ -139,6 +144,8 @@ class SqliteStore:
         self._group: GroupCommit[Batch, Outcome] = GroupCommit(
             self._pool, self._conn, _apply_savepoint)
         self.sessions = SqliteSessions(self._run)
+        self._leases: dict[str, tuple[str, float]] = {}  # node -> holder, expiry (monotonic)
+        self._tokens: dict[str, int] = {}  # node -> its current token
 
     def _conn(self) -> sqlite3.Connection:
         assert self._db is not None, "SqliteStore.open() first"
@@ -182,6 +189,9 @@ class SqliteStore:
     # ------------------------------------------------------------------ writes
     async def apply(self, batch: Batch) -> Outcome:
         batch.validate()
+        fence = batch.fence
+        if fence is not None and self._tokens.get(fence.key) != fence.token:
+            return Outcome.STALE  # (one process: nothing can move the token in between)
         return await self._group.submit(batch)  # group-committed (see the module docstring)
 
     async def outbox_put(self, key: str, value: str) -> None:
@@ -249,13 +259,31 @@ class SqliteStore:
             return cur.rowcount > 0
         return await self._run(update)
 
-    async def lease(self, name: str, holder: str, seconds: float) -> str:
-        """Granted: the file lock taken by :meth:`open` already makes this process the only
-        one on this ledger."""
-        return holder
+    def lease_key(self, node: str) -> str:
+        return node
 
-    async def release(self, name: str, holder: str) -> None:
-        """Nothing to release (the file lock goes with :meth:`close`)."""
+    async def acquire_lease(self, node: str, holder: str, seconds: float,
+                            token: int | None = None) -> LeaseState:
+        """As Redis's (see :meth:`server.ledger.store.Store.acquire_lease`), in memory; a
+        new token from the durable counter ``lease:<node>``."""
+        now = time.monotonic()
+        held, expiry = self._leases.get(node, ("", 0.0))
+        if expiry <= now:
+            held = ""
+        current = self._tokens.get(node, 0)
+        if token is not None:
+            if token != current or held not in ("", holder):
+                return LeaseState(held, current)
+        elif held not in ("", holder):
+            return LeaseState(held, current)
+        elif not held:
+            current = self._tokens[node] = await self.reserve_ids(f"lease:{node}", 1)
+        self._leases[node] = (holder, now + seconds)
+        return LeaseState(holder, current)
+
+    async def release_lease(self, node: str, holder: str) -> None:
+        if self._leases.get(node, ("", 0.0))[0] == holder:
+            del self._leases[node]
 
     # ------------------------------------------------------------------ the audit log
     async def audit_append(self, record: str) -> int:

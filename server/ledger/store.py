@@ -15,7 +15,10 @@ from __future__ import annotations
 import enum
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
+
+if TYPE_CHECKING:
+    from server.ledger.lease import Fence, LeaseState
 
 __all__ = ["NO_OVERDRAFT", "Batch", "Entry", "HandMark", "Outcome", "Store", "Transfer",
            "UserRecord", "check_transfer", "is_checked"]
@@ -65,7 +68,9 @@ class Batch:
     """One atomic change. ``transfers`` in order; ``key``: idempotency key (applied once);
     ``note``: a journal record without chips (``void ...``); ``open_hand``: record a hand
     as running; ``close_hand``: the hand id whose mark this batch removes; ``outbox``:
-    ``(key, text)`` records written (replaced) in the outbox with the batch."""
+    ``(key, text)`` records written (replaced) in the outbox with the batch; ``fence``: the
+    writer's fencing token (:mod:`server.ledger.lease`): the batch is refused whole
+    (:attr:`Outcome.STALE`) when it is no longer its node's."""
 
     transfers: Sequence[Transfer] = ()
     key: str | None = None
@@ -73,6 +78,7 @@ class Batch:
     open_hand: HandMark | None = None
     close_hand: str | None = None
     outbox: Sequence[tuple[str, str]] = ()
+    fence: Fence | None = None
 
     def validate(self) -> None:
         for t in self.transfers:
@@ -101,10 +107,11 @@ class Outcome(enum.Enum):
     APPLIED = "applied"
     DUPLICATE = "duplicate"  # the key was applied before: nothing changed now
     INSUFFICIENT = "insufficient"  # a protected account would go negative: nothing changed
+    STALE = "stale"  # the batch's fencing token is no longer its node's: nothing changed
 
     @property
     def ok(self) -> bool:
-        return self is not Outcome.INSUFFICIENT
+        return self is Outcome.APPLIED or self is Outcome.DUPLICATE
 
 
 @dataclass(frozen=True, slots=True)
@@ -225,13 +232,23 @@ class Store(Protocol):
         connection."""
         ...
 
-    async def lease(self, name: str, holder: str, seconds: float) -> str:
-        """Take or renew the lease ``name`` for ``holder`` for ``seconds``; returns who holds
-        it now (``holder`` on success). A store that only one process can open grants it."""
+    async def acquire_lease(self, node: str, holder: str, seconds: float,
+                            token: int | None = None) -> LeaseState:
+        """Take (``token`` None) or renew (``token``: the holder's) the lease of ``node``
+        for ``holder`` for ``seconds`` (:mod:`server.ledger.lease`). A take succeeds when
+        nobody holds it, with a new token (the node's counter increased: every earlier token
+        of the node is stale from now on). A renewal succeeds while the node's token is still
+        ``token`` (taking the lease back if it lapsed meanwhile), keeping it. Returns who
+        holds the lease now and the node's current token (the caller's on success)."""
         ...
 
-    async def release(self, name: str, holder: str) -> None:
-        """End ``holder``'s lease ``name`` (nothing if someone else holds it)."""
+    async def release_lease(self, node: str, holder: str) -> None:
+        """End ``holder``'s lease of ``node`` (nothing if someone else holds it); the
+        node's token stays (the next take increases it)."""
+        ...
+
+    def lease_key(self, node: str) -> str:
+        """Where the store keeps ``node``'s current token (a :class:`Fence`'s ``key``)."""
         ...
 
     async def user(self, key: str) -> UserRecord | None: ...

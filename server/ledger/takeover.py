@@ -10,8 +10,9 @@ there but no seat at the reopened table is cashed out to their own account in th
 batch. Before a failover takes a dead process's tables, :func:`void_hands_of` voids every
 hand it left running (their chips never left the players' table accounts, so the balances are
 the stacks from before those hands), exactly as that process's own restart would
-(:meth:`~server.ledger.journal.Ledger.recover`); the dead process's ledger lease (held by the
-survivor meanwhile) keeps a restart of it out until this is done.
+(:meth:`~server.ledger.journal.Ledger.recover`); the dead process's lease (held by the
+survivor meanwhile, which bumped its fencing token: :mod:`server.ledger.lease`) keeps a
+restart of it out until this is done, and refuses any late batch of it.
 """
 
 from __future__ import annotations

@@ -152,7 +152,7 @@ async def test_an_offer_nobody_answers_is_withdrawn_and_the_table_stays(node: No
     d = directory(b)
     assert d.redis is not None
     late = await d.redis.script(ACCEPT)(keys=[d.keys.table(table), d.keys.version],
-                                        args=["a", "b", d.run, d.url])
+                                        args=["a", "b", d.run, d.url, ""])  # unfenced
     assert late is None  # the offer is gone: b cannot take it
     again = await alice.request("sit_out", table=table)
     assert again["type"] == "ok", again  # the table still answers on a
@@ -205,7 +205,7 @@ async def test_a_process_cut_off_past_its_lease_stops_the_tables_taken_from_it(
         assert (await alice.request("sit", table=table, seat=1, buy_in=600))["type"] == "ok"
         await settled(a, b)
         da, db = directory(a), directory(b)
-        keep, keeper = da._task, ledger(a).node_lease._keeper
+        keep, keeper = da._task, ledger(a).lease._keeper
         assert keep is not None and keeper is not None
         keep.cancel()  # a is cut off: no renewal of either lease, no reads
         keeper.cancel()

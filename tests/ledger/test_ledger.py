@@ -203,15 +203,14 @@ async def test_one_live_process_per_node(store_kind: str, store: Store) -> None:
     await first.claim_node(0.3)
     second = Ledger(store, node="n1", run="second")
     try:
-        if store_kind == "redis":
-            with pytest.raises(NodeInUse):  # the first one is alive and renewing
-                await second.claim_node(0.3)
-            keeper = first.node_lease._keeper
-            assert keeper is not None
-            keeper.cancel()  # the first one dies without giving its lease up ...
-            with contextlib.suppress(asyncio.CancelledError):
-                await keeper
-            first.node_lease._keeper = None
+        with pytest.raises(NodeInUse):  # the first one is alive and renewing (either store)
+            await second.claim_node(0.3)
+        keeper = first.lease._keeper
+        assert keeper is not None
+        keeper.cancel()  # the first one dies without giving its lease up ...
+        with contextlib.suppress(asyncio.CancelledError):
+            await keeper
+        first.lease._keeper = None
         await asyncio.wait_for(second.claim_node(0.3), 5)  # ... and the next run gets it
         await second.release_node()
         third = Ledger(store, node="n1", run="third")

@@ -115,17 +115,21 @@ async def test_users_unique(store: Store) -> None:
     assert await store.user("bob") is None
 
 
-async def test_lease(store_kind: str, store: Store) -> None:
-    assert await store.lease("node:a", "r1", 5) == "r1"
-    assert await store.lease("node:a", "r1", 5) == "r1"  # renewed
-    if store_kind == "sqlite":  # one process per file (its lock): the lease is always granted
-        assert await store.lease("node:a", "r2", 5) == "r2"
-        return
-    assert await store.lease("node:a", "r2", 5) == "r1"
-    await store.release("node:a", "r2")  # not the holder: nothing happens
-    assert await store.lease("node:a", "r2", 5) == "r1"
-    await store.release("node:a", "r1")
-    assert await store.lease("node:a", "r2", 5) == "r2"
+async def test_lease(store: Store) -> None:
+    """Issue 26: a node's lease, its fencing token taken at every acquisition, kept by a
+    renewal; the same in both stores."""
+    first = await store.acquire_lease("a", "r1", 5)
+    assert first.holder == "r1" and first.token >= 1
+    assert await store.acquire_lease("a", "r1", 5, token=first.token) == first  # renewed
+    assert (await store.acquire_lease("a", "r2", 5)).holder == "r1"  # held: not taken
+    await store.release_lease("a", "r2")  # not the holder: nothing happens
+    assert (await store.acquire_lease("a", "r2", 5)).holder == "r1"
+    await store.release_lease("a", "r1")
+    second = await store.acquire_lease("a", "r2", 5)
+    assert second.holder == "r2" and second.token > first.token  # a new token
+    stale = await store.acquire_lease("a", "r1", 5, token=first.token)  # r1 comes back
+    assert stale == second
+    assert store.lease_key("a") != store.lease_key("b")
 
 
 async def test_outbox_put_list_delete(store: Store) -> None:
