@@ -303,7 +303,7 @@ class Redis:
         """Through Sentinel: subscribe on the primary found now; when the connection drops
         (or a promotion closes it), find the primary again, subscribe there, ``ready()``."""
         backoff = _BACKOFF_MIN
-        while True:
+        while not self._closed:  # close() ends the subscription rather than moving it
             try:
                 host, port = await _discover(self.url)
                 conn = await RespConnection.open(host, port, timeout=2.0,
@@ -325,7 +325,7 @@ class Redis:
                     if isinstance(msg, list) and len(msg) == 3 and msg[0] == "message":
                         yield msg[1], msg[2]
             except (OSError, TimeoutError):
-                continue
+                await self._pause(_BACKOFF_MIN)  # dropped: never a tight reconnect loop
             finally:
                 conn.close()
                 self._resp_subs.pop(conn, None)
@@ -443,7 +443,7 @@ _BACKOFF_MAX = 0.5
 async def _discover(url: RedisURL) -> tuple[str, int]:
     """The primary's address: the first sentinel (in order) that names one whose ``ROLE`` is
     ``master``; :class:`RedisUnavailable` when none does (e.g. during a promotion)."""
-    problems = []
+    problems, checked = [], set()
     for host, port in url.sentinels:
         try:
             conn = await RespConnection.open(host, port, timeout=1.0)
@@ -456,6 +456,9 @@ async def _discover(url: RedisURL) -> tuple[str, int]:
                 problems.append(f"{host}:{port} knows no {url.service!r}: {addr!r}")
                 continue
             primary = (str(addr[0]), int(addr[1]))
+            if primary in checked:  # several sentinels naming one dead primary: ask it once
+                continue
+            checked.add(primary)
             conn = await RespConnection.open(*primary, timeout=1.0, password=url.password)
             try:
                 [role] = await asyncio.wait_for(conn.request(("ROLE",)), 1.0)
