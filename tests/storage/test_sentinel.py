@@ -17,8 +17,8 @@ import pytest
 
 from server.cli import build_parser, config_from_args
 from server.config import Config
-from server.redisio import Redis, RedisUnavailable, RedisURL
-from tests.redis_helpers import SentinelGroup, resp
+from server.redisio import Redis, RedisScriptError, RedisUnavailable, RedisURL
+from tests.redis_helpers import RedisProcess, SentinelGroup, resp
 
 ADD = "redis.call('SET', KEYS[1], ARGV[1]); return redis.call('INCR', KEYS[2])"
 
@@ -124,3 +124,22 @@ async def test_no_sentinel_answers_is_unavailable(tmp_path: Path) -> None:
     group = SentinelGroup(tmp_path / "none")  # never started: nobody listens on its ports
     with pytest.raises(RedisUnavailable):
         await Redis.connect(group.url)
+
+
+async def test_settle_without_sentinel(redis_server: RedisProcess) -> None:
+    """A plain redis:// adapter settles too; with no replica, WAIT answers 0 at its timeout
+    and the script's reply still comes back (the caller decides). The settling connection
+    has never seen the script: NOSCRIPT, then EVAL, transparently."""
+    r = await Redis.connect(redis_server.url)
+    try:
+        add = r.script(ADD)
+        started = time.perf_counter()
+        assert await r.settle(add, ["k", "n"], ["v"], replicas=1, timeout_ms=50) == (1, 0)
+        assert time.perf_counter() - started < 2.0
+        assert await r.settle(add, ["k", "n"], ["v"], replicas=1, timeout_ms=50) == (2, 0)
+        assert await add(keys=["k", "n"], args=["w"]) == 3
+        with pytest.raises(RedisScriptError):
+            await r.settle(r.script("return redis.call('NOSUCH')"), replicas=1, timeout_ms=50)
+        assert await r.settle(add, ["k", "n"], ["v"], replicas=1, timeout_ms=50) == (4, 0)
+    finally:
+        await r.close()
