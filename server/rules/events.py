@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from server.rules.frozen import quick_init
+
 
 @dataclass(frozen=True, slots=True)
 class HandStarted:
@@ -177,3 +179,7 @@ Event = (
     HandStarted | Posted | Dealt | Burned | Reshuffled | BoardDealt | TurnStarted | Acted | Drew
     | BetReturned | StreetEnded | Showdown | Mucked | PotAwarded | RakeTaken | HandEnded
 )
+
+for _cls in (HandStarted, Posted, Dealt, Burned, Reshuffled, BoardDealt, TurnStarted, Acted, Drew,
+             BetReturned, StreetEnded, Showdown, Mucked, PotAwarded, RakeTaken, HandEnded):
+    quick_init(_cls)  # speed only: the same frozen events, built faster

@@ -16,25 +16,38 @@ The caller's loop is::
         events = hand.act(seat, "call")  # or hand.timeout(seat)
 
 Every refusal raises :class:`~server.rules.errors.IllegalAction` before any
-state changes.  What differs between variants is data (:mod:`server.rules.variant`);
-betting is :mod:`server.rules.betting`, dealing :mod:`server.rules.dealing`,
-showdown :mod:`server.rules.showdown`.
+state changes.  What differs between variants is data (:mod:`server.rules.variant`).
+
+The hand is a small driver over phases (:class:`~server.rules.phase.Phase`) whose steps come
+from the variant's street table (:func:`~server.rules.phase.plan`): the forced bets and the
+over-blind question (:mod:`~server.rules.forced`), each street's deal
+(:mod:`~server.rules.dealing`), draw (:mod:`~server.rules.drawing`) and betting round
+(:mod:`~server.rules.betting`), the run-it-twice question (:mod:`~server.rules.runout`), the
+showdown and the finish (:mod:`~server.rules.showdown`).  Each phase's record is the only
+writer of its fields; the driver only chooses the next step.  The seats' chips and cards are
+:class:`~server.rules.state.Seats`.  The attributes the table and the tests read (``stacks``,
+``board``, ``over_blind_ask``, ...) are read-through views of those records.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from functools import lru_cache
+from typing import Any, Protocol
 
 from server.rules import errors
-from server.rules.betting import BettingMixin
+from server.rules.betting import Betting, validate
 from server.rules.cards import DeckError, check_deck
-from server.rules.dealing import DealingMixin
-from server.rules.events import Event, HandEnded, HandStarted, TurnStarted
+from server.rules.dealing import Dealing
+from server.rules.drawing import DrawRound
+from server.rules.events import Event, HandEnded, HandStarted, Showdown, TurnStarted
+from server.rules.forced import Forced
 from server.rules.options import Options
+from server.rules.phase import Phase, StreetPlan, plan
 from server.rules.pots import build_pots
-from server.rules.runout import RunoutMixin
-from server.rules.showdown import ShowdownMixin
+from server.rules.runout import Runout
+from server.rules.showdown import Result
+from server.rules.state import Seats
 from server.rules.structure import Stakes, check_stakes
 from server.rules.variant import TableRules, Variant
 from server.rules.view import SeatView, View, card_for
@@ -60,10 +73,14 @@ def _check_setup(variant: Variant, rules: TableRules, stacks: Mapping[int, int],
     if len(stacks) > variant.max_seats:
         raise errors.IllegalAction(errors.BAD_SETUP, f"{variant.name} deals to at most "
                                    f"{variant.max_seats} players (GEN-07)")
-    if any(not 0 <= s < num_seats for s in stacks) or not 0 <= button < num_seats:
+    for s in stacks:
+        if not 0 <= s < num_seats:
+            raise errors.IllegalAction(errors.BAD_SETUP, "seat or button outside the table")
+    if not 0 <= button < num_seats:
         raise errors.IllegalAction(errors.BAD_SETUP, "seat or button outside the table")
-    if any(type(v) is not int or v <= 0 for v in stacks.values()):
-        raise errors.IllegalAction(errors.BAD_SETUP, "every stack must be a positive int")
+    for v in stacks.values():
+        if type(v) is not int or v <= 0:
+            raise errors.IllegalAction(errors.BAD_SETUP, "every stack must be a positive int")
     if not variant.is_stud and len(rules.stakes.blinds) > len(stacks) and blinds is None:
         raise errors.IllegalAction(errors.BAD_SETUP, "more blinds than players")
     if blinds is not None:
@@ -76,7 +93,43 @@ def _check_setup(variant: Variant, rules: TableRules, stacks: Mapping[int, int],
         raise errors.IllegalAction(errors.BAD_SETUP, "stud needs a bring-in")
 
 
-class Hand(DealingMixin, BettingMixin, RunoutMixin, ShowdownMixin):
+class _Turn(Protocol):
+    """A phase's record: whose turn it is in that phase."""
+
+    @property
+    def to_act(self) -> int | None: ...
+
+
+class _Nobody:
+    """The turn when no phase waits for a player (before the start, after the end)."""
+
+    __slots__ = ()
+    to_act = None
+
+    def __repr__(self) -> str:
+        return "nobody"
+
+
+_NOBODY = _Nobody()
+
+
+class _Field:
+    """A :class:`Hand` attribute that reads (and writes) a field of one of its records."""
+
+    __slots__ = ("record", "name")
+
+    def __init__(self, record: str, name: str) -> None:
+        self.record = record
+        self.name = name
+
+    def __get__(self, hand: object, owner: object = None) -> Any:
+        return getattr(getattr(hand, self.record), self.name)
+
+    def __set__(self, hand: object, value: object) -> None:
+        setattr(getattr(hand, self.record), self.name, value)
+
+
+class Hand:
     """One hand of a pot game (Hold'em, Manila, Draw, Stud).
 
     ``stacks``: seat -> chips in front of the player when the hand starts
@@ -96,6 +149,34 @@ class Hand(DealingMixin, BettingMixin, RunoutMixin, ShowdownMixin):
     no more betting can happen, whether to run the rest of the board twice.
     """
 
+    # read-through views of the records (see the module docstring)
+    order = _Field("seats", "order")
+    initial = _Field("seats", "initial")
+    stacks = _Field("seats", "stacks")
+    contrib = _Field("seats", "contrib")
+    bets = _Field("seats", "bets")
+    folded = _Field("seats", "folded")
+    own = _Field("seats", "own")
+    up = _Field("seats", "up")
+    deck = _Field("dealing", "deck")
+    stock = _Field("dealing", "stock")
+    pos = _Field("dealing", "pos")
+    board = _Field("dealing", "board")
+    community = _Field("dealing", "community")
+    blind_seats = _Field("forced", "blind_seats")
+    over_blind_seat = _Field("forced", "over_blind_seat")
+    over_blind_ask = _Field("forced", "over_blind_ask")
+    runs = _Field("runout", "runs")
+    runout_ask = _Field("runout", "ask")
+    runout_from = _Field("runout", "start")
+    runout_board = _Field("runout", "shared")
+    board2 = _Field("runout", "board2")
+    values = _Field("result", "values")
+    shown = _Field("result", "shown")
+    mucked = _Field("result", "mucked")
+    rake = _Field("result", "rake")
+    show_ask = _Field("result", "show_ask")
+
     def __init__(
         self,
         variant: Variant,
@@ -113,9 +194,6 @@ class Hand(DealingMixin, BettingMixin, RunoutMixin, ShowdownMixin):
         entry_posts: Iterable[int] = (),
     ) -> None:
         _check_setup(variant, rules, stacks, button=button, num_seats=num_seats, blinds=blinds)
-        self.blind_plan: tuple[int | None, ...] | None = (
-            tuple(blinds) if blinds is not None else None)
-        self.entry_posts: frozenset[int] = frozenset(entry_posts)
         self.variant = variant
         self.rules = rules
         self.stakes = rules.stakes
@@ -123,97 +201,117 @@ class Hand(DealingMixin, BettingMixin, RunoutMixin, ShowdownMixin):
         self.button = button
         self.hand_id = hand_id
         self.seed = seed
-        allowed = rules.over_blind or rules.straddle  # BLIND-04 / STRAD-01
-        self.want_over_blind = over_blind and allowed
-        self.ask_over_blind = ask_over_blind and allowed
-        self._init_seats(stacks, button, num_seats)
-        self.deck = list(deck)
-        self._init_dealing()
-        self._init_betting()
-        self._init_showdown()
-        self._init_runout()
-
-    def _init_seats(self, stacks: Mapping[int, int], button: int, num_seats: int) -> None:
-        """The per-seat state at the start: stacks, dealing order, bets, cards, the board."""
-        self.initial = dict(stacks)
-        self.stacks: dict[int, int] = dict(stacks)
-        # clockwise from the button's left: the dealing order (HOLD-01)
-        self.order: list[int] = sorted(stacks, key=lambda s: (s - button - 1) % num_seats)
-        self.contrib: dict[int, int] = {s: 0 for s in self.order}
-        self.bets: dict[int, int] = {s: 0 for s in self.order}
-        self.folded: set[int] = set()
-        self._live: list[int] = list(self.order)  # ``live``, kept up to date by ``_fold``
-        order = self.order  # ``_next_seat``'s clockwise orders, seat itself last
-        self._after: dict[int, tuple[int, ...]] = {
-            s: (*order[i + 1:], *order[:i + 1]) for i, s in enumerate(order)}
-        self._opts_cache: Options | None = None  # ``to_act``'s options until the next change
-        self.own: dict[int, list[str]] = {s: [] for s in self.order}
-        self.up: dict[int, list[bool]] = {s: [] for s in self.order}
-        self.board: list[str] = []
-        self.street = -1
-        self.to_act: int | None = None
-        self.is_over = False
-        self.voided = False
         self._events: list[Event] = []
+        emit = self._events.append
+        seats = self.seats = Seats(stacks, button, num_seats)
+        self.dealing = Dealing(variant, seats, emit, list(deck), hand_id=hand_id, seed=seed)
+        self.forced = Forced(variant, rules, seats, emit, blinds=blinds,
+                             entry_posts=entry_posts, over_blind=over_blind,
+                             ask_over_blind=ask_over_blind)
+        self.betting = Betting(variant, rules, seats, emit)
+        self.drawing = DrawRound(self.dealing, rules)
+        self.runout = Runout(rules)
+        self.result = Result(variant, rules, seats, emit, hand_id)
+        self.plans: tuple[StreetPlan, ...] = plan(variant)
+        self.phase = Phase.READY
+        self._street = self.plans[0]
+        self._turn: _Turn = _NOBODY
+        self._opts_cache: Options | None = None  # ``to_act``'s options until the next action
+        self.voided = False
+
+    # ------------------------------------------------------------ the state
+    @property
+    def to_act(self) -> int | None:
+        """The seat whose decision the hand waits for (None: nobody's)."""
+        return self._turn.to_act
+
+    @property
+    def is_over(self) -> bool:
+        return self.phase is Phase.OVER
+
+    @property
+    def street(self) -> int:
+        """The index of the street being played (0 before the start)."""
+        return self._street.index
+
+    @property
+    def live(self) -> list[int]:
+        """Seats still in the hand, in dealing order (a fresh list)."""
+        return list(self.seats.live)
+
+    @property
+    def pot_total(self) -> int:
+        """Every chip in the middle, this round's bets included."""
+        return self.seats.pot_total
+
+    def cards_of(self, seat: int) -> list[str]:
+        """The seat's own cards (hole and up cards), in the order received."""
+        return self.seats.own[seat]
+
+    def hole_cards(self, seat: int) -> list[str]:
+        """POT-01: the seat's face-down cards as held now."""
+        return self.seats.hole_cards(seat)
 
     # ------------------------------------------------------------------ API
     def start(self) -> list[Event]:
         """Check the deck (GEN-02), post forced bets, deal, and run to the first decision."""
-        if self.street != -1:
+        if self.phase is not Phase.READY:
             raise errors.IllegalAction(errors.BAD_ACTION, "the hand has already started")
+        seats = self.seats
+        emit = self._events.append
         try:
-            check_deck(self.deck, self.variant.card_set)
+            check_deck(self.dealing.deck, self.variant.card_set)
         except DeckError as exc:
-            self.street = len(self.variant.streets)
-            self.is_over = True
+            self.phase = Phase.OVER
             self.voided = True
-            self._emit(HandStarted(self.hand_id, self.button, tuple(self.order),
-                                   dict(self.initial)))
-            self._emit(HandEnded(self.hand_id, dict(self.initial), voided=True,
-                                 reason=f"{exc.reason}: {exc}"))
+            emit(HandStarted(self.hand_id, self.button, tuple(seats.order), dict(seats.initial)))
+            emit(HandEnded(self.hand_id, dict(seats.initial), voided=True,
+                           reason=f"{exc.reason}: {exc}"))
             return self._drain()
-        self._emit(HandStarted(self.hand_id, self.button, tuple(self.order), dict(self.initial)))
-        self.street = 0
-        self._post_forced()
-        if self.over_blind_ask is not None:  # BLIND-04: ask before the deal
-            self.to_act = self.over_blind_ask
-            self._emit(TurnStarted(self.over_blind_ask, self.street))
+        emit(HandStarted(self.hand_id, self.button, tuple(seats.order), dict(seats.initial)))
+        self.forced.post(self.betting)
+        asked = self.forced.over_blind_ask
+        if asked is not None:  # BLIND-04: ask before the deal
+            self._enter(Phase.OVER_BLIND, self.forced)
+            emit(TurnStarted(asked, 0))
             return self._drain()
-        self._begin_street()
+        self._deal(self.plans[0])
         self._advance()
         return self._drain()
 
     def options(self, seat: int) -> Options | None:
         """The legal options of ``seat`` now, or None when it is not that seat's turn."""
-        if self.is_over or seat != self.to_act:
+        if self.phase is Phase.OVER or seat != self._turn.to_act:
             return None
         return self._current_options(seat)
 
     def deciding(self) -> tuple[int, ...]:
         """The seat with a decision now (the engine protocol: one at a time here)."""
-        return () if self.is_over or self.to_act is None else (self.to_act,)
+        seat = self._turn.to_act
+        return () if self.phase is Phase.OVER or seat is None else (seat,)
 
     def view(self, seat: int | None) -> View:
         """What ``seat`` (None: a spectator) may see of the hand now: per seat its stack, its
         bet in this round, ``folded``/``all_in``/``active``, its face-down cards (the owner's
         own, None to everyone else) and its up cards; the board; the pots of the rounds
         before this one; and the viewer's options when it is the viewer's turn."""
-        to_act = self.to_act if not self.is_over else None
+        to_act = self._turn.to_act if self.phase is not Phase.OVER else None
+        st = self.seats
+        bets = st.bets
         seats: dict[int, SeatView] = {}
-        for s in self.order:
-            stack = self.stacks[s]
-            state = "folded" if s in self.folded else "all_in" if stack == 0 else "active"
-            own, up = self.own[s], self.up[s]
+        for s in st.order:
+            stack = st.stacks[s]
+            state = "folded" if s in st.folded else "all_in" if stack == 0 else "active"
+            own, up = st.own[s], st.up[s]
             seats[s] = SeatView(
-                s, stack, self.bets.get(s, 0), state,
+                s, stack, bets.get(s, 0), state,
                 cards=tuple(card_for(c, up=False, owner=s, viewer=seat)
                             for c, u in zip(own, up, strict=True) if not u),
                 up=tuple(c for c, u in zip(own, up, strict=True) if u),
                 deciding=s == to_act)
-        bets = self.bets
-        before = {s: c - bets.get(s, 0) for s, c in self.contrib.items()}
-        pots = tuple((p.amount, p.eligible) for p in build_pots(before, self._live))
-        return View(seat, seats, tuple(self.board), pots,
+        before = {s: c - bets.get(s, 0) for s, c in st.contrib.items()}
+        pots = tuple((p.amount, p.eligible) for p in build_pots(before, st.live))
+        return View(seat, seats, tuple(self.dealing.board), pots,
                     self.options(seat) if seat is not None else None)
 
     def act(self, seat: int, action: str, amount: int | None = None,
@@ -221,20 +319,40 @@ class Hand(DealingMixin, BettingMixin, RunoutMixin, ShowdownMixin):
         """Apply ``seat``'s action; raises IllegalAction (state unchanged) when illegal.
         ``jackpot`` (the protocol's, only with a house game's ``ante``) means nothing here:
         a pot game refuses ``ante`` as an action."""
-        if self.is_over or self.street < 0:
+        phase = self.phase
+        if phase is Phase.OVER or phase is Phase.READY:
             raise errors.IllegalAction(errors.NO_HAND, "no hand is in progress")
-        if seat != self.to_act:
-            raise errors.IllegalAction(errors.NOT_YOUR_TURN, f"it is seat {self.to_act}'s turn")
+        to_act = self._turn.to_act
+        if seat != to_act:
+            raise errors.IllegalAction(errors.NOT_YOUR_TURN, f"it is seat {to_act}'s turn")
         opts = self._current_options(seat)
         discard = discard if type(discard) is tuple else tuple(discard)
-        self._validate(opts, action, amount, discard)
+        if action == "fold":  # the common actions' offers read directly (``Options.allows``)
+            offered = opts.fold
+        elif action == "call":
+            offered = opts.call is not None
+        elif action == "check":
+            offered = opts.check
+        elif action == "raise":
+            offered = opts.raise_ is not None
+        elif action == "bet":
+            offered = opts.bet is not None
+        else:
+            offered = opts.allows(action)
+        if not offered:
+            raise errors.IllegalAction(errors.BAD_ACTION,
+                                       f"{action!r} is not allowed now; allowed: {opts.kinds}")
+        if action == "draw":
+            self.drawing.validate(opts, discard)
+        else:
+            validate(opts, action, amount, self.seats.bets[seat], self.stakes.chip)
         self._apply(seat, opts, action, amount, discard, timeout=False)
         self._advance()
         return self._drain()
 
     def timeout(self, seat: int) -> list[Event]:
         """The clock ran out: check if free, else fold (draw: stand pat; bring-in: bring in)."""
-        if self.is_over or seat != self.to_act:
+        if self.phase is Phase.OVER or seat != self._turn.to_act:
             raise errors.IllegalAction(errors.NOT_YOUR_TURN, "not this seat's decision")
         opts = self._current_options(seat)
         if opts.over_blind is not None:  # BLIND-04: no answer is no over blind
@@ -256,65 +374,144 @@ class Hand(DealingMixin, BettingMixin, RunoutMixin, ShowdownMixin):
 
     def void(self, reason: str) -> list[Event]:
         """Void the hand (a fault): every player gets back exactly their starting stack."""
-        if self.is_over:
+        if self.phase is Phase.OVER:
             raise errors.IllegalAction(errors.NO_HAND, "the hand is over")
         self._opts_cache = None
-        self.stacks = dict(self.initial)
-        self.is_over = True
+        self.seats.restore()
+        self._enter(Phase.OVER, _NOBODY)
         self.voided = True
-        self.to_act = None
-        self._emit(HandEnded(self.hand_id, dict(self.stacks), voided=True, reason=reason))
+        self._events.append(HandEnded(self.hand_id, dict(self.seats.stacks), voided=True,
+                                      reason=reason))
         return self._drain()
 
-    # ------------------------------------------------------------ internals
-    def _current_options(self, seat: int) -> Options:
-        """``_options(seat)`` for the seat to act, computed once per decision.
+    def reveal_mucked(self, seats: Iterable[int] | None = None) -> list[Showdown]:
+        """SHOW-02: show the hands given up unseen in the final showdown (once each); only
+        those of ``seats`` when given."""
+        if self.phase is not Phase.OVER:
+            raise errors.IllegalAction(errors.NO_HAND, "hands are shown after the hand")
+        return self.result.reveal_mucked(seats)
 
-        Options depend only on the state, which changes only when an action is applied
-        (``_apply``/``_apply_draw`` drop the cached value), so asking :meth:`options` and
-        then acting computes them once.
-        """
+    # ----------------------------------------------------------- the steps
+    def _current_options(self, seat: int) -> Options:
+        """The options of the seat to act, computed once per decision (the state changes only
+        when an action is applied, which drops them)."""
         opts = self._opts_cache
         if opts is None or opts.seat != seat:
-            opts = self._opts_cache = self._options(seat)
+            phase = self.phase
+            if phase is Phase.BETTING:
+                opts = self.betting.options(seat)
+            elif phase is Phase.DRAW:
+                opts = self.drawing.options(seat)
+            elif phase is Phase.OVER_BLIND:
+                opts = self.forced.options(seat)
+            elif phase is Phase.RUNOUT:
+                opts = self.runout.options(seat, self.seats.stacks[seat])
+            else:
+                assert phase is Phase.SHOW
+                opts = self.result.show_options(seat)
+            self._opts_cache = opts
         return opts
 
     def _drain(self) -> list[Event]:
-        out, self._events = self._events, []
+        out = self._events[:]
+        self._events.clear()
         return out
+
+    def _enter(self, phase: Phase, turn: _Turn) -> None:
+        self.phase = phase
+        self._turn = turn
+
+    def _apply(self, seat: int, opts: Options, action: str, amount: int | None,
+               discard: tuple[str, ...], *, timeout: bool) -> None:
+        """One validated action, by the phase that owns it."""
+        self._opts_cache = None
+        if action == "draw":
+            self.drawing.apply(seat, discard)
+        elif action == "over_blind" or action == "decline":
+            self.forced.answer(seat, action == "over_blind", self.betting, timeout=timeout)
+            self._deal(self.plans[0])
+        elif action == "run_twice" or action == "run_once":
+            self._events.append(self.runout.answer(seat, action == "run_twice",
+                                                   self.seats.stacks[seat], timeout=timeout))
+        elif action == "show" or action == "muck":
+            self.result.answer_show(seat, action == "show", timeout=timeout)
+            self._finish()
+        else:
+            self.betting.apply(seat, opts, action, amount, timeout=timeout)
+
+    def _deal(self, street: StreetPlan) -> None:
+        """The street's cards, then its draw or its betting round."""
+        self._street = street
+        self.dealing.deal_street(street, self.betting.dead)
+        if street.street.draw and len(self.seats.live) > 1:
+            self.drawing.open()
+            self._enter(Phase.DRAW, self.drawing)
+            return
+        self._bet()
+
+    def _bet(self) -> None:
+        """Open the street's betting round (which may have nobody to act, ALLIN-04)."""
+        street = self._street
+        if street.last:
+            self.result.note_all_in()
+        forced = self.forced
+        after = forced.over_blind_seat if forced.over_blind_seat is not None else (
+            forced.blind_seats[-1] if forced.blind_seats else None)
+        self.betting.open_round(street, after)
+        self._enter(Phase.BETTING, self.betting)
+
+    def _finish(self) -> None:
+        self.result.finish()
+        self._enter(Phase.OVER, _NOBODY)
 
     def _advance(self) -> None:
         """Run the hand forward until a decision is needed or it ends."""
-        while not self.is_over:
-            if len(self._live) == 1:  # BET-11
-                self._close_round()
-                self._award_uncontested()
+        emit = self._events.append
+        live = self.seats.live
+        while True:
+            phase = self.phase
+            if phase is Phase.OVER:
                 return
-            if self.to_act is not None:  # pragma: no cover (set only by _pick_next_actor: returns)
+            street = self._street
+            if len(live) == 1:  # BET-11
+                self.betting.close()
+                if self.result.award_uncontested(street.index, self.betting.pots):
+                    self._enter(Phase.SHOW, self.result)  # SHOWWIN-01's question
+                else:
+                    self._finish()
                 return
-            if self.runout_ask:  # RIT-02: the next player still in is asked
-                self.to_act = self.runout_ask[0]
-                self._emit(TurnStarted(self.to_act, self.street))
-                return
-            if self.runout_next:  # RIT-02: every answer is in: deal on
-                self.runout_next = False
-                self.street += 1
-                self._begin_street()
+            if phase is Phase.RUNOUT:  # RIT-02: the next player still in is asked
+                asked = self.runout.to_act
+                if asked is not None:
+                    emit(TurnStarted(asked, street.index))
+                    return
+                self._deal(self.plans[street.index + 1])  # every answer is in: deal on
                 continue
-            if self.pending and not self.draw_pending and not self._betting_open():
-                self.pending = set()  # ALLIN-04, checked after every action (not the draw)
-            if self.pending:
-                self._emit(TurnStarted(self._pick_next_actor(), self.street))
-                return
-            if self.draw_pending:  # the draw is done: its betting round follows (DRAW-03)
-                self.draw_pending = False
-                self._start_betting()
+            if phase is Phase.DRAW:
+                if self.drawing.pending:
+                    emit(TurnStarted(self.drawing.next_turn(), street.index))
+                    return
+                self._bet()  # the draw is done: its betting round follows (DRAW-03)
                 continue
-            self._close_round()
-            if self.street + 1 >= len(self.variant.streets):
+            seat = self.betting.turn()
+            if seat is not None:
+                emit(TurnStarted(seat, street.index))
+                return
+            self.betting.close()
+            if street.last:
                 self._showdown()
                 return
-            if self._ask_runout():  # RIT-01: the question comes before the next card
+            if self.runout.open(street, self.dealing):  # RIT-01: asked before the next card
+                self._enter(Phase.RUNOUT, self.runout)
                 continue
-            self.street += 1
-            self._begin_street()
+            self._deal(self.plans[street.index + 1])
+
+    def _showdown(self) -> None:
+        betting = self.betting
+        order = self.result.show_order(betting.last_aggressor, betting.last_first)
+        if self.runout.runs == 2:  # RIT-03/RIT-04: a board run twice has its own showdown
+            self.runout.showdown_twice(self.plans, self.dealing, self.result, order,
+                                       betting.pots)
+        else:
+            self.result.showdown(self.dealing.board, order, betting.pots)
+        self._finish()

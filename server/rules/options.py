@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from server.rules.frozen import quick_init
 from server.rules.vocabulary import Action
 
 # the members of `Action` under the names the engine has always used
@@ -140,3 +141,6 @@ class Options:
             jp = self.jackpot
             out["jackpot"] = {"wager": jp[0], "max_ante": jp[1]} if jp is not None else None
         return out
+
+
+quick_init(Options)  # speed only: the same frozen options, built faster (issue 25)

@@ -73,7 +73,7 @@ def build_pots(contributions: Mapping[int, int], live: Iterable[int]) -> list[Po
                 leftover += c - level
             else:
                 amount += c
-        eligible = tuple(sorted(s for s in live_set if get(s, 0) >= level))
+        eligible = tuple(sorted([s for s in live_set if get(s, 0) >= level]))
         return [Pot(amount + leftover, eligible)]
     pots: list[Pot] = []
     previous = 0

@@ -16,15 +16,23 @@ it on at a private table (``TableRules.run_twice``); nothing here runs otherwise
 - RIT-04: each pot (main and side, after the rake) is halved down to the smallest chip; the
   first run's half takes any odd chip; each half is won on its own board among the players
   eligible for that pot (POT-01's split and odd chip within a half).
+
+:class:`Runout` is the question's record and the only writer of ``runs``, ``ask`` (the seats
+still to answer; the first is the ``RUNOUT`` phase's turn), ``start`` (the first street
+dealt twice), ``shared`` (the board cards both runs share) and ``board2``.
 """
 
 from __future__ import annotations
 
+from server.rules.dealing import Dealing
 from server.rules.evaluate import name_against
-from server.rules.events import Acted, BoardDealt, PotAwarded, Showdown
-from server.rules.pots import build_pots, split_pot
-from server.rules.state import HandState
-from server.rules.variant import BOARD, hand_value
+from server.rules.events import Acted, PotAwarded
+from server.rules.options import Options
+from server.rules.phase import StreetPlan
+from server.rules.pots import Pot, split_pot
+from server.rules.showdown import Result
+from server.rules.state import record_deepcopy, record_repr
+from server.rules.variant import TableRules, hand_value
 
 
 def run_share(amount: int, run: int, chip: int) -> int:
@@ -35,87 +43,83 @@ def run_share(amount: int, run: int, chip: int) -> int:
     return second if run == 1 else amount - second
 
 
-class RunoutMixin(HandState):
-    """Run-it-twice behaviour of :class:`~server.rules.hand.Hand`."""
+class Runout:
+    """The run-it-twice question and the second run (see the module docstring)."""
 
-    def _init_runout(self) -> None:
+    __slots__ = ("enabled", "runs", "ask", "start", "shared", "board2")
+    __repr__ = record_repr
+    __deepcopy__ = record_deepcopy
+
+    def __init__(self, rules: TableRules) -> None:
+        self.enabled = rules.run_twice
         self.runs = 1
-        self.runout_ask: list[int] = []  # RIT-02: the seats still to answer, in order
-        self.runout_next = False  # every answer is in: deal the next street
-        self.runout_from = 0  # the first street dealt twice
-        self.runout_board = 0  # the board cards both runs share
+        self.ask: list[int] = []  # RIT-02: the seats still to answer, in order
+        self.start = 0  # the first street dealt twice (0: not asked)
+        self.shared = 0  # the board cards both runs share
         self.board2: list[str] = []
-        self.show_ask: int | None = None  # SHOWWIN-01 (its question lives in showdown.py)
 
-    def _ask_runout(self) -> bool:
-        """RIT-01: open the question (True) when the house rule is on, it was not asked yet,
-        nobody can bet any more and only board cards are still to come, with enough cards."""
-        if not self.rules.run_twice or self.runout_from:  # off, or asked once already
+    @property
+    def to_act(self) -> int | None:
+        """The seat asked now (the ``RUNOUT`` phase's turn)."""
+        return self.ask[0] if self.ask else None
+
+    def open(self, street: StreetPlan, dealing: Dealing) -> bool:
+        """RIT-01: open the question after ``street`` (True) when the house rule is on, it was
+        not asked yet, nobody can bet any more and only board cards are still to come, with
+        enough cards for both runs."""
+        if not self.enabled or self.start:  # off, or asked once already
             return False
-        if sum(1 for s in self._live if self.stacks[s] > 0) > 1:
+        seats = dealing.seats
+        stacks = seats.stacks
+        if sum(1 for s in seats.live if stacks[s] > 0) > 1:
             return False
-        rest = self.variant.streets[self.street + 1:]
-        if any(st.draw or any(kind != BOARD for kind, _ in st.deal) for st in rest):
+        if not street.board_only_after:
             return False
-        need = sum(int(st.burn) + sum(n for _, n in st.deal) for st in rest)
-        if self._left() < 2 * need:
+        if dealing.left() < 2 * street.cards_after:
             return False
-        self.runout_from = self.street + 1
-        self.runout_board = len(self.board)
-        self.runout_ask = list(self._live)
-        self.runout_next = True
+        self.start = street.index + 1
+        self.shared = len(dealing.board)
+        self.ask = list(seats.live)
         return True
 
-    def _answer_runout(self, seat: int, yes: bool, *, timeout: bool) -> None:
+    def options(self, seat: int, stack: int) -> Options:
+        """RIT-02: the run-it-twice question, nothing else."""
+        return Options(seat, run_twice=True, stack=stack)
+
+    def answer(self, seat: int, yes: bool, stack: int, *, timeout: bool) -> Acted:
         """RIT-02: one answer; a no (or a timeout) ends the question with one run."""
-        self.to_act = None
-        self._emit(Acted(seat, "run_twice" if yes else "run_once", 0, self.stacks[seat],
-                         timeout=timeout))  # an answer: no chip moves
         if yes:
-            self.runout_ask.pop(0)
-            if not self.runout_ask:
+            self.ask.pop(0)
+            if not self.ask:
                 self.runs = 2
         else:
-            self.runout_ask = []
+            self.ask = []
+        return Acted(seat, "run_twice" if yes else "run_once", 0, stack,
+                     timeout=timeout)  # an answer: no chip moves
 
-    def _deal_second_run(self) -> None:
-        """RIT-03: the streets from ``runout_from`` dealt again, burns included."""
-        self.board2 = self.board[:self.runout_board]
-        for street in self.variant.streets[self.runout_from:]:
-            if street.burn:
-                self._burn()
-            for _, n in street.deal:
-                got = [self._take() for _ in range(n)]
-                self.board2.extend(c for c, _ in got)
-                self._emit(BoardDealt(tuple(c for c, _ in got), tuple(self.board2),
-                                      tuple(p for _, p in got), run=1))
-
-    def _showdown_twice(self) -> None:
-        """RIT-03/RIT-04: every hand still in shown; each pot halved, each half won on its
-        own board."""
-        self._deal_second_run()
-        live = self._live
-        values = [{s: hand_value(self.variant, self.rules, self.own[s], board) for s in live}
-                  for board in (self.board, self.board2)]
-        self.values = values[0]
-        for s in self._show_order():
-            self.shown.append(s)
-            v = values[0][s]  # SHOW-04: named against the others (every hand is shown)
-            self._emit(Showdown(s, tuple(self.own[s]), name_against(v, values[0].values()),
-                                tuple(v.cards)))
-        pots = self._raked(build_pots(self.contrib, live))
-        chip = self.stakes.chip
+    def showdown_twice(self, plans: tuple[StreetPlan, ...], dealing: Dealing,
+                       result: Result, order: list[int], pots: list[Pot]) -> None:
+        """RIT-03/RIT-04: the second run dealt; every hand still in shown (in ``order``);
+        each of ``pots`` (the last round's) halved, each half won on its own board."""
+        self.board2 = dealing.deal_again(plans[self.start:], self.shared)
+        seats = dealing.seats
+        live = seats.live
+        variant, rules = result.variant, result.rules
+        values = [{s: hand_value(variant, rules, seats.own[s], board) for s in live}
+                  for board in (dealing.board, self.board2)]
+        result.show_all(values[0], order)
+        emit = dealing.emit
+        pots = result.raked(pots)
+        chip = rules.stakes.chip
         for run, vals in enumerate(values):
             for i, pot in enumerate(pots):
                 amount = run_share(pot.amount, run, chip)
                 if not amount:
                     continue
                 top = max(vals[s] for s in pot.eligible)
-                winners = [s for s in self.order if s in pot.eligible and vals[s] == top]
-                shares, odd = split_pot(amount, winners, chip=chip, hole_cards=self.hole_cards)
+                winners = [s for s in seats.order if s in pot.eligible and vals[s] == top]
+                shares, odd = split_pot(amount, winners, chip=chip, hole_cards=seats.hole_cards)
                 for s, won in shares.items():
-                    self.stacks[s] += won
-                self._emit(PotAwarded(i, amount, shares, odd,
-                                      name_against(top, (vals[s] for s in pot.eligible)),
-                                      run=run))
-        self._finish()
+                    seats.award(s, won)
+                emit(PotAwarded(i, amount, shares, odd,
+                                name_against(top, (vals[s] for s in pot.eligible)), run=run))

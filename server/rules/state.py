@@ -1,122 +1,156 @@
-"""The state every part of a hand shares, and its small helpers.
+"""The seats of a hand: each seat's chips and cards, the one record every phase reads.
 
-:class:`HandState` declares the fields; the behaviour lives in mixins by
-concept (:mod:`~server.rules.dealing`, :mod:`~server.rules.betting`,
-:mod:`~server.rules.showdown`) joined in :class:`~server.rules.hand.Hand`.
+:class:`Seats` is a plain record.  Who writes what (each field has one writer):
+
+- ``stacks``, ``contrib``, ``bets``: chips move only through :meth:`Seats.put` (forced bets
+  and betting put chips in), :meth:`Seats.give_back` (an uncalled bet, ALLIN-03) and
+  :meth:`Seats.award` (pots won); :meth:`Seats.new_round` zeroes ``bets`` (in place).
+- ``folded`` / ``live``: :meth:`Seats.fold` only (the betting round's fold).
+- ``own`` / ``up``: the deal (:mod:`server.rules.dealing`) and the draw
+  (:mod:`server.rules.drawing`) only.
+
+Every container is changed in place, never replaced, so a reader holding one (the
+:class:`~server.rules.hand.Hand`'s attributes of the same names) always sees it current.
 """
 
 from __future__ import annotations
 
-from collections.abc import Collection
+import copy
+from collections.abc import Collection, Mapping
+from typing import Any
 
-from server.rules.evaluate import HandValue
-from server.rules.events import Event
-from server.rules.options import Options
-from server.rules.pots import Pot
-from server.rules.structure import Stakes
-from server.rules.variant import TableRules, Variant
+_LINKS = frozenset(("seats", "emit", "dealing", "variant", "rules", "stakes"))
+_FROZEN = frozenset(("variant", "rules", "stakes"))  # immutable table values: shared by copies
 
 
-class HandState:
-    """Fields of a hand in progress (see :class:`~server.rules.hand.Hand`)."""
+def record_repr(record: Any) -> str:
+    """A record's state: its fields, without its links to other records and the event sink
+    (so that two hands in the same state read the same)."""
+    fields = ", ".join(f"{n}={getattr(record, n)!r}" for n in type(record).__slots__
+                       if n not in _LINKS)
+    return f"{type(record).__name__}({fields})"
 
-    variant: Variant
-    rules: TableRules
-    stakes: Stakes
-    num_seats: int
-    button: int
-    hand_id: str
-    seed: bytes
-    want_over_blind: bool
-    ask_over_blind: bool
-    blind_plan: tuple[int | None, ...] | None
-    entry_posts: frozenset[int]
-    initial: dict[int, int]
-    stacks: dict[int, int]
-    order: list[int]
-    contrib: dict[int, int]
-    bets: dict[int, int]
-    folded: set[int]
-    _live: list[int]
-    _after: dict[int, tuple[int, ...]]
-    _opts_cache: Options | None
-    own: dict[int, list[str]]
-    up: dict[int, list[bool]]
-    board: list[str]
-    deck: list[str]
-    street: int
-    to_act: int | None
-    is_over: bool
-    voided: bool
-    _events: list[Event]
-    # dealing
-    stock: list[str]
-    pos: int
-    burns: list[str]
-    discards: dict[int, list[str]]
-    draw_pending: bool
-    reshuffles: int
-    community: list[str]
-    # betting
-    current: int
-    increment: int
-    full_level: int
-    raises: int
-    acted_level: dict[int, int]
-    pending: set[int]
-    round_first: int | None
-    aggressor: int | None
-    round_played: bool
-    last_round_aggressor: int | None
-    last_round_first: int | None
-    bring_in_seat: int | None
-    completed: bool
-    blind_seats: list[int]
-    over_blind_seat: int | None
-    over_blind_ask: int | None
-    wagered: bool
-    dead: set[int]
-    _first_actor: int | None
-    _last_actor: int
-    # showdown
-    values: dict[int, HandValue]
-    shown: list[int]
-    mucked: list[int]
-    revealed: set[int]
-    all_in_early: set[int]
-    rake: int
-    # run it twice (RIT, a home game's house rule)
-    runs: int
-    runout_ask: list[int]
-    runout_next: bool
-    runout_from: int
-    runout_board: int
-    board2: list[str]
-    show_ask: int | None  # SHOWWIN-01: the uncontested winner asked whether to show
 
-    def _emit(self, event: Event) -> None:
-        self._events.append(event)
+def record_deepcopy(record: Any, memo: dict[int, Any]) -> Any:
+    """A deep copy of a record (``copy.deepcopy``) whose variant, rules and stakes (frozen
+    values) are shared, not copied; its links to other records follow ``memo`` as usual."""
+    cls = type(record)
+    new = object.__new__(cls)
+    memo[id(record)] = new
+    flat = _FLAT.get(cls, ())
+    for n in cls.__slots__:
+        value = getattr(record, n)
+        if n in _FROZEN:
+            setattr(new, n, value)
+        elif n in flat:  # a list of cards or numbers: a shallow copy is a deep one
+            setattr(new, n, list(value))
+        else:
+            setattr(new, n, copy.deepcopy(value, memo))
+    return new
 
-    @property
-    def live(self) -> list[int]:
-        """Seats still in the hand, in dealing order (a fresh list)."""
-        return list(self._live)
 
-    def _fold(self, seat: int) -> None:
-        """Mark ``seat`` folded; ``_live`` (the cached ``live``) follows."""
-        self.folded.add(seat)
-        self._live = [s for s in self.order if s not in self.folded]
+_FLAT: dict[type, frozenset[str]] = {}
+
+
+def flat_fields(cls: type, *names: str) -> None:
+    """Declare ``cls``'s fields that hold flat lists (of cards, of numbers), which
+    :func:`record_deepcopy` copies shallowly."""
+    _FLAT[cls] = frozenset(names)
+
+
+class Seats:
+    """Per-seat chips and cards of one hand (see the module docstring for the writers)."""
+
+    __slots__ = ("num_seats", "button", "order", "initial", "stacks", "contrib", "bets",
+                 "folded", "live", "own", "up", "_after")
+    __repr__ = record_repr
+
+    def __init__(self, stacks: Mapping[int, int], button: int, num_seats: int) -> None:
+        self.num_seats = num_seats
+        self.button = button
+        self.initial: dict[int, int] = dict(stacks)
+        self.stacks: dict[int, int] = dict(stacks)
+        # clockwise from the button's left: the dealing order (HOLD-01)
+        # (every seat and the button are on the table: 0 <= seat < num_seats)
+        ranked = sorted(stacks)
+        order = self.order = [s for s in ranked if s > button] + [s for s in ranked
+                                                                  if s <= button]
+        self.contrib: dict[int, int] = dict.fromkeys(order, 0)
+        self.bets: dict[int, int] = dict.fromkeys(order, 0)
+        self.folded: set[int] = set()
+        self.live: list[int] = list(order)  # seats not folded, in dealing order
+        self.own: dict[int, list[str]] = {s: [] for s in order}
+        self.up: dict[int, list[bool]] = {s: [] for s in order}
+        # ``next_seat``'s clockwise orders, the seat itself last
+        self._after: dict[int, tuple[int, ...]] = {
+            s: (*order[i + 1:], *order[:i + 1]) for i, s in enumerate(order)}
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Seats:
+        """A copy (``copy.deepcopy``): every container holds numbers, cards or flat lists."""
+        new = object.__new__(Seats)
+        memo[id(self)] = new
+        new.num_seats = self.num_seats
+        new.button = self.button
+        new.order = list(self.order)
+        new.initial = dict(self.initial)
+        new.stacks = dict(self.stacks)
+        new.contrib = dict(self.contrib)
+        new.bets = dict(self.bets)
+        new.folded = set(self.folded)
+        new.live = list(self.live)
+        new.own = {s: list(cs) for s, cs in self.own.items()}
+        new.up = {s: list(us) for s, us in self.up.items()}
+        new._after = dict(self._after)  # tuples of seats
+        return new
+
+    # ------------------------------------------------------------------ chips
+    def put(self, seat: int, amount: int) -> int:
+        """Move up to ``amount`` from the stack to the middle; returns what went in."""
+        stacks = self.stacks
+        stack = stacks[seat]
+        if amount > stack:
+            amount = stack
+        stacks[seat] = stack - amount
+        self.contrib[seat] += amount
+        return amount
+
+    def give_back(self, seat: int, amount: int) -> None:
+        """ALLIN-03: an uncalled bet leaves the middle for its owner's stack."""
+        self.contrib[seat] -= amount
+        self.bets[seat] -= amount
+        self.stacks[seat] += amount
+
+    def award(self, seat: int, amount: int) -> None:
+        self.stacks[seat] += amount
+
+    def new_round(self) -> None:
+        """A betting round after the first starts with no bets."""
+        bets = self.bets
+        for s in bets:
+            bets[s] = 0
+
+    def restore(self) -> None:
+        """A void: every stack back to what it was when the hand started."""
+        self.stacks.clear()
+        self.stacks.update(self.initial)
 
     @property
     def pot_total(self) -> int:
         """Every chip in the middle, this round's bets included."""
         return sum(self.contrib.values())
 
-    def cards_of(self, seat: int) -> list[str]:
-        """The seat's own cards (hole and up cards), in the order received."""
-        return self.own[seat]
+    # -------------------------------------------------------------- players
+    def fold(self, seat: int) -> None:
+        """Mark ``seat`` folded; ``live`` follows (in place)."""
+        self.folded.add(seat)
+        self.live.remove(seat)
 
-    def _next_seat(self, seat: int, candidates: Collection[int]) -> int | None:
+    def able(self) -> list[int]:
+        """Seats still in the hand with chips behind (who can still bet)."""
+        stacks = self.stacks
+        return [s for s in self.live if stacks[s] > 0]
+
+    def next_seat(self, seat: int, candidates: Collection[int]) -> int | None:
         """The first seat of ``candidates`` clockwise after ``seat`` (``seat`` itself last)."""
         after = self._after.get(seat)
         if after is None:  # the hand's seats clockwise after ``seat`` (``seat`` last)
@@ -135,57 +169,10 @@ class HandState:
                 return s
         return None  # pragma: no cover
 
-    # implemented by the mixins
-    def _start_betting(self) -> None:
-        raise NotImplementedError
-
-    def _begin_street(self) -> None:
-        raise NotImplementedError
-
-    def _note_last_street(self) -> None:
-        raise NotImplementedError
-
-    def _betting_open(self) -> bool:
-        raise NotImplementedError
-
-    def _options(self, seat: int) -> Options:
-        raise NotImplementedError
-
-    def _validate_draw(self, opts: Options, discard: tuple[str, ...]) -> None:
-        raise NotImplementedError
-
-    def _spare_for_draw(self, seat: int) -> int:
-        raise NotImplementedError
-
-    def _apply_draw(self, seat: int, discard: tuple[str, ...], *, timeout: bool) -> None:
-        raise NotImplementedError
-
-    def _answer_runout(self, seat: int, yes: bool, *, timeout: bool) -> None:
-        raise NotImplementedError
-
-    def _answer_show(self, seat: int, show: bool, *, timeout: bool) -> None:
-        raise NotImplementedError
-
-    def _burn(self) -> None:
-        raise NotImplementedError
-
-    def _take(self) -> tuple[str, int]:
-        raise NotImplementedError
-
-    def _left(self) -> int:
-        raise NotImplementedError
-
-    def _show_order(self) -> list[int]:
-        raise NotImplementedError
-
-    def _finish(self) -> None:
-        raise NotImplementedError
-
-    def _raked(self, pots: list[Pot]) -> list[Pot]:
-        raise NotImplementedError
-
-    def _showdown_twice(self) -> None:
-        raise NotImplementedError
-
+    # ---------------------------------------------------------------- cards
     def hole_cards(self, seat: int) -> list[str]:
-        raise NotImplementedError
+        """POT-01: the seat's face-down cards as held now."""
+        return [c for c, u in zip(self.own[seat], self.up[seat], strict=True) if not u]
+
+    def up_cards(self, seat: int) -> list[str]:
+        return [c for c, u in zip(self.own[seat], self.up[seat], strict=True) if u]
