@@ -59,6 +59,15 @@ from server.redisio import Redis, RedisScriptError, RedisUnavailable
 from server.table.api import Sink
 from server.table.registry import TableRegistry
 
+PUBLISH_BATCH = 64  # frames published in one round trip at most
+_PUBLISH_MANY = """
+local counts = {}
+for i = 1, #ARGV, 2 do
+  counts[#counts + 1] = redis.call('PUBLISH', ARGV[i], ARGV[i + 1])
+end
+return counts
+"""
+
 if TYPE_CHECKING:
     from server.table.actor import TableActor
 
@@ -279,18 +288,32 @@ class Spectate:
         self._out.put_nowait((table_id, self._gen.get(table_id, 0), text))
 
     async def _publish(self) -> None:
+        """Publish what :meth:`send` queued, in order: everything waiting in the queue goes
+        in one round trip (one script of up to ``PUBLISH_BATCH`` ``PUBLISH`` es, issue 26:
+        not one awaited ``PUBLISH`` after another), and a table whose frames reached nobody
+        goes quiet until the next ask."""
+        out = self._out
+        publish_many = self.redis.script(_PUBLISH_MANY)
         while True:
-            table_id, gen, text = await self._out.get()
+            batch = [await out.get()]
+            while len(batch) < PUBLISH_BATCH and not out.empty():
+                batch.append(out.get_nowait())
             try:
-                got = await self.redis.publish(self.frames_channel(table_id), text)
+                args: list[str] = []
+                for table_id, _gen, text in batch:
+                    args += (self.frames_channel(table_id), text)
+                counts = await publish_many(args=args)
             except (RedisUnavailable, RedisScriptError) as exc:
-                log.warning("event=relay_publish_failed table=%s error=%r", table_id, exc)
+                log.warning("event=relay_publish_failed tables=%s error=%r",
+                            sorted({b[0] for b in batch}), exc)
                 continue
             finally:
-                self._out.task_done()
-            self.published += 1
-            if got == 0 and self._gen.get(table_id) == gen:
-                self._wanted.discard(table_id)  # nobody listens: quiet until the next ask
+                for _ in batch:
+                    out.task_done()
+            self.published += len(batch)
+            for (table_id, gen, _text), got in zip(batch, counts, strict=True):
+                if int(got) == 0 and self._gen.get(table_id) == gen:
+                    self._wanted.discard(table_id)  # nobody listens: quiet until next ask
 
     async def flushed(self, timeout: float = 10.0) -> None:
         """Wait until everything handed to :meth:`send` so far is published (tests)."""
