@@ -52,6 +52,10 @@ from server.rules.structure import Stakes, check_stakes
 from server.rules.variant import TableRules, Variant
 from server.rules.view import SeatView, View, card_for
 
+# the phases, as module constants (read on every action)
+_READY, _OVER, _BETTING, _DRAW, _RUNOUT = (Phase.READY, Phase.OVER, Phase.BETTING, Phase.DRAW,
+                                           Phase.RUNOUT)
+
 _cached_check_stakes = lru_cache(maxsize=256)(check_stakes)  # pure; Stakes are frozen values
 
 
@@ -227,7 +231,7 @@ class Hand:
 
     @property
     def is_over(self) -> bool:
-        return self.phase is Phase.OVER
+        return self.phase is _OVER
 
     @property
     def street(self) -> int:
@@ -281,21 +285,21 @@ class Hand:
 
     def options(self, seat: int) -> Options | None:
         """The legal options of ``seat`` now, or None when it is not that seat's turn."""
-        if self.phase is Phase.OVER or seat != self._turn.to_act:
+        if self.phase is _OVER or seat != self._turn.to_act:
             return None
         return self._current_options(seat)
 
     def deciding(self) -> tuple[int, ...]:
         """The seat with a decision now (the engine protocol: one at a time here)."""
         seat = self._turn.to_act
-        return () if self.phase is Phase.OVER or seat is None else (seat,)
+        return () if self.phase is _OVER or seat is None else (seat,)
 
     def view(self, seat: int | None) -> View:
         """What ``seat`` (None: a spectator) may see of the hand now: per seat its stack, its
         bet in this round, ``folded``/``all_in``/``active``, its face-down cards (the owner's
         own, None to everyone else) and its up cards; the board; the pots of the rounds
         before this one; and the viewer's options when it is the viewer's turn."""
-        to_act = self._turn.to_act if self.phase is not Phase.OVER else None
+        to_act = self._turn.to_act if self.phase is not _OVER else None
         st = self.seats
         bets = st.bets
         seats: dict[int, SeatView] = {}
@@ -320,12 +324,14 @@ class Hand:
         ``jackpot`` (the protocol's, only with a house game's ``ante``) means nothing here:
         a pot game refuses ``ante`` as an action."""
         phase = self.phase
-        if phase is Phase.OVER or phase is Phase.READY:
+        if phase is _OVER or phase is _READY:
             raise errors.IllegalAction(errors.NO_HAND, "no hand is in progress")
         to_act = self._turn.to_act
         if seat != to_act:
             raise errors.IllegalAction(errors.NOT_YOUR_TURN, f"it is seat {to_act}'s turn")
-        opts = self._current_options(seat)
+        opts = self._opts_cache
+        if opts is None or opts.seat != seat:
+            opts = self._current_options(seat)
         discard = discard if type(discard) is tuple else tuple(discard)
         if action == "fold":  # the common actions' offers read directly (``Options.allows``)
             offered = opts.fold
@@ -352,7 +358,7 @@ class Hand:
 
     def timeout(self, seat: int) -> list[Event]:
         """The clock ran out: check if free, else fold (draw: stand pat; bring-in: bring in)."""
-        if self.phase is Phase.OVER or seat != self._turn.to_act:
+        if self.phase is _OVER or seat != self._turn.to_act:
             raise errors.IllegalAction(errors.NOT_YOUR_TURN, "not this seat's decision")
         opts = self._current_options(seat)
         if opts.over_blind is not None:  # BLIND-04: no answer is no over blind
@@ -374,7 +380,7 @@ class Hand:
 
     def void(self, reason: str) -> list[Event]:
         """Void the hand (a fault): every player gets back exactly their starting stack."""
-        if self.phase is Phase.OVER:
+        if self.phase is _OVER:
             raise errors.IllegalAction(errors.NO_HAND, "the hand is over")
         self._opts_cache = None
         self.seats.restore()
@@ -387,7 +393,7 @@ class Hand:
     def reveal_mucked(self, seats: Iterable[int] | None = None) -> list[Showdown]:
         """SHOW-02: show the hands given up unseen in the final showdown (once each); only
         those of ``seats`` when given."""
-        if self.phase is not Phase.OVER:
+        if self.phase is not _OVER:
             raise errors.IllegalAction(errors.NO_HAND, "hands are shown after the hand")
         return self.result.reveal_mucked(seats)
 
@@ -398,7 +404,7 @@ class Hand:
         opts = self._opts_cache
         if opts is None or opts.seat != seat:
             phase = self.phase
-            if phase is Phase.BETTING:
+            if phase is _BETTING:
                 opts = self.betting.options(seat)
             elif phase is Phase.DRAW:
                 opts = self.drawing.options(seat)
@@ -470,7 +476,7 @@ class Hand:
         live = self.seats.live
         while True:
             phase = self.phase
-            if phase is Phase.OVER:
+            if phase is _OVER:
                 return
             street = self._street
             if len(live) == 1:  # BET-11
@@ -480,14 +486,14 @@ class Hand:
                 else:
                     self._finish()
                 return
-            if phase is Phase.RUNOUT:  # RIT-02: the next player still in is asked
+            if phase is _RUNOUT:  # RIT-02: the next player still in is asked
                 asked = self.runout.to_act
                 if asked is not None:
                     emit(TurnStarted(asked, street.index))
                     return
                 self._deal(self.plans[street.index + 1])  # every answer is in: deal on
                 continue
-            if phase is Phase.DRAW:
+            if phase is _DRAW:
                 if self.drawing.pending:
                     emit(TurnStarted(self.drawing.next_turn(), street.index))
                     return
