@@ -331,7 +331,7 @@ class Directory:
         """The two ends of a node's lease key around its name (the ledger's store)."""
         store = None if self.ledger is None else self.ledger.store
         ends = getattr(store, "lease_ends", None)
-        return ends() if callable(ends) else ("ledger:{node:", "}:lease")
+        return ends() if callable(ends) else ("ledger:{room}:lease:", "")
 
     async def fenced(self, code: str, keys: list[str], args: list[Any]) -> Any:
         """Run the fenced script ``code`` (:data:`server.cluster.keys.FENCE`) with this

@@ -4,12 +4,14 @@ Rule of this module: every directory key is named here and every change to the d
 one of these scripts, run through :mod:`server.redisio`; times are Redis's own (``TIME``), so
 the processes' clocks never have to agree.
 
-Keys (``<p>`` is the prefix, default ``dir``). The room's keys share the hash tag ``{room}``;
-each table's keys share the table's own tag ``{<table id>}``:
+Keys (``<p>`` is the prefix, default ``dir``). Every key shares the room's hash tag ``{room}``
+(one hash slot, with the ledger's leases and fencing tokens: issue 26, so that each script's
+keys, and the lease and token keys a fenced script reads, are on one node of a Redis
+Cluster):
 
 * ``<p>:{room}:nodes``: sorted set, node name -> when it joined (Redis ms): the room's nodes;
   a node is live while it holds its lease (:mod:`server.ledger.lease`: the ledger's hash
-  ``<ledger>:{node:<node>}:lease``, whose ``holder`` is the node's ``run``; the scripts
+  ``<ledger>:{room}:lease:<node>``, whose ``holder`` is the node's ``run``; the scripts
   that ask name it from ``ARGV``: the lease key's two ends around the node's name), the one
   lease a process keeps;
 * ``<p>:{room}:node:<node>``: hash ``url`` (its public ``ws://…/ws``), ``run`` (which run of
@@ -18,15 +20,15 @@ each table's keys share the table's own tag ``{<table id>}``:
   they opened);
 * ``<p>:{room}:version``: counter, bumped by every table write (a reader whose copy has this
   version skips reading the tables again);
-* ``<p>:table:{<table>}``: hash ``node``, ``run``, ``url`` (the owner), ``number``,
+* ``<p>:{room}:table:<table>``: hash ``node``, ``run``, ``url`` (the owner), ``number``,
   ``entry`` (its lobby entry as JSON; absent for a private table, which is never listed but
   still found by ``moved``), ``players`` (the seated players' ids, space-separated: their
   ``resume`` is sent to the owner, a spectator's is served anywhere), ``state`` (its seats
   and settings as JSON, :class:`server.table.handoff.TableState`: what a failover reopens it
-  from; written with the entry, and again by :data:`STATE` at the end of each hand, so the
-  seats, stacks and button a failover finds are those of the last hand's end), and while a live
-  move is offered ``move`` (the state at the end of its last hand) and ``move_to`` (the node
-  asked to take it);
+  from and a live move hands over; written by :data:`STATE` alone, :mod:`server.cluster.states`:
+  at the end of each hand and when the seats change between hands, so the seats, stacks and
+  button a failover finds are those of the last hand's end), and while a live move is offered
+  ``move_to`` (the node asked to take it; its state is ``state``, written just before);
 * ``<p>:{room}:inbox:<node>``: pub/sub channel of one node for live moves (``offer <table>
   <from>`` to the taker, ``taken <table>`` back to the owner);
 * ``<p>:{room}:changed``: pub/sub channel: a node's name after each of its writes (every
@@ -45,11 +47,14 @@ Live moves: the owner :data:`OFFER`\ s a table, the taker's :data:`ACCEPT` is th
 change of owner, and an owner that got no answer in time :data:`CANCEL`\ s, which fails once
 the table was taken: one of the two wins, never both.
 
-The scripts that touch a table and the room's index together (:data:`PUT`, :data:`DROP`) and
-the readers of every table (:data:`SNAPSHOT`, :data:`REGISTER`, :data:`LEAVE`) name keys of
-more than one slot: like the ledger's, they run on one Redis (a sharded Redis Cluster is not
-supported yet); the hash tags keep each table's own keys (and, later, its frame stream and its
-takeover claim) on one slot for that day.
+Slots (issue 26): every ``KEYS`` list a script is called with hashes to the one slot of
+``{room}`` (tests/storage/test_hash_slots.py checks each call site). The scripts that walk the
+room's index (:data:`REGISTER`, :data:`LEAVE`, :data:`SNAPSHOT`, :data:`TAKE`,
+:data:`LOCATE`) cannot name in advance the table, node and lease keys they find there: they
+build them from prefixes passed in ``ARGV`` (the table prefix, the node prefix, the lease
+key's two ends), each of which carries the ``{room}`` tag, so every key a script touches is
+in the slot of its declared ``KEYS`` (Redis Cluster refuses a script's access to another
+slot: the real-cluster test, tests/cluster/test_redis_cluster.py, runs them all).
 """
 
 from __future__ import annotations
@@ -67,14 +72,14 @@ class Keys:
         self.tables = f"{prefix}:{{room}}:tables"
         self.version = f"{prefix}:{{room}}:version"
         self.node_prefix = f"{prefix}:{{room}}:node:"
-        self.table_prefix = f"{prefix}:table:"
+        self.table_prefix = f"{prefix}:{{room}}:table:"
         self.changed = f"{prefix}:{{room}}:changed"  # pub/sub: a process changed the directory
 
     def node(self, name: str) -> str:
         return f"{self.node_prefix}{name}"
 
     def table(self, table_id: str) -> str:
-        return f"{self.table_prefix}{{{table_id}}}"
+        return f"{self.table_prefix}{table_id}"
 
     def inbox(self, node: str) -> str:
         """A node's channel for live moves (``offer``/``taken``, server.cluster.moves)."""
@@ -112,7 +117,7 @@ local node, run, url, tprefix = ARGV[1], ARGV[2], ARGV[3], ARGV[4]
 -- tables a previous run of this node left (tables are not restored across restarts)
 local dropped = 0
 for _, id in ipairs(redis.call('ZRANGE', tables, 0, -1)) do
-  local key = tprefix .. '{' .. id .. '}'
+  local key = tprefix .. id
   local owner = redis.call('HMGET', key, 'node', 'run')
   if owner[1] == false or (owner[1] == node and owner[2] ~= run) then
     redis.call('DEL', key)
@@ -142,7 +147,7 @@ local nodes, nodekey, tables, version = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
 local node, run, tprefix = ARGV[1], ARGV[2], ARGV[3]
 local dropped = 0
 for _, id in ipairs(redis.call('ZRANGE', tables, 0, -1)) do
-  local key = tprefix .. '{' .. id .. '}'
+  local key = tprefix .. id
   local owner = redis.call('HMGET', key, 'node', 'run')
   if owner[1] == node and owner[2] == run then
     redis.call('DEL', key)
@@ -160,15 +165,14 @@ return dropped
 
 PUT = FENCE + """
 -- KEYS: table hash, tables, version[, fence]; ARGV: table, node, run, url, number, entry
--- ('' = none), state (the table's state for a failover, server.table.handoff), players
--- (seated ids), token
+-- ('' = none), players (seated ids), token (the table's state is STATE's alone)
 -- 0 when another node (or another run of this one) owns the table: never overwrite it
 local key, tables, version = KEYS[1], KEYS[2], KEYS[3]
 local id, node, run, url, number, entry = ARGV[1], ARGV[2], ARGV[3], ARGV[4], ARGV[5], ARGV[6]
 local owner = redis.call('HMGET', key, 'node', 'run')
 if owner[1] and (owner[1] ~= node or owner[2] ~= run) then return 0 end
 redis.call('HSET', key, 'node', node, 'run', run, 'url', url, 'number', number,
-           'state', ARGV[7], 'players', ARGV[8])
+           'players', ARGV[7])
 if entry == '' then
   redis.call('HDEL', key, 'entry')
 else
@@ -223,7 +227,7 @@ local v = redis.call('GET', version) or '0'
 if v == have then return {v, live, false, lapsed} end
 local out = {}
 for _, id in ipairs(redis.call('ZRANGE', tables, 0, -1)) do
-  local row = redis.call('HMGET', tprefix .. '{' .. id .. '}', 'node', 'url', 'entry',
+  local row = redis.call('HMGET', tprefix .. id, 'node', 'url', 'entry',
                         'players')
   if row[1] then
     table.insert(out, id)
@@ -248,7 +252,7 @@ local nprefix, lprefix, lsuffix = ARGV[6], ARGV[7], ARGV[8]
 if is_live(lost, lprefix, lsuffix, nprefix) then return false end
 local out = {}
 for _, id in ipairs(redis.call('ZRANGE', tables, 0, -1)) do
-  local key = tprefix .. '{' .. id .. '}'
+  local key = tprefix .. id
   local row = redis.call('HMGET', key, 'node', 'run', 'state')
   if row[1] == lost then
     redis.call('HSET', key, 'node', node, 'run', run, 'url', url)
@@ -265,19 +269,20 @@ return out
 """
 
 OFFER = FENCE + """
--- A live move, the owner's offer (server.cluster.moves). KEYS: table hash[, fence];
--- ARGV: node, run, the taker's node, the table's state, token -> 1, or 0 if not the owner
+-- A live move, the owner's offer (server.cluster.moves), once its state is written (STATE).
+-- KEYS: table hash[, fence]; ARGV: node, run, the taker's node, token -> 1, or 0 if not the
+-- owner
 local owner = redis.call('HMGET', KEYS[1], 'node', 'run')
 if owner[1] ~= ARGV[1] or owner[2] ~= ARGV[2] then return 0 end
-redis.call('HSET', KEYS[1], 'move', ARGV[4], 'move_to', ARGV[3])
+redis.call('HSET', KEYS[1], 'move_to', ARGV[3])
 return 1
 """
 
 ACCEPT = FENCE + """
 -- A live move, taken (the one atomic change of owner). KEYS: table hash, version[, fence];
--- ARGV: the owner's node, node, run, url, token -> {the owner's run, the state}, or false
--- when the offer is not (or no longer) for this node
-local row = redis.call('HMGET', KEYS[1], 'node', 'run', 'move', 'move_to')
+-- ARGV: the owner's node, node, run, url, token -> {the owner's run, the saved state}, or
+-- false when the offer is not (or no longer) for this node
+local row = redis.call('HMGET', KEYS[1], 'node', 'run', 'state', 'move_to')
 if row[1] ~= ARGV[1] or row[4] ~= ARGV[2] or not row[3] then return false end
 redis.call('HSET', KEYS[1], 'node', ARGV[2], 'run', ARGV[3], 'url', ARGV[4])
 redis.call('HDEL', KEYS[1], 'move', 'move_to')

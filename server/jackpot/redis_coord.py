@@ -8,7 +8,9 @@ machines with skewed clocks agree).  Every script is idempotent, so a client tha
 connection mid-call simply calls again.  Pool changes are published on the meter channel
 (``"<minor> <major> <split 0|1> <table of a payout or ''>"``).
 
-Keys (all under ``prefix``, default ``jp``): see :data:`server.jackpot.lua.KEY_NAMES`.
+Keys (all under ``prefix``, default ``jp``, tagged ``{room}``: ``jp:{room}:<name>`` for each
+of :data:`server.jackpot.lua.KEY_NAMES`, one hash slot with the node's fencing token every
+script checks, ``ledger:{room}:token:<node>``; the meter channel is ``jp:{room}:meter``).
 """
 
 from __future__ import annotations
@@ -60,7 +62,7 @@ class RedisCoordinator:
         """This process's lease (:mod:`server.ledger.lease`): with it every booking and
         payout carries the process's fencing token, and a stale one is refused
         (:class:`~server.ledger.lease.StaleLease`, the lease lost)."""
-        self.keys = [f"{prefix}:{name}" for name in lua.KEY_NAMES]
+        self.keys = [f"{prefix}:{{room}}:{name}" for name in lua.KEY_NAMES]
         self.channel = self.keys[-1]
         self._init = redis.script(lua.INIT)
         self._register = redis.script(lua.REGISTER)

@@ -427,14 +427,12 @@ class SqliteHistory:
 
 
 _SAVE_LUA = """
-local p = ARGV[1]
-local seq = redis.call('INCR', p .. 'seq')
-redis.call('SET', p .. 'rec:' .. seq, ARGV[4])
-redis.call('ZADD', p .. 'hand:' .. ARGV[2], seq, seq)
-for i = 5, #ARGV do
-    redis.call('ZADD', p .. 'player:' .. ARGV[i], seq, seq)
-    redis.call('ZADD', p .. 'player:' .. ARGV[i] .. ':table:' .. ARGV[3], seq, seq)
-end
+-- KEYS: seq, hand:<hand>, then player:<id> and player:<id>:table:<table> of each player;
+-- ARGV: the prefix, the record's JSON (rec:<seq> is named from the new seq: the prefix's
+-- hash tag keeps it in the slot of KEYS)
+local seq = redis.call('INCR', KEYS[1])
+redis.call('SET', ARGV[1] .. 'rec:' .. seq, ARGV[2])
+for i = 2, #KEYS do redis.call('ZADD', KEYS[i], seq, seq) end
 return seq
 """
 
@@ -442,12 +440,13 @@ return seq
 class RedisHistory:
     """Records in Redis, shared by every server process (through :mod:`server.redisio`).
 
-    Keys (under ``prefix``, default ``hist:``): ``seq`` (a counter), ``rec:<seq>`` (the
+    Keys (under ``prefix``, default ``hist:{hist}:``: one hash tag, so a save's keys share one
+    slot of a Redis Cluster): ``seq`` (a counter), ``rec:<seq>`` (the
     record's JSON), ``hand:<hand id>`` (the seqs with that id), ``player:<id>`` and
     ``player:<id>:table:<table>`` (sorted sets of seqs). A save is one Lua script, so it is
     atomic. The connection opens on first use."""
 
-    def __init__(self, url: str, *, prefix: str = "hist:") -> None:
+    def __init__(self, url: str, *, prefix: str = "hist:{hist}:") -> None:
         self.url = url
         self.prefix = prefix
         self._redis: Any = None
@@ -466,8 +465,11 @@ class RedisHistory:
     async def save(self, record: HandRecord) -> None:
         await self._r()
         players = sorted({str(p["player"]) for p in record.players.values()})
-        await self._save_script(args=[self.prefix, record.hand, record.table,
-                                      record.to_json(), *players])
+        p = self.prefix
+        keys = [f"{p}seq", f"{p}hand:{record.hand}"]
+        for player in players:
+            keys += [f"{p}player:{player}", f"{p}player:{player}:table:{record.table}"]
+        await self._save_script(keys=keys, args=[p, record.to_json()])
 
     async def get(self, hand: str, *, player_id: str | None = None) -> HandRecord | None:
         r = await self._r()

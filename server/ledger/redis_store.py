@@ -7,18 +7,22 @@ hand mark happen together or not at all, whatever other processes do at the same
 Durability is Redis's: run it with ``appendonly yes`` and ``appendfsync always`` (or
 ``everysec`` if losing the last second on a power cut is acceptable).
 
-Keys (under ``prefix``, default ``ledger``): ``:bal`` hash account → balance; ``:journal``
-list of JSON rows (a row's ``seq`` is its position from 1); ``:keys`` hash idempotency key →
-batch; ``:batch`` counter; ``:open`` hash hand → JSON mark; ``:outbox`` hash key → text;
-``:users`` hash; ``:settings`` hash; ``:ids:<name>`` a counter that never goes back (table ids,
-hand numbers: :mod:`server.ledger.ids`);
-``:sess`` hash session id → ``"<player> <expires>"``, ``:sess_exp`` sorted set of session ids
-by expiry, ``:psess:<player>`` set of a player's session ids; ``:guests`` sorted set of guest
-ids by last activity; ``:{node:<node>}:lease`` hash ``holder``, ``token``: the node's lease
-(which run of a server process it is; expires with the lease) and ``:{node:<node>}:token``
-the node's fencing token, a counter that never goes back (:mod:`server.ledger.lease`; one
-hash tag, so the lease script's keys share one slot); ``:audit`` list of the operator's
-audit records (JSON; a record's ``seq`` is its position from 1; only ever ``RPUSH``ed).
+Keys (under ``prefix``, default ``ledger``; issue 26: every script's keys share one hash
+slot, for a Redis Cluster). The money and the leases share the room's hash tag ``{room}``
+(with the directory's and the jackpot's keys: a fenced write checks its node's token in the
+slot it writes): ``:{room}:bal`` hash account → balance; ``:{room}:journal`` list of JSON rows
+(a row's ``seq`` is its position from 1); ``:{room}:keys`` hash idempotency key → batch;
+``:{room}:batch`` counter; ``:{room}:open`` hash hand → JSON mark; ``:{room}:outbox`` hash key
+→ text; ``:{room}:lease:<node>`` hash ``holder``, ``token``: the node's lease (which run of a
+server process it is; expires with the lease) and ``:{room}:token:<node>`` the node's fencing
+token, a counter that never goes back (:mod:`server.ledger.lease`). The sessions share the
+tag ``{sess}``: ``:{sess}:sess`` hash session id → ``"<player> <expires>"``,
+``:{sess}:sess_exp`` sorted set of session ids by expiry, ``:{sess}:psess:<player>`` set of a
+player's session ids. Single-key commands only, untagged: ``:users`` hash; ``:settings``
+hash; ``:ids:<name>`` a counter that never goes back (table ids, hand numbers:
+:mod:`server.ledger.ids`); ``:guests`` sorted set of guest ids by last activity; ``:audit``
+list of the operator's audit records (JSON; a record's ``seq`` is its position from 1; only
+ever ``RPUSH``ed).
 """
 
 from __future__ import annotations
@@ -131,7 +135,7 @@ local old = redis.call('HGET', KEYS[1], ARGV[1])
 if old and string.sub(old, 1, #ARGV[2] + 1) ~= ARGV[2] .. ' ' then return 0 end
 redis.call('HSET', KEYS[1], ARGV[1], ARGV[2] .. ' ' .. ARGV[3])
 redis.call('ZADD', KEYS[2], ARGV[3], ARGV[1])
-redis.call('SADD', ARGV[4] .. ARGV[2], ARGV[1])
+redis.call('SADD', KEYS[3], ARGV[1])
 return 1
 """
 
@@ -168,7 +172,7 @@ class RedisSessions:
     def __init__(self, prefix: str) -> None:
         self.prefix = prefix
         self._redis: Redis | None = None
-        self._keys = [self._k("sess"), self._k("sess_exp")]
+        self._keys = [self._k("{sess}:sess"), self._k("{sess}:sess_exp")]
 
     @property
     def redis(self) -> Redis:
@@ -186,11 +190,11 @@ class RedisSessions:
         return f"{self.prefix}:{name}"
 
     async def put(self, sid: str, player_id: str, expires: float) -> None:
-        await self._session_put(keys=self._keys,
-                                args=[sid, player_id, repr(float(expires)), self._k("psess:")])
+        await self._session_put(keys=[*self._keys, self._k("{sess}:psess:") + player_id],
+                                args=[sid, player_id, repr(float(expires))])
 
     async def get(self, sid: str) -> tuple[str, float] | None:
-        value = await self.redis.call("HGET", self._k("sess"), sid)
+        value = await self.redis.call("HGET", self._k("{sess}:sess"), sid)
         if not value:
             return None
         player_id, _, expires = str(value).partition(" ")
@@ -198,15 +202,15 @@ class RedisSessions:
 
     async def revoke(self, sid: str) -> None:
         await self._session_drop(keys=self._keys,
-                                 args=[self._k("psess:"), "sid", sid])
+                                 args=[self._k("{sess}:psess:"), "sid", sid])
 
     async def revoke_all(self, player_id: str) -> int:
         return int(await self._session_drop(keys=self._keys,
-                                            args=[self._k("psess:"), "player", player_id]))
+                                            args=[self._k("{sess}:psess:"), "player", player_id]))
 
     async def purge(self, now: float, limit: int = 1000) -> int:
         return int(await self._session_drop(keys=self._keys,
-                                            args=[self._k("psess:"), "expired",
+                                            args=[self._k("{sess}:psess:"), "expired",
                                                   repr(float(now)), limit]))
 
     async def guest_seen(self, player_id: str, when: float) -> None:
@@ -276,24 +280,24 @@ class RedisStore:
             args += [k, v]
         for t in batch.transfers:
             args += [t.src, t.dst, t.amount, t.reason]
-        keys = [self._k("bal"), self._k("journal"), self._k("keys"), self._k("batch"),
-                self._k("open"), self._k("outbox")]
+        keys = [self._k(f"{{room}}:{name}") for name in
+                ("bal", "journal", "keys", "batch", "open", "outbox")]
         if fence is not None:
             keys.append(fence.key)
         reply = await self._apply(keys=keys, args=args)
         return Outcome(reply)
 
     async def balance(self, account: str) -> int:
-        value = await self.redis.call("HGET", self._k("bal"), account)
+        value = await self.redis.call("HGET", self._k("{room}:bal"), account)
         return int(value) if value else 0
 
     async def balances(self, prefix: str = "") -> dict[str, int]:
-        flat = await self.redis.call("HGETALL", self._k("bal"))
+        flat = await self.redis.call("HGETALL", self._k("{room}:bal"))
         pairs = zip(flat[::2], flat[1::2], strict=True)
         return {str(a): int(b) for a, b in pairs if str(a).startswith(prefix)}
 
     async def journal(self, since: int = 0, limit: int = 1000) -> list[Entry]:
-        rows = await self.redis.call("LRANGE", self._k("journal"), since, since + limit - 1)
+        rows = await self.redis.call("LRANGE", self._k("{room}:journal"), since, since + limit - 1)
         out = []
         for i, row in enumerate(rows or []):
             batch, src, dst, amount, reason = json.loads(row)
@@ -301,7 +305,7 @@ class RedisStore:
         return out
 
     async def open_hands(self) -> list[HandMark]:
-        flat = await self.redis.call("HGETALL", self._k("open"))
+        flat = await self.redis.call("HGETALL", self._k("{room}:open"))
         marks = []
         for hand, data in zip(flat[::2], flat[1::2], strict=True):
             d = json.loads(data)
@@ -312,15 +316,15 @@ class RedisStore:
     async def outbox_put(self, key: str, value: str) -> None:
         if not 0 < len(key) <= 200:
             raise ValueError("outbox key must be 1..200 characters")
-        await self.redis.call("HSET", self._k("outbox"), key, value)
+        await self.redis.call("HSET", self._k("{room}:outbox"), key, value)
 
     async def outbox_list(self, prefix: str = "") -> list[tuple[str, str]]:
-        flat = await self.redis.call("HGETALL", self._k("outbox"))
+        flat = await self.redis.call("HGETALL", self._k("{room}:outbox"))
         pairs = zip(flat[::2], flat[1::2], strict=True)
         return sorted((str(k), str(v)) for k, v in pairs if str(k).startswith(prefix))
 
     async def outbox_delete(self, key: str) -> None:
-        await self.redis.call("HDEL", self._k("outbox"), key)
+        await self.redis.call("HDEL", self._k("{room}:outbox"), key)
 
     async def setting(self, name: str, default: str) -> str:
         return str(await self._setting(keys=[self._k("settings")], args=[name, default]))
@@ -345,7 +349,7 @@ class RedisStore:
         return int(await self._update_user(keys=[self._k("users")], args=[key, data])) == 1
 
     def _lease_keys(self, node: str) -> list[str]:
-        return [self._k(f"{{node:{node}}}:lease"), self._k(f"{{node:{node}}}:token")]
+        return [self._k(f"{{room}}:lease:{node}"), self._k(f"{{room}}:token:{node}")]
 
     def lease_key(self, node: str) -> str:
         return self._lease_keys(node)[1]
@@ -353,7 +357,7 @@ class RedisStore:
     def lease_ends(self) -> tuple[str, str]:
         """A node's lease hash is ``ends[0] + node + ends[1]`` (the cluster's directory
         reads a node's liveness there)."""
-        return self._k("{node:"), "}:lease"
+        return self._k("{room}:lease:"), ""
 
     async def acquire_lease(self, node: str, holder: str, seconds: float,
                             token: int | None = None) -> LeaseState:

@@ -222,7 +222,7 @@ async def test_a_closed_table_and_a_stopped_process_leave_the_directory(
     try:
         keys = sorted(await r.call("KEYS", "dir:*"))
         assert keys == sorted(["dir:{room}:node:b", "dir:{room}:nodes", "dir:{room}:tables",
-                               f"dir:table:{{{table}}}", "dir:{room}:version"]), keys
+                               f"dir:{{room}}:table:{table}", "dir:{room}:version"]), keys
         entry = await r.call("HGETALL", "dir:{room}:node:b")
         assert dict(zip(entry[::2], entry[1::2], strict=True))["url"] == directory(b).url
         await b.close()  # no other process: the table closes with it

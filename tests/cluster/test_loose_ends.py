@@ -379,7 +379,7 @@ async def test_the_state_a_failover_reopens_is_written_at_each_hands_end(node: N
     version = await redis.call("GET", "dir:{room}:version")
     ended = await play_out(table, {0: alice, 3: bob})
     await settled(a)
-    text = await redis.call("HGET", f"dir:table:{{{table}}}", "state")
+    text = await redis.call("HGET", f"dir:{{room}}:table:{table}", "state")
     state = TableState.from_json(str(text))
     by_seat = {s.seat: s.stack for s in state.seats}
     assert by_seat == {int(k): v for k, v in ended["stacks"].items()} != {0: 500, 3: 500}

@@ -105,7 +105,7 @@ async def test_csp10_csp12_three_processes_thousands_of_rounds_restart_and_sigki
         st = await coord.state()
         history = await coord.history(0, 10**7)
         tickets = {k: int(v) for k, v in _pairs(await coord.redis.call(
-            "HGETALL", f"{coord.prefix}:tickets")).items()}
+            "HGETALL", f"{coord.prefix}:{{room}}:tickets")).items()}
         ledger = {k: int(v) for k, v in _pairs(await coord.redis.call(
             "HGETALL", "test:ledger")).items()}
         due = await coord.due()
