@@ -17,34 +17,10 @@ closes it for good or cashes it out. ``TableActor.guard_writes()`` checks all th
 (project once per audience, encode once per codec, send the same frame to every sink of that
 audience; never await a socket).
 
-Decisions documented here:
-
-* **Blinds owed on return.** A player who comes back from sitting out (``sit_in``) at a blinds
-  table waits for the big blind: they are dealt in only on the hand where they would post the
-  last blind, unless the hand could not start without them. A newly seated player plays at
-  once.
-* **Seat change (GEN-04).** The protocol has no seat-change message: a ``sit`` by a seated
-  player at another seat is a change request (moved at once when that seat is free and no hand
-  involves them, otherwise queued; ``ok`` with ``queued: true``). When a seat frees, queued
-  changers asking for it come first, then the waiting list (filled by ``table_full`` refusals).
-* **Rebuy (GEN-06).** A ``sit`` by a seated player at their own seat adds ``buy_in`` chips
-  (the total stays within the table's maximum); during a hand they are in, it is applied when
-  the hand ends.
-* **Disconnection.** A seated player's sink detached: everyone is told at once
-  (``presence``); the seat stays, the clock runs, and their turn times out at the action
-  clock (their time bank is spent only at a table with ``bank_when_disconnected``); after
-  ``Config.reconnect_grace`` without a new connection the player is sat out (keeps the
-  seat). Any later request from the same player id rebinds (``presence`` online again).
-* **Leaving mid-hand.** A ``leave`` during a hand the player is in folds their hand at once
-  if they have a decision now, else at their next turn, with no clock and no ``turn``
-  (:meth:`~server.table.dealer.Dealer.fold_leaver`); they are cashed out when it ends.
-* **Clocks.** ``turn.deadline`` is the action clock's end (Unix seconds); the player's time
-  bank (``Config.time_bank``, per seat, not refilled) runs after it; then ``Hand.timeout``.
-  ``Config.consecutive_timeouts_to_sit_out`` timeouts in a row sit the player out.
-* **Rebuy event.** A rebuy applied between hands is announced as ``seated`` with the new stack.
-* **Spectator delay.** Spectators' public frames are sent ``spectator_delay`` seconds late
-  (clock timer); a spectator's ``watch``/``resume`` snapshot is taken at once and delivered
-  just as late, so the delayed view is consistent.
+The decisions a table follows live with the desk that owns them: seats (blinds owed on return,
+GEN-04 seat change, GEN-06 rebuy, disconnection, leaving mid-hand) in
+:mod:`server.table.seating`, clocks and the time bank in :mod:`server.table.turn_clock`, the
+spectator delay in :mod:`server.table.fanout`.
 
 The actor composes collaborators that own their state:
 :class:`~server.table.seatmap.SeatMap` (who sits where, the waiting list, seat changes),
@@ -70,22 +46,8 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from protocol import messages as m
+from protocol import requests as rq
 from protocol.errors import ProtocolError
-from protocol.requests import (
-    Act,
-    Chat,
-    Host,
-    Leave,
-    Mute,
-    Request,
-    Resume,
-    ShowHands,
-    Sit,
-    SitIn,
-    SitOut,
-    Unwatch,
-    Watch,
-)
 from server.config import Config
 from server.ledger.accounts import guest_tag, is_bot_id
 from server.ledger.history import HistoryStore, MemoryHistory
@@ -98,7 +60,7 @@ from server.table.dealer import Dealer
 from server.table.fanout import EVENT_LOG_SIZE, Fanout, Relay, draft
 from server.table.games import game_for
 from server.table.host import HostDesk
-from server.table.inbox import Inbox, check_owner, guarded_setattr
+from server.table.inbox import Inbox, WriteGuard
 from server.table.jackpot import JackpotService
 from server.table.lifecycle import Event, Lifecycle, Phase
 from server.table.ports import LastHand, MuteBook
@@ -114,6 +76,8 @@ from server.table.viewers import ViewerDesk
 from server.table.wake import STOP, Call, Wake, WakeKind, in_actor
 
 __all__ = ["EVENT_LOG_SIZE", "SeatState", "TableActor"]
+
+_GUARD = WriteGuard()  # the tests' check that only the actor's task writes an actor
 
 log = logging.getLogger("server.table")
 
@@ -298,23 +262,15 @@ class TableActor:
         if practice_wallet is not None:
             self.practice, self.wallet, self.jackpot = True, practice_wallet, None
 
-    # ---------------------------------------------------------------- the ownership check
-    _guarding = False
-
     @classmethod
     def guard_writes(cls, on: bool = True) -> None:
-        """Tests: from now on, a write of any field of a table actor (or of its lifecycle)
-        outside the actor's running task raises ``OwnershipError``
-        (:mod:`server.table.inbox`). Off by default: production pays nothing."""
-        cls._guarding = on
-        if on:
-            setattr(cls, "__setattr__", guarded_setattr)  # noqa: B010 (a class slot)
-        elif "__setattr__" in cls.__dict__:
-            delattr(cls, "__setattr__")
+        """Tests: a write of any field of a table actor (or of its lifecycle) outside the
+        actor's running task raises ``OwnershipError`` (:class:`~server.table.inbox.WriteGuard`);
+        off by default: production pays nothing."""
+        _GUARD.turn(cls, on)
 
     def _check_writer(self) -> None:
-        if TableActor._guarding:
-            check_owner(self, "lifecycle")
+        _GUARD.check(self, "lifecycle")
 
     def summary(self) -> dict[str, Any]:
         """The table's lobby entry."""
@@ -602,7 +558,7 @@ class TableActor:
     def is_removed(self, player_id: str) -> bool:
         return player_id in self.host.removed
 
-    def request_seat(self, env: Envelope, req: Sit) -> None:
+    def request_seat(self, env: Envelope, req: rq.Sit) -> None:
         self.host.request_seat(env, req)
 
     def seats_changed(self) -> None:
@@ -626,17 +582,17 @@ class TableActor:
     async def take_off(self, seat: int) -> bool:
         return await self.seat_desk.take_off(seat)
 
-    _handlers: dict[type[Request], Callable[[TableActor, Envelope], Any]] = {
-        Watch: lambda t, env: t.viewers.watch(env),
-        Unwatch: lambda t, env: t.viewers.unwatch(env),
-        Resume: lambda t, env: t.viewers.resume(env),
-        Chat: lambda t, env: t.viewers.chat(env),
-        Mute: lambda t, env: t.viewers.mute(env),
-        ShowHands: lambda t, env: t.viewers.show_hands(env),
-        Sit: lambda t, env: t.seat_desk.sit(env),
-        Leave: lambda t, env: t.seat_desk.leave(env),
-        SitOut: lambda t, env: t.seat_desk.sit_out(env),
-        SitIn: lambda t, env: t.seat_desk.sit_in(env),
-        Act: lambda t, env: t.dealer.act(env),
-        Host: lambda t, env: t.host.handle(env),
+    _handlers: dict[type[rq.Request], Callable[[TableActor, Envelope], Any]] = {
+        rq.Watch: lambda t, env: t.viewers.watch(env),
+        rq.Unwatch: lambda t, env: t.viewers.unwatch(env),
+        rq.Resume: lambda t, env: t.viewers.resume(env),
+        rq.Chat: lambda t, env: t.viewers.chat(env),
+        rq.Mute: lambda t, env: t.viewers.mute(env),
+        rq.ShowHands: lambda t, env: t.viewers.show_hands(env),
+        rq.Sit: lambda t, env: t.seat_desk.sit(env),
+        rq.Leave: lambda t, env: t.seat_desk.leave(env),
+        rq.SitOut: lambda t, env: t.seat_desk.sit_out(env),
+        rq.SitIn: lambda t, env: t.seat_desk.sit_in(env),
+        rq.Act: lambda t, env: t.dealer.act(env),
+        rq.Host: lambda t, env: t.host.handle(env),
     }

@@ -13,7 +13,7 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-__all__ = ["Inbox", "OwnershipError", "check_owner", "guarded_setattr"]
+__all__ = ["Inbox", "OwnershipError", "WriteGuard", "check_owner", "guarded_setattr"]
 
 
 class Inbox(asyncio.Queue[object]):
@@ -49,3 +49,24 @@ def guarded_setattr(obj: Any, name: str, value: Any) -> None:
     """``__setattr__`` that checks the writer first (see :func:`check_owner`)."""
     check_owner(obj, name)
     object.__setattr__(obj, name, value)
+
+
+class WriteGuard:
+    """The switch of the ownership check for one class (tests only): on, the class's
+    ``__setattr__`` checks the writer (:func:`guarded_setattr`) and :meth:`check` checks
+    other writes the class routes through it (a lifecycle's transitions); off, neither costs
+    anything but one attribute read."""
+
+    def __init__(self) -> None:
+        self.on = False
+
+    def turn(self, cls: type, on: bool) -> None:
+        self.on = on
+        if on:
+            setattr(cls, "__setattr__", guarded_setattr)  # noqa: B010 (a class slot)
+        elif "__setattr__" in cls.__dict__:
+            delattr(cls, "__setattr__")
+
+    def check(self, obj: Any, what: str) -> None:
+        if self.on:
+            check_owner(obj, what)

@@ -10,8 +10,29 @@ task, and reaches the table only through its :class:`~server.table.ports.SeatPor
 actor asks the host, the dealer or the game when a seat's change concerns them); it changes
 seats only through the table's :class:`~server.table.seatmap.SeatMap`, moves chips only
 through the wallet (buy-in, cash-out) and announces each change with one event.
-The decisions these follow (blinds owed on return, GEN-04 seat change, GEN-06 rebuy,
-disconnection) are documented in :mod:`server.table.actor`.
+
+Decisions documented here:
+
+* **Blinds owed on return.** A player who comes back from sitting out (``sit_in``) at a blinds
+  table waits for the big blind: they are dealt in only on the hand where they would post the
+  last blind, unless the hand could not start without them. A newly seated player plays at
+  once.
+* **Seat change (GEN-04).** The protocol has no seat-change message: a ``sit`` by a seated
+  player at another seat is a change request (moved at once when that seat is free and no hand
+  involves them, otherwise queued; ``ok`` with ``queued: true``). When a seat frees, queued
+  changers asking for it come first, then the waiting list (filled by ``table_full`` refusals).
+* **Rebuy (GEN-06).** A ``sit`` by a seated player at their own seat adds ``buy_in`` chips
+  (the total stays within the table's maximum); during a hand they are in, it is applied when
+  the hand ends.
+* **Disconnection.** A seated player's sink detached: everyone is told at once
+  (``presence``); the seat stays, the clock runs, and their turn times out at the action
+  clock (their time bank is spent only at a table with ``bank_when_disconnected``); after
+  ``Config.reconnect_grace`` without a new connection the player is sat out (keeps the
+  seat). Any later request from the same player id rebinds (``presence`` online again).
+* **Leaving mid-hand.** A ``leave`` during a hand the player is in folds their hand at once
+  if they have a decision now, else at their next turn, with no clock and no ``turn``
+  (:meth:`~server.table.dealer.Dealer.fold_leaver`); they are cashed out when it ends.
+* **Rebuy event.** A rebuy applied between hands is announced as ``seated`` with the new stack.
 """
 
 from __future__ import annotations

@@ -6,6 +6,12 @@ Rule of this module: :class:`TurnClock` owns the timers, their token and the run
 on the actor's inbox; the actor asks :meth:`TurnClock.is_current` and drops a stale one (its
 token is older than the last :meth:`TurnClock.cancel`). Grace and next-hand timers are not
 cancelled with the turn's (they carry their own token).
+
+Decision documented here:
+
+* **Clocks.** ``turn.deadline`` is the action clock's end (Unix seconds); the player's time
+  bank (``Config.time_bank``, per seat, not refilled) runs after it; then ``Hand.timeout``.
+  ``Config.consecutive_timeouts_to_sit_out`` timeouts in a row sit the player out.
 """
 
 from __future__ import annotations
