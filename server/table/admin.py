@@ -11,19 +11,51 @@ but the usual ``left`` event).
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Mapping
+from typing import Any, Protocol
 
 from protocol.frames import deliver
 from protocol.requests import Leave
-from server.table.api import Envelope
+from server.table.api import Envelope, Sink
+from server.table.seating import SeatDesk
+from server.table.seatmap import SeatMap
 from server.table.wake import in_actor
 
-if TYPE_CHECKING:
-    from server.table.actor import TableActor
-    from server.table.registry import TableRegistry
+__all__ = ["AdministeredTable", "AnswerSink", "TableAdmin", "Tables", "leave", "occupants"]
 
-__all__ = ["AnswerSink", "TableAdmin", "leave", "occupants"]
+
+class AdministeredTable(Protocol):
+    """What the operator's calls read of a table, and the one desk they go through (the seat
+    desk's own ``leave``, in the table's task): the table actor is one (issue 25: this
+    module does not import it)."""
+
+    @property
+    def table_id(self) -> str: ...
+    @property
+    def seats(self) -> SeatMap: ...
+    @property
+    def seat_desk(self) -> SeatDesk: ...
+    @property
+    def sinks(self) -> dict[int, Sink]: ...
+    @property
+    def inbox(self) -> asyncio.Queue[object]: ...
+    @property
+    def in_hand(self) -> bool: ...
+    @property
+    def closing(self) -> bool: ...
+    @property
+    def stopped(self) -> bool: ...
+    def summary(self) -> dict[str, Any]: ...
+    def call(self, fn: Callable[[], Any]) -> None: ...
+    async def close_for_good(self, reason: str, *, after_hand: bool = False) -> None: ...
+
+
+class Tables(Protocol):
+    """The registry, as the operator's calls use it."""
+
+    @property
+    def actors(self) -> Mapping[str, AdministeredTable]: ...
+    def forget(self, actor: Any, reason: str = "idle") -> None: ...
 
 
 class _KeepCodec:
@@ -58,7 +90,7 @@ class AnswerSink:
         """The answer is the codec's last message (see ``_KeepCodec``)."""
 
 
-def occupants(actor: TableActor) -> dict[str, Any]:
+def occupants(actor: AdministeredTable) -> dict[str, Any]:
     """The players (seat, id, name, stack with pending top-ups, connected, sitting out,
     leaving) of ``actor``'s table, whether a hand runs, and its load (queued items,
     connections)."""
@@ -70,7 +102,7 @@ def occupants(actor: TableActor) -> dict[str, Any]:
             "connections": len(actor.sinks), "closing": actor.closing}
 
 
-async def leave(actor: TableActor, player_id: str) -> dict[str, Any]:
+async def leave(actor: AdministeredTable, player_id: str) -> dict[str, Any]:
     """``player_id`` leaves ``actor``'s table through its ``leave`` handler (run this in the
     actor's task): ``ok`` (chips back to the balance now, or ``pending`` until the running
     hand ends, or off the waiting list) or ``error not_seated``."""
@@ -83,7 +115,7 @@ class TableAdmin:
     """The operator's calls on the tables of one registry (``registry.admin``), each run in
     the table's own task."""
 
-    def __init__(self, registry: TableRegistry) -> None:
+    def __init__(self, registry: Tables) -> None:
         self.registry = registry
 
     def operator_tables(self) -> list[dict[str, Any]]:
@@ -124,7 +156,7 @@ class TableAdmin:
         deliver(message, sinks, failed=lambda sink, exc: None)  # (a sink never raises for
         return len(sinks)  # flow control; one that fails is forgotten by the table itself)
 
-    async def _in_actor(self, actor: TableActor, fn: Callable[[], Any],
+    async def _in_actor(self, actor: AdministeredTable, fn: Callable[[], Any],
                         timeout: float = 30.0) -> Any:
         """Run ``fn()`` (sync or async) in ``actor``'s task and return its result."""
         return await asyncio.wait_for(in_actor(actor, fn, reraise=True), timeout)

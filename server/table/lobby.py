@@ -21,13 +21,12 @@ minimum ante at Caribbean Stud.
 from __future__ import annotations
 
 import bisect
-from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Mapping
+from typing import Any, Protocol
 
 from protocol.errors import ProtocolError
-
-if TYPE_CHECKING:
-    from server.table.registry import TableRegistry
+from server.config import Config
+from server.table.settings import TableSpec
 
 __all__ = ["FILTER_CACHE", "Lobby", "Mutes", "page_of", "row_of", "stake_level",
            "table_number"]
@@ -59,11 +58,24 @@ def table_number(table_id: str) -> int:
         return 0
 
 
-class Lobby:
-    """The registry's lobby listing (see the module docstring)."""
+class Listed(Protocol):
+    """A table as the lobby lists it (the table actor is one)."""
 
-    def __init__(self, registry: TableRegistry) -> None:
-        self._registry = registry
+    @property
+    def spec(self) -> TableSpec: ...
+    def summary(self) -> dict[str, Any]: ...
+
+
+class Lobby:
+    """The registry's lobby listing (see the module docstring). ``actors``: the registry's
+    open tables by id (read when a change is listed); ``enrich``: what changes too often to
+    cache (the jackpot pool), put on copies of entries when a page is served."""
+
+    def __init__(self, actors: Mapping[str, Listed], config: Config,
+                 enrich: Callable[[list[dict[str, Any]]], list[dict[str, Any]]]) -> None:
+        self._actors = actors
+        self._config = config
+        self._enrich = enrich
         self._entries: dict[str, dict[str, Any]] = {}
         self._row: dict[str, _Row] = {}  # by table id, in the order they opened
         self._last = 0  # the highest table number listed so far
@@ -95,7 +107,7 @@ class Lobby:
         rows = self._rows
         if rows is not None:
             return rows
-        actors = self._registry.actors
+        actors = self._actors
         entries = self._entries
         for table_id in self._dirty:
             actor = actors.get(table_id)
@@ -130,8 +142,7 @@ class Lobby:
 
     def page(self, request: Any) -> dict[str, Any]:
         """``{tables, total, next}`` for a :class:`protocol.Tables` request."""
-        return page_of(self._build(), self._filtered, request, self._registry.config,
-                       self._registry._enrich)
+        return page_of(self._build(), self._filtered, request, self._config, self._enrich)
 
 
 def page_of(all_rows: list[_Row], filtered: dict[tuple[Any, ...], tuple[list[int], list[_Row]]],

@@ -130,7 +130,7 @@ class TableRegistry:
         self._by_ip: dict[str, set[str]] = {}
         self.creators: dict[str, tuple[str | None, str | None]] = {}
         self._idle: dict[str, Any] = {}  # table id -> its idle-close Timer
-        self.lobby = Lobby(self)
+        self.lobby = Lobby(self.actors, config, self._enrich)
         self.mutes = Mutes(config.mute_limit)
         self.frozen: Callable[[str], bool] = lambda player_id: False
         """Whether the operator froze an account (``server.main`` sets it): such a player
