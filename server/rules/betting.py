@@ -171,10 +171,7 @@ class Betting:
         if not self.is_open():
             self.pending = set()  # ALLIN-04, checked after every action
             return None
-        return self.next_turn()
-
-    def next_turn(self) -> int:
-        """Choose who acts next among ``pending``: the opener first, then clockwise."""
+        # who acts next among ``pending``: the opener first, then clockwise
         first = self.first_actor
         self.first_actor = None
         if first is not None and first in self.pending:
@@ -363,7 +360,7 @@ def validate(opts: Options, action: str, amount: object, own_bet: int, chip: int
 def _on_grid(lo: int, hi: int, all_in: int, chip: int) -> tuple[int, int]:
     """BET-12: bounds on the chip grid (the minimum rounded up, the maximum down), except the
     all-in total, which is always allowed (ALLIN-01)."""
-    if chip > 1:
+    if chip > 1:  # (a chip of 1: every amount is on the grid)
         if lo < all_in and lo % chip:
             lo = min(all_in, lo + chip - lo % chip)
         if hi < all_in and hi % chip:

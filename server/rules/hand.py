@@ -56,6 +56,9 @@ from server.rules.view import SeatView, View, card_for
 _READY, _OVER, _BETTING, _DRAW, _RUNOUT = (Phase.READY, Phase.OVER, Phase.BETTING, Phase.DRAW,
                                            Phase.RUNOUT)
 
+# offered actions that are well-formed without an amount (``validate`` has nothing to refuse)
+_NO_AMOUNT = frozenset(("fold", "check", "call"))
+
 _cached_check_stakes = lru_cache(maxsize=256)(check_stakes)  # pure; Stakes are frozen values
 
 
@@ -287,7 +290,8 @@ class Hand:
         """The legal options of ``seat`` now, or None when it is not that seat's turn."""
         if self.phase is _OVER or seat != self._turn.to_act:
             return None
-        return self._current_options(seat)
+        opts = self._opts_cache
+        return opts if opts is not None and opts.seat == seat else self._current_options(seat)
 
     def deciding(self) -> tuple[int, ...]:
         """The seat with a decision now (the engine protocol: one at a time here)."""
@@ -350,11 +354,14 @@ class Hand:
                                        f"{action!r} is not allowed now; allowed: {opts.kinds}")
         if action == "draw":
             self.drawing.validate(opts, discard)
-        else:
+        elif amount is not None or action not in _NO_AMOUNT:
             validate(opts, action, amount, self.seats.bets[seat], self.stakes.chip)
         self._apply(seat, opts, action, amount, discard, timeout=False)
         self._advance()
-        return self._drain()
+        events = self._events
+        out = events[:]
+        events.clear()
+        return out
 
     def timeout(self, seat: int) -> list[Event]:
         """The clock ran out: check if free, else fold (draw: stand pat; bring-in: bring in)."""
