@@ -250,8 +250,8 @@ def build_directory(config: Config, ledger: Ledger, registry: TableRegistry
         return None
     directory = Directory(config.redis_url, node=config.node, run=ledger.run,
                           url=config.public_url, lease=config.node_lease,
-                          refresh=config.cluster_lobby_refresh_ms / 1000, registry=registry)
-    directory.ledger = ledger  # live moves and failover move tables' chips
+                          refresh=config.cluster_lobby_refresh_ms / 1000, registry=registry,
+                          ledger=ledger)  # live moves and failover move tables' chips
     ledger.lease.on_lost(directory.lease_lost)  # issue 26: it writes nothing more
     registry.listing_listener = directory.table_changed
     registry.played_listener = directory.hand_played  # (the state a failover reopens)

@@ -330,6 +330,15 @@ class Redis:
                 conn.close()
                 self._resp_subs.pop(conn, None)
 
+    async def subscriber(self) -> RespConnection:
+        """A connection of the caller's own for pub/sub whose channels change while it is
+        open (``SUBSCRIBE``/``UNSUBSCRIBE`` on it: ``server.cluster.bus``): to the server, or
+        through Sentinel to the primary found now. Raises ``OSError``, ``TimeoutError``,
+        :class:`RedisUnavailable`."""
+        host, port = await _discover(self.url) if self.url.sentinels else (
+            self.url.host, self.url.port)
+        return await RespConnection.open(host, port, timeout=2.0, password=self.url.password)
+
     async def close(self) -> None:
         self._closed = True
         if self._watcher is not None:

@@ -1,15 +1,24 @@
-"""The room's directory in Redis, and this process's cached copy of it (issue 17, slice 1).
+"""The room's directory in Redis, and this process's cached copy of it (issue 17, slice 1);
+the part of the cluster that knows who owns which table and keeps the lobby's index, and
+builds the other parts (issue 26, :mod:`server.cluster.ports`: each is handed the ports it
+needs and nothing else; none reads another's attributes).
 
 Rule of this module: requests never wait on Redis for the lobby. One task this object owns
 (:meth:`Directory.start` .. :meth:`Directory.close`) does all of the talking: it writes the
 tables whose lobby entry
 changed (the registry's ``listing_listener`` only marks them: many changes of one table
 between two writes cost one write), and every ``Config.cluster_lobby_refresh_ms`` reads the
-directory into :class:`RoomCopy`, from which :meth:`Directory.page` (``tables``),
-:meth:`Directory.where` (``moved``) and :meth:`Directory.place` (``create_table``) answer.
-The one Redis round trip a request may cost is :meth:`Directory.locate`: a table this copy
-does not know yet (opened elsewhere since the last read) is looked up once before the answer
-is ``unknown_table``.
+directory into :class:`RoomCopy`, from which :meth:`Directory.page` (``tables``) and
+:meth:`Directory.place` (``create_table``) answer, and :class:`~server.cluster.where.Where`, the
+one answer to "where is table X" (``moved``: :meth:`Directory.locate`; the lobby's rows; the
+spectators' relay: :meth:`Directory.watchable`). The one Redis round trip a request may cost is
+a table this copy does not know yet (opened elsewhere since the last read), looked up once
+before the answer is ``unknown_table``.
+
+The parts this object builds and starts: the subscriptions (:mod:`server.cluster.bus`: every
+pub/sub channel of the process, one task; this part's is ``changed``), the saved states
+(:mod:`server.cluster.states`: one per table, written by this object's task), moves, failover
+and the spectators' relay.
 
 Keys and scripts: :mod:`server.cluster.keys`. A table lives on exactly one process; this
 process writes only its own tables (a script refuses to overwrite another owner's).
@@ -32,30 +41,24 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from server.cluster import keys as lua
-from server.cluster.failover import Failover
+from server.cluster.bus import Subscriptions
+from server.cluster.failover import Failover, Steps, ledger_steps
 from server.cluster.keys import Keys
-from server.cluster.moves import Moves
+from server.cluster.moves import Moves, ledger_take
+from server.cluster.ports import Me, NodeInfo
 from server.cluster.spectate import Spectate
+from server.cluster.states import TableStates
 from server.cluster.tasks import cancel_all
+from server.cluster.where import Where
 from server.ledger.journal import Ledger
 from server.ledger.lease import StaleLease, is_stale
 from server.redisio import Redis, RedisScriptError, RedisUnavailable
-from server.table.handoff import export_state
 from server.table.lobby import page_of, row_of, table_number
 from server.table.registry import TableRegistry
 
 __all__ = ["Directory", "NodeInfo", "RoomCopy"]
 
 log = logging.getLogger("server.cluster")
-
-
-@dataclass(frozen=True, slots=True)
-class NodeInfo:
-    """A live process of the cluster, as the directory lists it."""
-
-    name: str
-    url: str
-    draining: bool = False
 
 
 @dataclass
@@ -98,10 +101,6 @@ class RoomCopy:
         copy.rows.sort(key=lambda r: r[1][0])
         return copy
 
-    def listed(self) -> list[Any]:
-        """The rows of the live nodes' listed tables (a dead node's wait for failover)."""
-        return [row for node, row in self.rows if node in self.nodes]
-
 
 def _resolve(waiters: list[asyncio.Future[None]]) -> None:
     for waiter in waiters:
@@ -114,22 +113,24 @@ class Directory:
 
     ``redis``: a :class:`~server.redisio.Redis` or its URL; ``node``/``run``: the ledger's
     node name and run; ``url``: this process's public ``ws://…/ws``; ``lease`` seconds;
-    ``refresh`` seconds between reads; ``registry``: this process's tables."""
+    ``refresh`` seconds between reads; ``registry``: this process's tables; ``ledger``: the
+    process's ledger (moves and failover move tables' chips)."""
 
     def __init__(self, redis: Redis | str, *, node: str, run: str, url: str, lease: float,
                  refresh: float, registry: TableRegistry, prefix: str = "dir",
-                 clock: Callable[[], float] = time.monotonic) -> None:
+                 clock: Callable[[], float] = time.monotonic,
+                 ledger: Ledger | None = None) -> None:
         self._redis_arg = redis
         self.redis: Redis | None = redis if isinstance(redis, Redis) else None
         self.node, self.run, self.url = node, run, url
         self.lease, self.refresh = lease, refresh
         self.registry = registry
         self.keys = Keys(prefix)
+        self.me = Me(node, run, url, self.keys)
         self.copy = RoomCopy()
         self.reads = 0  # directory reads into the copy (tests)
         self._clock = clock
         self._dirty: set[str] = set()
-        self._played: set[str] = set()  # tables that ended a hand since their state's write
         self._wake = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
         self._placed: dict[str, int] = {}  # node -> tables sent there since the last read
@@ -137,21 +138,31 @@ class Directory:
         # up: that pass resolves them once it has written it (whichever pass that is)
         self._written: dict[str, list[asyncio.Future[None]]] = {}
         self._reads: list[asyncio.Future[None]] = []
-        self.draining = False
+        self._draining = False
         self._healthy_since: float | None = None  # Redis answering since (monotonic)
         self._want_read = False  # another process announced a change: read soon
-        self.spectate = Spectate(lambda: self.redis, registry=registry, prefix=prefix,
-                                 node=node, lease=lease)
+        self.ledger = ledger
+        self.lost = False  # this process's lease is lost: it writes nothing any more
+        self.bus = Subscriptions(lambda: self.redis, name=node)
+        """Every pub/sub channel of this process (:mod:`server.cluster.bus`)."""
+        self.where = Where(self.me, lambda: self.copy, lambda: self.redis, self.lease_ends)
+        """The one answer to "where is table X" (:mod:`server.cluster.where`)."""
+        self.states = TableStates(self, registry, self._wake.set)
+        """One saved state per table (:mod:`server.cluster.states`)."""
+        self.spectate = Spectate(lambda: self.redis, self.bus, registry=registry,
+                                 prefix=prefix, node=node, lease=lease)
         """Spectators across processes (:mod:`server.cluster.spectate`): the registry's
         relay, and the remote tables watched here."""
-        self.moves = Moves(self)
+        self.moves = Moves(self, self.bus, self.states, registry,
+                           ledger_take(lambda: self.ledger))
         """Live table moves (:mod:`server.cluster.moves`): a drain hands tables over, and
         this process takes tables others hand over."""
-        self.failover = Failover(self)
+        self.failover = Failover(self, registry, self.where, self._steps, lease)
         """Failover (:mod:`server.cluster.failover`): the tables of a process whose lease
         lapsed, reopened here when this process is the one that takes it over."""
-        self.ledger: Ledger | None = None  # the process's ledger (moves and failover need it)
-        self.lost = False  # this process's lease is lost: it writes nothing any more
+
+    def _steps(self) -> Steps | None:
+        return None if self.ledger is None else ledger_steps(self.ledger, self.registry)
 
     # ------------------------------------------------------------------ life
     async def start(self) -> None:
@@ -173,13 +184,19 @@ class Directory:
                  self.node, self.url, len(self.copy.nodes), len(self.copy.owner), dropped)
         self._task = asyncio.get_running_loop().create_task(self._keep(),
                                                             name=f"directory:{self.node}")
-        await self.spectate.start()
-        await self.moves.start()
+        self.bus.on(self.keys.changed, self._changed)
+        self.spectate.start()
+        self.moves.start()
+        await self.bus.start()  # every channel above subscribed
+
+    def _changed(self, _channel: str, message: str) -> None:
+        if message != self.node:  # another process's write: read the directory again soon
+            self.want_read()
 
     async def drain(self) -> None:
         """Shutdown began: no new tables are placed here (the node stays listed, and its
         tables too, until :meth:`close`)."""
-        self.draining = True
+        self._draining = True
         if self.redis is not None:
             with contextlib.suppress(RedisUnavailable, RedisScriptError):
                 await self.redis.script(lua.DRAIN)(keys=[self.keys.node(self.node)],
@@ -191,6 +208,7 @@ class Directory:
         await self.moves.close()
         await self.failover.close()
         await self.spectate.close()
+        await self.bus.close()
         await cancel_all([self._task])
         self._task = None
         if self.redis is None:
@@ -208,16 +226,16 @@ class Directory:
         log.info("event=cluster_left node=%s", self.node)
 
     def hand_played(self, table_id: str) -> None:
-        """The registry's ``played_listener``: write the table's state (:data:`lua.STATE`,
-        what a failover reopens it from) at the next turn of the task, at most once per
-        ``refresh`` (non-blocking)."""
-        self._played.add(table_id)
-        self._wake.set()
+        """The registry's ``played_listener`` (in the table's task, at its hand's end): its
+        state is read now and written at the next turn of the task, at most once per
+        ``refresh`` (:mod:`server.cluster.states`; non-blocking)."""
+        self.states.hand_ended(table_id)
 
     def table_changed(self, table_id: str) -> None:
         """The registry's ``listing_listener``: write this table at the next turn of the
-        task (non-blocking)."""
+        task, and its state with it when no hand runs (non-blocking)."""
         self._dirty.add(table_id)
+        self.states.entry_changed(table_id)
         self._wake.set()
 
     async def written(self, table_id: str, timeout: float = 5.0) -> bool:
@@ -251,52 +269,26 @@ class Directory:
         processes, filtered and paged as a standalone process's own (each with ``node``)."""
         copy = self.copy
         if copy.listed_rows is None:
-            copy.listed_rows = copy.listed()
+            copy.listed_rows = self.where.live(copy.rows)
         return page_of(copy.listed_rows, copy.filtered, request, self.registry.config,
                        self.registry._enrich)
 
-    def where(self, table_id: str) -> str | None:
-        """The ``moved`` URL of a table another live process owns, from the copy; None when
-        the copy does not know the table there (then :meth:`locate`)."""
-        node = self.copy.owner.get(table_id)
-        if node is None or node == self.node:
-            return None
-        info = self.copy.nodes.get(node)
-        return None if info is None else info.url
-
     def watchable(self, table_id: str, player_id: str | None = None) -> bool:
-        """Can this process serve a watcher of ``table_id`` (``Spectate``): a listed table
-        of another live process, as the copy knows it, and ``player_id`` not seated there (a
-        private table, one the copy does not know yet, or a player's ``resume`` answers
-        ``moved``)."""
-        if player_id is not None and player_id in self.copy.seated.get(table_id, ()):
-            return False
-        node = self.copy.owner.get(table_id)
-        return (node is not None and node != self.node and node in self.copy.nodes
-                and table_id not in self.copy.unlisted)
+        """Can this process serve a watcher of ``table_id`` (``Spectate``): see
+        :meth:`server.cluster.where.Where.watchable`."""
+        return self.where.watchable(table_id, player_id)
 
     async def locate(self, table_id: str) -> str | None:
-        """One look-up in Redis: the URL of the live process owning ``table_id`` (not this
-        one), or None (``unknown_table``)."""
-        if self.redis is None:
-            return None
-        try:
-            found = await self.redis.script(lua.LOCATE)(
-                keys=[self.keys.table(table_id)],
-                args=[self.keys.node_prefix, *self.lease_ends()])
-        except (RedisUnavailable, RedisScriptError) as exc:
-            log.warning("event=cluster_locate_failed table=%s error=%r", table_id[:64], exc)
-            return None
-        if not found or found[0] == self.node:
-            return None
-        return str(found[1])
+        """The ``moved`` URL of ``table_id``, owned by another live process, or None
+        (``unknown_table``): :meth:`server.cluster.where.Where.find`."""
+        return await self.where.find(table_id)
 
     def place(self) -> str | None:
         """Where ``create_table`` should open its table: None for here, else the ``moved`` URL
         of the least-loaded live process (fewest tables, then fewest seated players; this one
         on a tie, so a request sent there stays there). Each table sent elsewhere counts
         there until the next read, so a burst of creations spreads."""
-        here: tuple[int, int] = (1 << 30, 0) if self.draining else self._own_load()
+        here: tuple[int, int] = (1 << 30, 0) if self._draining else self._own_load()
         best = self.least_loaded(here)
         return None if best is None else best.url
 
@@ -325,6 +317,17 @@ class Directory:
             if entry is not None:
                 players += int(entry.get("players", 0))
         return len(actors), players
+
+    # ------------------------------------------------------------------ Owning (the port)
+    def draining(self) -> bool:
+        return self._draining
+
+    def may_take_over(self) -> bool:
+        return not self._draining and not self.lost and self.steady()
+
+    async def script(self, code: str, keys: list[str], args: list[Any]) -> Any:
+        assert self.redis is not None
+        return await self.redis.script(code)(keys=keys, args=args)
 
     # ------------------------------------------------------------------ the lease
     def lease_ends(self) -> tuple[str, str]:
@@ -357,7 +360,7 @@ class Directory:
         failover in progress moves the rest)."""
         self.lost = True
         self._dirty.clear()
-        self._played.clear()
+        self.states.drop()
         log.critical("event=cluster_lease_lost node=%s reason=%s", self.node, reason)
         self.want_read()
 
@@ -376,13 +379,13 @@ class Directory:
         while True:
             if self.lost:  # nothing is written any more
                 self._dirty.clear()
-                self._played.clear()
+                self.states.drop()
                 _resolve([w for ws in self._written.values() for w in ws])
                 self._written.clear()
             due = [next_read]
             if self._dirty:
                 due.append(clock() if self._written else last_flush + self.refresh)
-            if self._played:
+            if self.states.due():
                 due.append(last_states + self.refresh)
             if self._want_read:
                 due.append(last_read + self.refresh)
@@ -395,9 +398,9 @@ class Directory:
                 if self._dirty and (self._written or now >= last_flush + self.refresh):
                     last_flush = now
                     await self._flush()
-                if self._played and clock() >= last_states + self.refresh:
+                if self.states.due() and clock() >= last_states + self.refresh:
                     last_states = clock()
-                    await self._write_states()
+                    await self.states.write()
                 now = clock()
                 if now >= next_read or (self._want_read and now >= last_read + self.refresh):
                     self._want_read = False
@@ -446,13 +449,12 @@ class Directory:
                     done += waiters
                     continue
                 entry = self.registry.lobby.entry(table_id)
-                owner = self.registry.creators.get(table_id, (None, None))[0]
-                state = export_state(actor, owner=owner)
+                seated = sorted(st.player_id for _, st in actor.seats.occupied())
                 written = await self.fenced(
                     lua.PUT, [k.table(table_id), k.tables, k.version],
                     [table_id, self.node, self.run, self.url, table_number(table_id),
                      "" if entry is None else json.dumps(entry, separators=(",", ":")),
-                     state.to_json(), " ".join(sorted(state.stacks()))])
+                     " ".join(seated)])
             except BaseException:
                 self._dirty.add(table_id)  # written on the next turn, its waiters with it
                 self._written.setdefault(table_id, [])[:0] = waiters
@@ -467,24 +469,6 @@ class Directory:
         if wrote:
             await self.announce()
         _resolve(done)
-
-    async def _write_states(self) -> None:
-        """The state of every table that ended a hand since (one :data:`lua.STATE` each; a
-        table whose entry is due too gets its state with it, from :meth:`_flush`)."""
-        assert self.redis is not None
-        while self._played:
-            table_id = self._played.pop()
-            actor = self.registry.actors.get(table_id)
-            if actor is None or actor.stopped or table_id in self._dirty:
-                continue
-            owner = self.registry.creators.get(table_id, (None, None))[0]
-            try:
-                await self.fenced(
-                    lua.STATE, [self.keys.table(table_id)],
-                    [self.node, self.run, export_state(actor, owner=owner).to_json()])
-            except BaseException:
-                self._played.add(table_id)  # written on the next turn
-                raise
 
     async def _read(self) -> None:
         assert self.redis is not None
@@ -502,7 +486,8 @@ class Directory:
             self.copy.lapsed = [str(n) for n in lapsed or () if str(n) != self.node]
             if self.copy.lapsed:
                 self.failover.lapsed(self.copy.lapsed)
-            await self.failover.fence_lost()
+            await self.failover.fence_lost(
+                lambda t: self.copy.owner.get(t) in (None, self.node))
         finally:
             for waiter in reads:
                 if not waiter.done():

@@ -11,21 +11,28 @@ The steps, for one table (``docs/architecture.md``, "Live table moves"):
    its running hand is over, :func:`server.table.handoff.hand_over` runs in its task, so
    nothing of it changes from then on. This module never writes a table: it asks the actor
    (its inbox) and awaits the answer.
-2. The owner writes its state and the taker's name (:data:`~server.cluster.keys.OFFER`) and
+2. The owner writes its state through the saved states' one path (:mod:`server.cluster.states`,
+   the table's ``state``), then the taker's name (:data:`~server.cluster.keys.OFFER`), and
    publishes ``offer <table> <owner>`` on the taker's inbox channel (the least-loaded live
    process that is not draining).
 3. The taker :data:`~server.cluster.keys.ACCEPT` accepts (owner changed; from here on ``moved``
-   sends everyone there), moves the chips in one keyed ledger batch
-   (:func:`server.ledger.takeover.take_table`: the balances, not the owner's word), opens the
-   table with the same id and state, its players disconnected until they come back, and
-   publishes ``taken <table>`` back (a taker that is draining itself answers ``refused
-   <table>`` and takes nothing).
+   sends everyone there) and reads the saved state (test decks travel in it), moves the chips
+   in one keyed ledger batch (:func:`server.ledger.takeover.take_table`: the balances, not
+   the owner's word), opens the table with the same id and state, its players disconnected
+   until they come back, and publishes ``taken <table>`` back (a taker that is draining
+   itself answers ``refused <table>`` and takes nothing).
 4. The owner pushes ``moved`` to every connection following the table and forgets it (the
    seats emptied without a chip moving). ``refused``, or no answer within
    :data:`OFFER_TIMEOUT`: it
    :data:`~server.cluster.keys.CANCEL` withdraws the offer; that fails only when the table was taken
    meanwhile (then it is gone all the same), else the table stays here and the ordinary
    shutdown closes it (everyone cashed out).
+
+Ports (:mod:`server.cluster.ports`): the directory as :class:`~server.cluster.ports.Owning`,
+the subscriptions as :class:`~server.cluster.ports.Bus` (the node's inbox channel), the saved
+states as :class:`~server.cluster.ports.Saving`, the registry as
+:class:`~server.cluster.ports.Tables`; the ledger step (``take``) is injected, so moves are built
+alone with fakes in tests.
 """
 
 from __future__ import annotations
@@ -39,80 +46,89 @@ from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
 from server.cluster import keys as lua
+from server.cluster.ports import Bus, Owning, Saving, Tables
 from server.cluster.tasks import cancel_all
 from server.ledger.takeover import take_table
 from server.redisio import RedisScriptError, RedisUnavailable
 from server.table.handoff import TableState, hand_over
 
 if TYPE_CHECKING:
-    from server.cluster.directory import Directory
+    from server.ledger.journal import Ledger
     from server.table.actor import TableActor
 
-__all__ = ["OFFER_TIMEOUT", "Moves"]
+__all__ = ["OFFER_TIMEOUT", "Moves", "Take"]
 
 log = logging.getLogger("server.cluster")
 
 OFFER_TIMEOUT = 5.0
 """Seconds an owner waits for ``taken`` before it withdraws its offer."""
 
+Take = Callable[[str, str, str, set[str]], Awaitable[dict[str, int]]]
+"""``take(table, owner, owner's run, players)``: the table's chips moved into this process's
+accounts (:func:`server.ledger.takeover.take_table`), player -> stack."""
+
+
+def ledger_take(ledger: Callable[[], Ledger | None]) -> Take:
+    """:data:`Take` through the process's ledger."""
+    async def take(table_id: str, owner: str, run: str, players: set[str]) -> dict[str, int]:
+        led = ledger()
+        assert led is not None, "moves need the process's ledger"
+        return await take_table(led, table_id, owner, run, players)
+    return take
+
+
 class Moves:
     """This process's live moves, both sides (see the module docstring)."""
 
-    def __init__(self, directory: Directory) -> None:
-        self.d = directory
+    def __init__(self, owning: Owning, bus: Bus, states: Saving, tables: Tables,
+                 take: Take) -> None:
+        self._owning = owning
+        self._bus = bus
+        self._states = states
+        self._tables = tables
+        self._take_chips = take
         self._taken: dict[str, asyncio.Future[bool]] = {}  # table -> taken or refused
-        self._task: asyncio.Task[None] | None = None
         self._jobs: set[asyncio.Task[None]] = set()
-        self.moved: dict[str, str] = {}  # tables handed over by this process -> their URL
+        self._inbox = owning.me.keys.inbox(owning.me.node)
         self.adopted: list[str] = []  # tables taken here (tests, logs)
 
     # ------------------------------------------------------------------ life
-    async def start(self) -> None:
-        ready = asyncio.Event()
-        self._task = asyncio.get_running_loop().create_task(
-            self._listen(ready), name=f"moves:{self.d.node}")
-        await asyncio.wait_for(ready.wait(), 10.0)
+    def start(self) -> None:
+        """Listen to this node's inbox (the subscriptions subscribe it)."""
+        self._bus.on(self._inbox, self._heard)
 
     async def close(self) -> None:
-        await cancel_all([self._task, *self._jobs])
-        self._task = None
+        self._bus.off(self._inbox, self._heard)
+        await cancel_all(self._jobs)
         self._jobs.clear()
 
-    async def _listen(self, ready: asyncio.Event) -> None:
-        redis = self.d.redis
-        assert redis is not None
-        async for channel, message in redis.subscribe(self.d.keys.inbox(self.d.node),
-                                                      self.d.keys.changed, ready=ready.set):
-            if channel == self.d.keys.changed:  # (the directory's announcements ride along)
-                if message != self.d.node:
-                    self.d.want_read()
-                continue
-            parts = str(message).split()
-            if len(parts) == 3 and parts[0] == "offer":
-                job = asyncio.get_running_loop().create_task(self._take(parts[1], parts[2]))
-                self._jobs.add(job)
-                job.add_done_callback(self._jobs.discard)
-            elif len(parts) == 2 and parts[0] in ("taken", "refused"):
-                fut = self._taken.get(parts[1])
-                if fut is not None and not fut.done():
-                    fut.set_result(parts[0] == "taken")
+    def _heard(self, _channel: str, message: str) -> None:
+        parts = message.split()
+        if len(parts) == 3 and parts[0] == "offer":
+            job = asyncio.get_running_loop().create_task(self._take(parts[1], parts[2]))
+            self._jobs.add(job)
+            job.add_done_callback(self._jobs.discard)
+        elif len(parts) == 2 and parts[0] in ("taken", "refused"):
+            fut = self._taken.get(parts[1])
+            if fut is not None and not fut.done():
+                fut.set_result(parts[0] == "taken")
 
     # ------------------------------------------------------------------ the owner's side
     def leaving(self, table_id: str) -> bool:
-        """Whether ``table_id`` is offered to another process or was handed over: the
-        directory refusing this process's write of it (its owner changed) is expected."""
-        return table_id in self._taken or table_id in self.moved
+        """Whether ``table_id`` is offered to another process right now: the directory
+        refusing this process's write of it (its owner changed) is expected."""
+        return table_id in self._taken
 
     async def drain(self, deadline: float) -> int:
         """Hand every table of this process to others (each at the end of its hand, within
         ``deadline`` seconds); how many moved. The others stay for the ordinary shutdown, as
         does a practice table (issue 24: its bots are this process's; it closes with it, its
         play money back to the ledger's ``practice`` account)."""
-        actors = [a for a in self.d.registry.actors.values() if not a.practice]
+        actors = [a for a in self._tables.actors.values() if not a.practice]
         if not actors:
             return 0
         done = await asyncio.gather(*(self.move(a, deadline) for a in actors))
-        log.info("event=drain_moved node=%s moved=%d of=%d", self.d.node, sum(done),
+        log.info("event=drain_moved node=%s moved=%d of=%d", self._owning.me.node, sum(done),
                  len(actors))
         return sum(done)
 
@@ -130,7 +146,7 @@ class Moves:
                 with contextlib.suppress(TimeoutError):
                     await asyncio.wait_for(actor.hand_end(), max(0.0, end - time.monotonic()))
                 continue
-            target = self.d.least_loaded()
+            target = self._owning.least_loaded()
             if target is None:
                 log.warning("event=move_no_target table=%s", actor.table_id)
                 break
@@ -143,8 +159,7 @@ class Moves:
                 log.error("event=move_failed table=%s error=%r", actor.table_id, exc)
                 break
             if url is not None:
-                self.moved[actor.table_id] = url
-                self.d.registry.forget(actor, reason="moved")
+                self._tables.forget(actor, reason="moved")
                 return True
             if not actor.in_hand:
                 break
@@ -154,51 +169,51 @@ class Moves:
 
     def _sender(self, target: str, url: str) -> Callable[[TableState], Awaitable[str | None]]:
         async def send(state: TableState) -> str | None:
-            return await self._offer(state, target, url)
+            return await self.offer(state, target, url)
         return send
 
-    async def _offer(self, state: TableState, target: str, url: str) -> str | None:
+    async def offer(self, state: TableState, target: str, url: str) -> str | None:
         """Steps 2 and 4: offer ``state`` to ``target``; its URL once it took the table."""
-        redis, k, d = self.d.redis, self.d.keys, self.d
-        assert redis is not None
-        key = k.table(state.table)
-        if not await d.fenced(lua.OFFER, [key], [d.node, d.run, target, state.to_json()]):
+        me = self._owning.me
+        key = me.keys.table(state.table)
+        if not await self._states.save(state):  # the one path of a table's state
+            return None
+        if not await self._owning.fenced(lua.OFFER, [key], [me.node, me.run, target]):
             return None
         fut: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
         self._taken[state.table] = fut
         try:
-            await redis.publish(k.inbox(target), f"offer {state.table} {d.node}")
+            await self._bus.publish(me.keys.inbox(target), f"offer {state.table} {me.node}")
             with contextlib.suppress(TimeoutError):
                 if await asyncio.wait_for(fut, OFFER_TIMEOUT):
                     return url
+            if await self._owning.script(lua.CANCEL, [key], [me.node, me.run]):
+                log.warning("event=move_withdrawn table=%s target=%s", state.table, target)
+                return None
+            return url  # taken after all (its answer was late)
         finally:
             self._taken.pop(state.table, None)
-        if await redis.script(lua.CANCEL)(keys=[key], args=[d.node, d.run]):
-            log.warning("event=move_withdrawn table=%s target=%s", state.table, target)
-            return None
-        return url  # taken after all (its answer was late)
 
     # ------------------------------------------------------------------ the taker's side
     async def _take(self, table_id: str, owner: str) -> None:
         """Step 3: take ``table_id`` offered by ``owner`` (nothing if the offer is gone)."""
-        d = self.d
-        redis = d.redis
-        assert redis is not None and d.ledger is not None
-        if d.draining:  # stopping too: the owner withdraws at once and closes it itself
-            await redis.publish(d.keys.inbox(owner), f"refused {table_id}")
+        me = self._owning.me
+        if self._owning.draining():  # stopping too: the owner withdraws and closes it itself
+            await self._bus.publish(me.keys.inbox(owner), f"refused {table_id}")
             return
         try:
-            got: Any = await d.fenced(lua.ACCEPT, [d.keys.table(table_id), d.keys.version],
-                                      [owner, d.node, d.run, d.url])
+            got: Any = await self._owning.fenced(
+                lua.ACCEPT, [me.keys.table(table_id), me.keys.version],
+                [owner, me.node, me.run, me.url])
             if not got:
                 return
             old_run, text = str(got[0]), str(got[1])
             state = TableState.from_json(text)
-            stacks = await take_table(d.ledger, table_id, owner, old_run,
-                                      {s.player for s in state.seats})
-            d.registry.adopt(state, stacks)
+            stacks = await self._take_chips(table_id, owner, old_run,
+                                            {s.player for s in state.seats})
+            self._tables.adopt(state, stacks)
             self.adopted.append(table_id)
-            await redis.publish(d.keys.inbox(owner), f"taken {table_id}")
+            await self._bus.publish(me.keys.inbox(owner), f"taken {table_id}")
             log.info("event=table_taken table=%s from=%s seats=%d", table_id, owner,
                      len(stacks))
         except Exception:

@@ -2,7 +2,8 @@
 
 Rule of this module: a table's owner publishes each PUBLIC frame once, whatever the number
 of remote spectators and processes; every other process fans it out to its own watchers.
-All of it goes through :mod:`server.redisio` (pub/sub):
+All of it goes through pub/sub, the channels subscribed by the process's one subscriptions
+part (:mod:`server.cluster.bus`: this part registers handlers, it never subscribes itself):
 
 * ``<p>:table:{<table>}:frames``: the table's public stream, one message per frame (its JSON),
   in ``seq`` order, and the public ``snapshot`` when someone asked for it;
@@ -54,6 +55,7 @@ from protocol import messages as m
 from protocol.errors import ProtocolError
 from protocol.frames import deliver
 from protocol.requests import Chat, Mute
+from server.cluster.ports import Bus
 from server.cluster.tasks import cancel_all
 from server.redisio import Redis, RedisScriptError, RedisUnavailable
 from server.table.api import Sink
@@ -101,13 +103,15 @@ class RemoteTable:
         self._asked = asyncio.Event()  # a new watcher came: ask (again)
         self._snapshot = asyncio.Event()  # a snapshot arrived
         self._tasks: list[asyncio.Task[None]] = []
+        self._channel = spectate.frames_channel(table_id)
 
     def start(self) -> None:
         loop = asyncio.get_running_loop()
-        self._tasks = [loop.create_task(self._read(), name=f"remote:{self.table_id}"),
-                       loop.create_task(self._ask(), name=f"remote-ask:{self.table_id}")]
+        self.spectate.bus.on(self._channel, self._heard, ready=self._ready)
+        self._tasks = [loop.create_task(self._ask(), name=f"remote-ask:{self.table_id}")]
 
     async def close(self) -> None:
+        self.spectate.bus.off(self._channel, self._heard)
         await cancel_all(self._tasks)
         self._tasks = []
 
@@ -130,21 +134,17 @@ class RemoteTable:
     def watchers(self) -> int:
         return len(self.sinks) + len(self.pending)
 
-    async def _read(self) -> None:
-        redis = self.spectate.redis
-        channel = self.spectate.frames_channel(self.table_id)
+    def _ready(self) -> None:
+        self.subscribed.set()
+        self._asked.set()  # (again after a reconnection: frames may have been lost)
 
-        def ready() -> None:
-            self.subscribed.set()
-            self._asked.set()  # (again after a reconnection: frames may have been lost)
-
-        async for _, text in redis.subscribe(channel, ready=ready):
-            try:
-                msg = orjson.loads(text)
-            except orjson.JSONDecodeError:
-                log.warning("event=remote_frame_bad table=%s", self.table_id)
-                continue
-            self.deliver(msg)
+    def _heard(self, _channel: str, text: str) -> None:
+        try:
+            msg = orjson.loads(text)
+        except orjson.JSONDecodeError:
+            log.warning("event=remote_frame_bad table=%s", self.table_id)
+            return
+        self.deliver(msg)
 
     def deliver(self, msg: dict[str, Any]) -> None:
         """One message of the table's stream to this process's watchers: a snapshot to
@@ -213,12 +213,15 @@ class RemoteTable:
 class Spectate:
     """Both sides of cross-process spectating for one process (see the module docstring).
 
-    ``redis()``: the directory's connection (once it started); ``registry``: this process's
-    tables (the owner's side answers asks for them)."""
+    ``redis()``: the directory's connection (once it started); ``bus``: the process's
+    subscriptions; ``registry``: this process's tables (the owner's side answers asks for
+    them)."""
 
-    def __init__(self, redis: Callable[[], Redis | None], *, registry: TableRegistry,
-                 prefix: str = "dir", node: str = "-", lease: float = 10.0) -> None:
+    def __init__(self, redis: Callable[[], Redis | None], bus: Bus, *,
+                 registry: TableRegistry, prefix: str = "dir", node: str = "-",
+                 lease: float = 10.0) -> None:
         self._redis = redis
+        self.bus = bus
         self.registry = registry
         self.prefix = prefix
         self.node = node
@@ -254,14 +257,18 @@ class Spectate:
         """The channel of the owners' answers to ``node``'s forwarded chats."""
         return f"{self.prefix}:{{room}}:said:{node}"
 
-    async def start(self) -> None:
+    def start(self) -> None:
+        """Listen to the ask and said channels (the subscriptions subscribe them once they
+        start), publish and count."""
         loop = asyncio.get_running_loop()
+        self.bus.on(self.ask_channel, self._message, ready=self.listening.set)
+        self.bus.on(self.said_channel, self._message)
         self._tasks = [loop.create_task(self._publish(), name="spectate:publish"),
-                       loop.create_task(self._listen(), name="spectate:asks"),
                        loop.create_task(self._count(), name="spectate:count")]
-        await asyncio.wait_for(self.listening.wait(), 10.0)
 
     async def close(self) -> None:
+        self.bus.off(self.ask_channel, self._message)
+        self.bus.off(self.said_channel, self._message)
         for remote in list(self.remote.values()):
             await remote.close()
         self.remote.clear()
@@ -319,18 +326,15 @@ class Spectate:
         """Wait until everything handed to :meth:`send` so far is published (tests)."""
         await asyncio.wait_for(self._out.join(), timeout)
 
-    async def _listen(self) -> None:
-        async for channel, message in self.redis.subscribe(self.ask_channel, self.said_channel,
-                                                           ready=self.listening.set):
-            text = str(message)
-            if channel == self.said_channel:
-                self._answered(text)
-            elif text.startswith("{"):
-                self._request(text)
-            else:
-                actor = self.registry.get(text)
-                if actor is not None:
-                    actor.call(actor.fanout.relay_snapshot)
+    def _message(self, channel: str, text: str) -> None:
+        if channel == self.said_channel:
+            self._answered(text)
+        elif text.startswith("{"):
+            self._request(text)
+        else:
+            actor = self.registry.get(text)
+            if actor is not None:
+                actor.call(actor.fanout.relay_snapshot)
 
     def _request(self, text: str) -> None:
         """A chat or a watcher count from another process, for a table of this one (any

@@ -361,9 +361,7 @@ class Router:
         its owner's URL (the directory's copy, else one look-up in Redis), else
         `unknown_table`."""
         assert self.cluster is not None
-        url = self.cluster.where(table_id)
-        if url is None:
-            url = await self.cluster.locate(table_id)
+        url = await self.cluster.locate(table_id)  # (the copy, else one look-up)
         if url is None:
             raise ProtocolError.unknown_table(table_id, rid=rid)
         raise ProtocolError.moved(url, table=table_id, rid=rid)

@@ -8,11 +8,12 @@ plays with are the balances it took over in the ledger (``server.cluster.adoptio
 stack here is only the old owner's word for them (compared, logged when they differ).
 
 What travels: the settings (as the ``create_table`` request they would be rebuilt from, with
-a host's changes already in them), the seats with their names, stacks, time banks and
-sitting-out marks, the waiting list, the button and blinds of the last hand (GEN-05), a home
-game's host state (host, invite code, who was admitted or removed, the pause, a change
-waiting for the next hand), and the table's event sequence number (``seq``: a client resuming
-there with the number it saw gets nothing it already has, and a snapshot otherwise).
+a host's changes already in them; a test table's decks not dealt yet), the seats with their
+names, stacks, time banks and sitting-out marks, the waiting list, the button and blinds of
+the last hand (GEN-05), a home game's host state (host, invite code, who was admitted or
+removed, the pause, a change waiting for the next hand), and the table's event sequence
+number (``seq``: a client resuming there with the number it saw gets nothing it already has,
+and a snapshot otherwise).
 :func:`hand_over` is the old owner's side of a live move: it runs in the actor's task between
 two hands, so nothing of the table changes while the other process takes it; the requests
 that queue meanwhile are answered ``moved`` once it is gone.
@@ -90,6 +91,7 @@ class TableState:
     host: dict[str, Any] | None = None
     owner: str | None = None  # who created it (the per-account table cap)
     hands: int = 0  # hands played at the table: its next hand's number follows on
+    decks: list[list[str]] = field(default_factory=list)  # test mode: the coming hands' decks
 
     def to_json(self) -> str:
         return json.dumps(asdict(self), separators=(",", ":"))
@@ -105,7 +107,8 @@ class TableState:
 
 
 def create_of(spec: TableSpec) -> dict[str, Any]:
-    """The ``create_table`` fields that rebuild ``spec`` (test decks are not carried)."""
+    """The ``create_table`` fields that rebuild ``spec`` (test decks travel in
+    :attr:`TableState.decks`: the ones not dealt yet)."""
     return {"variant": spec.variant_name, "structure": spec.structure,
             "stakes": dict(spec.stakes_wire), "seats": spec.seats, "name": spec.name,
             "settings": dict(spec.settings_wire), "private": spec.private}
@@ -124,7 +127,8 @@ def export_state(t: TableActor, owner: str | None = None) -> TableState:
     """The table's state now (between hands, in its task; or a read of it for the
     failover's record, which the directory writes whenever the table's lobby entry changes)."""
     state = TableState(table=t.table_id, create=create_of(t.spec), seq=t.fanout.seq,
-                       owner=owner, hands=t.dealer.number)
+                       owner=owner, hands=t.dealer.number,
+                       decks=[list(d) for d in t.dealer.decks])
     for seat, st in t.seats.occupied():
         state.seats.append(SeatRecord(seat, st.player_id, st.name, st.stack + st.topup,
                                       st.bank, st.sitting_out, st.wait_for_bb, st.post_bb))
@@ -169,6 +173,7 @@ def restore_state(t: TableActor, state: TableState, stacks: dict[str, int],
     if blinds is not None and state.button is not None:
         blinds.positions = Positions(state.button, tuple(state.blinds or ()))
     t.dealer.restore(state.button, state.hands)  # (the snapshot's button until the next hand)
+    t.dealer.decks = [tuple(d) for d in state.decks]  # a test table keeps its fixed decks
     t.fanout.seq = state.seq
     if state.host is not None and t.host.private:
         h, d = t.host, state.host
