@@ -57,6 +57,7 @@ class HandRecorder:
         self._held: dict[int, dict[str, int]] = {}  # seat -> its current own cards
         self._dealer: dict[str, int] = {}
         self._opened: dict[tuple[str, int], dict[str, Any]] = {}  # each opening built once
+        self._public_list: list[dict[str, Any]] | None = None  # the public reveal, once
 
     def feed(self, events: Sequence[Any]) -> None:
         for e in events:
@@ -92,8 +93,9 @@ class HandRecorder:
 
     def _publish(self, placed: Iterable[tuple[str | None, int]]) -> None:
         for c, p in placed:
-            if c is not None:
+            if c is not None and self.public.get(c) != p:
                 self.public[c] = p
+                self._public_list = None
 
     def opening(self, card: str, position: int) -> dict[str, Any]:
         """The card's opening, built once per hand (the public copy, every player's copy
@@ -113,11 +115,15 @@ class HandRecorder:
 
     def reveal_for(self, seat: int | None) -> list[dict[str, Any]]:
         """``hand_ended.reveal`` for ``seat``'s player (None: the public copy)."""
+        public = self._public_list
+        if public is None:  # (built once per hand: every viewer's copy starts from it)
+            public = self._public_list = self._openings(self.public)
         own = self.own.get(seat) if seat is not None else None
-        if not own:
-            return self._openings(self.public)
+        extra = {c: p for c, p in own.items() if self.public.get(c) != p} if own else None
+        if not extra:
+            return list(public)
         cards = dict(self.public)
-        cards.update(own)
+        cards.update(extra)
         return self._openings(cards)
 
     def finish(self, e: Any, *, ended: float, jackpot_paid: dict[int, int]) -> HandRecord:
