@@ -368,14 +368,12 @@ def _cards_for(category: int, ranks: Sequence[int], src: Sequence[str]) -> tuple
             if len(suited) >= 5 and need <= {rank_of[c] for c in suited}:
                 pool = suited
                 break
-    by_rank: dict[int, list[str]] = {}  # each rank's cards, best suit first
-    for c in pool:
-        by_rank.setdefault(rank_of[c], []).append(c)
     out: list[str] = []
-    for r in ranks:  # the first card of each rank not used yet
-        cs = by_rank.get(r)
-        if cs:
-            out.append(cs.pop(0))
+    for r in ranks:
+        for c in pool:
+            if rank_of[c] == r and c not in out:
+                out.append(c)
+                break
     return tuple(out)
 
 
