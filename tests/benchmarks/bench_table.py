@@ -11,10 +11,12 @@ action (seeded): call or check 60%, fold 25%, a raise 15%; busted players buy in
 Measured: the CPU time (`time.process_time`, so another process's load on a shared machine
 does not count) of the whole run, per hand. The driver waits on the table's own inbox
 (`inbox.join()`: every queued item handled, its frames in the sinks) after each round of
-actions or clock step; until issue 25 it spun `TableActor.idle()` (a join and three empty loop
-turns, twice a round), which charged about a tenth of a hand's figure to the driver. Anchor, in the same process and run: the bare
-engine (`server.rules.hand.Hand`, the same kind of random play) per hand; the ratio is what
-the table layer (actor, collaborators, projection, fan-out, encoding, recording) costs on top.
+actions, and buys the busted back in whenever no turn is pending. Until issue 25 it rebought
+only in a round where nobody acted, which almost never came, so its "six-handed" hands were
+2.2 players on average against the anchor's six; it also spun `TableActor.idle()` (a join and
+three empty loop turns, twice a round). Anchor, in the same process and run: the bare engine
+(`server.rules.hand.Hand`, the same kind of random play, six players) per hand; the ratio is
+what the table layer (actor, desks, projection, fan-out, encoding, recording) costs on top.
 
 `--compare DIR` runs this same script (this file's text) with DIR's `server` package in a
 child process, alternating with this checkout, `--repeat` times each, and prints both and
