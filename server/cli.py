@@ -70,7 +70,8 @@ def _add_server_options(parser: argparse.ArgumentParser, defaults: Config) -> No
         "--redis",
         metavar="URL",
         default=None,
-        help="redis://host:port/db for the shared store; default: the embedded store",
+        help="redis://host:port/db for the shared store, or redis-cluster://HOST:PORT[,...] "
+        "for a Redis Cluster; default: the embedded store",
     )
     parser.add_argument(
         "--redis-sentinel",

@@ -50,7 +50,8 @@ class Config:
     redis_url: str | None = None
     """`redis://host:port/db` to use Redis for the ledger and the jackpot coordinator (many
     processes, many machines); None: the embedded store in `data_dir`. Through Sentinel
-    (`--redis-sentinel`, `--redis-service`): `redis-sentinel://HOST:PORT[,...]/SERVICE`."""
+    (`--redis-sentinel`, `--redis-service`): `redis-sentinel://HOST:PORT[,...]/SERVICE`; on
+    a Redis Cluster: `redis-cluster://HOST:PORT[,HOST:PORT...]` (server/redisio.py)."""
 
     redis_wait_replicas: int = 0
     """Replicas `WAIT` must confirm for a settling write (`Redis.settle`); 0: no `WAIT`."""

@@ -171,10 +171,11 @@ def check_cluster(cfg: Config) -> None:
 
 
 def check_redis(cfg: Config) -> None:
-    """The shared Redis: a `redis-sentinel://` URL must parse (sentinels and a service);
-    the settling writes' WAIT bounds."""
-    if cfg.redis_url is not None and cfg.redis_url.startswith("redis-sentinel:"):
-        from server.redisio import RedisURL  # only for a Sentinel URL
+    """The shared Redis: a `redis-sentinel://` URL must parse (sentinels and a service), a
+    `redis-cluster://` one too (its nodes); the settling writes' WAIT bounds."""
+    if cfg.redis_url is not None and cfg.redis_url.startswith(("redis-sentinel:",
+                                                               "redis-cluster:")):
+        from server.redisio import RedisURL  # only for a Sentinel or Cluster URL
         RedisURL.parse(cfg.redis_url)  # ValueError names the part that is wrong
     replicas = cfg.redis_wait_replicas
     if isinstance(replicas, bool) or not isinstance(replicas, int) or not 0 <= replicas <= 64:

@@ -5,7 +5,9 @@ coordinators talk to Redis only through :class:`Redis`:
 
 - ``await Redis.connect("redis://127.0.0.1:6379/0")``, or through Redis Sentinel
   ``await Redis.connect("redis-sentinel://HOST:PORT[,HOST:PORT...]/SERVICE[?db=N&password=P]")``
-  (see *Sentinel* below);
+  (see *Sentinel* below), or a Redis Cluster
+  ``await Redis.connect("redis-cluster://HOST:PORT[,HOST:PORT...][?password=P]")`` (see
+  *Cluster* below);
 - ``await r.call("HGET", key, field)``: any scriptable Redis command, run atomically on the
   server (it is sent as a tiny Lua script, so every command has one code path and one
   reply conversion);
@@ -33,6 +35,17 @@ sentinels' ``+switch-master`` channel is followed as well, so a promotion is lea
 (the pool, the settling connection and the subscriptions move).  A subscription rediscovers
 the primary at each reconnection and calls ``ready()`` again.
 
+*Cluster* (issue 26). With a ``redis-cluster://`` URL the adapter reads the slot map from the
+listed nodes (``CLUSTER SLOTS``) and speaks RESP itself (:class:`server.redis_resp.ClusterRouter`:
+one shared connection per primary): a script goes to the primary owning its ``KEYS``' slot
+(keys of several slots are refused here, ``CROSSSLOT``, before anything is sent), a command
+to the owner of its key, ``MOVED`` and ``ASK`` are followed (the map read again on
+``MOVED``). Keyless scripts and commands, ``PUBLISH`` and every subscription go to one node,
+the owner of the slot of ``{room}`` (where the room's scripts publish too): in a cluster a
+``PUBLISH`` reaches every node's subscribers but counts only its own node's, so with every
+subscriber there the count stays exact. ``KEYS`` answers that node's keys only. A settling
+write sends the script and ``WAIT`` together on the primary's shared connection.
+
 *What WAIT guarantees.* ``WAIT`` only narrows the window of loss: it tells that N replicas
 received the writes, not that they are on disk, and a failover may still promote a replica
 that missed them (Redis's documentation: WAIT "does not make Redis strongly consistent").
@@ -52,7 +65,7 @@ from urllib.parse import parse_qs, unquote, urlparse
 import asyncio_redis
 from asyncio_redis import exceptions as rexc
 
-from server.redis_resp import RespConnection, RespError
+from server.redis_resp import ClusterRouter, RespConnection, RespError, key_slot
 
 _CALL = "return redis.call(unpack(ARGV))"
 
@@ -66,6 +79,12 @@ class RedisScriptError(RuntimeError):
 
 
 SENTINEL_SCHEME = "redis-sentinel"
+CLUSTER_SCHEME = "redis-cluster"
+_HOME = key_slot("{room}")
+"""In a Redis Cluster: the slot whose primary takes keyless scripts, PUBLISH and SUBSCRIBE."""
+_KEYLESS = frozenset({"PING", "PUBLISH", "TIME", "INFO", "KEYS", "DBSIZE", "ECHO", "SCAN",
+                      "FLUSHALL", "FLUSHDB", "CLUSTER", "WAIT"})
+_MULTI_KEY = frozenset({"MGET", "DEL", "EXISTS", "UNLINK", "TOUCH"})
 _MOVED = ("READONLY", "MASTERDOWN", "LOADING")
 """Error replies meaning "not the writable primary (any more)": through Sentinel, the pool is
 forgotten and the primary found again."""
@@ -81,15 +100,25 @@ class RedisURL:
     """Through Sentinel: the sentinels' addresses (``host``/``port`` then unused)."""
     service: str | None = None
     """Through Sentinel: the name the sentinels monitor the primary under."""
+    cluster: tuple[tuple[str, int], ...] = ()
+    """A Redis Cluster: nodes to read its slot map from (``host``/``port`` then unused)."""
 
     @classmethod
     def parse(cls, url: str) -> RedisURL:
         """``redis://[:password@]host[:port][/db]`` or
         ``redis-sentinel://HOST[:PORT][,HOST[:PORT]...]/SERVICE[?db=N&password=P]`` (a
-        sentinel's port defaults to 26379); raises ``ValueError``."""
+        sentinel's port defaults to 26379) or
+        ``redis-cluster://HOST[:PORT][,HOST[:PORT]...][?password=P]`` (a node's port defaults
+        to 6379; a cluster has database 0 only); raises ``ValueError``."""
         u = urlparse(url)
         if u.scheme == SENTINEL_SCHEME:
             return cls._parse_sentinel(url, u.netloc, u.path, u.query)
+        if u.scheme == CLUSTER_SCHEME:
+            nodes = _addresses(url, u.netloc, 6379)
+            params = {k: v[-1] for k, v in parse_qs(u.query, keep_blank_values=True).items()}
+            if set(params) - {"password"} or u.path.strip("/"):
+                raise ValueError(f"{url!r}: only ?password= may follow a cluster's nodes")
+            return cls(password=params.get("password") or None, cluster=tuple(nodes))
         if u.scheme not in ("redis", ""):
             raise ValueError(f"not a redis:// URL: {url!r}")
         db = int(u.path.strip("/") or 0)
@@ -97,15 +126,7 @@ class RedisURL:
 
     @classmethod
     def _parse_sentinel(cls, url: str, netloc: str, path: str, query: str) -> RedisURL:
-        sentinels = []
-        for item in netloc.split(","):
-            host, sep, port = item.strip().rpartition(":")
-            if not sep or "]" in port:
-                host, port = item.strip(), "26379"
-            host = host.strip("[]")
-            if not host or not port.isdigit() or not 0 < int(port) < 65536:
-                raise ValueError(f"bad sentinel address {item!r} in {url!r}")
-            sentinels.append((host, int(port)))
+        sentinels = _addresses(url, netloc, 26379)
         service = path.strip("/")
         if not service or "/" in service:
             raise ValueError(f"{url!r} names no service (redis-sentinel://HOSTS/SERVICE)")
@@ -119,6 +140,19 @@ class RedisURL:
         password = params.get("password") or None
         return cls(db=int(db), password=password, sentinels=tuple(sentinels),
                    service=unquote(service))
+
+
+def _addresses(url: str, netloc: str, default_port: int) -> list[tuple[str, int]]:
+    out = []
+    for item in netloc.split(","):
+        host, sep, port = item.strip().rpartition(":")
+        if not sep or "]" in port:
+            host, port = item.strip(), str(default_port)
+        host = host.strip("[]")
+        if not host or not port.isdigit() or not 0 < int(port) < 65536:
+            raise ValueError(f"bad address {item!r} in {url!r}")
+        out.append((host, int(port)))
+    return out
 
 
 class Script:
@@ -160,11 +194,22 @@ class Redis:
         """Set (and replaced) when a sentinel announces a promotion: wakes every backoff."""
         self._watcher: asyncio.Task[None] | None = None
         self._closed = False
+        self._cluster: ClusterRouter | None = None
+        """A Redis Cluster's router (``redis-cluster://``; no pool then)."""
 
     @classmethod
     async def connect(cls, url: str, *, poolsize: int = 4) -> Redis:
         """Open a pool to ``url``; raises :class:`RedisUnavailable` when nobody answers."""
         u = RedisURL.parse(url)
+        if u.cluster:
+            router = ClusterRouter(u.cluster, password=u.password)
+            try:
+                await router.refresh()
+            except OSError as exc:
+                raise RedisUnavailable(f"cannot connect to {url}: {exc}") from exc
+            redis = cls(None, u, addr=u.cluster[0], poolsize=poolsize)
+            redis._cluster = router
+            return redis
         if u.sentinels:
             addr = await _discover(u)
             redis = cls(await _open_pool(u, addr, poolsize), u, addr=addr, poolsize=poolsize)
@@ -190,9 +235,44 @@ class Redis:
 
     async def call(self, *args: Any) -> Any:
         """Run one Redis command, e.g. ``await r.call("INCRBY", "k", 5)``."""
+        if self._cluster is not None:
+            name = str(args[0]).upper()
+            keys = ([] if name in _KEYLESS else
+                    [str(a) for a in args[1:]] if name in _MULTI_KEY else [str(args[1])])
+            [reply] = await self._cluster_run(tuple(args), keys)
+            return reply
         return await self._call(keys=(), args=[str(a) for a in args])
 
+    async def _cluster_run(self, command: tuple[Any, ...], keys: Sequence[str],
+                           then: tuple[Any, ...] | None = None,
+                           script: Script | None = None) -> list[Any]:
+        """In a Redis Cluster: ``command`` (then ``then``, on the same connection) on the
+        primary of ``keys``' slot; a ``NOSCRIPT`` reply to ``script``'s ``EVALSHA`` sends
+        ``EVAL`` instead. Errors as for :meth:`_run`."""
+        assert self._cluster is not None
+        slots = {key_slot(k) for k in keys}
+        if len(slots) > 1:
+            raise RedisScriptError("CROSSSLOT keys of several hash slots: " + " ".join(keys))
+        slot = slots.pop() if slots else _HOME
+        commands = [command] if then is None else [command, then]
+        try:
+            replies = await self._cluster.execute_all(commands, slot)
+            if script is not None and isinstance(replies[0], RespError) \
+                    and str(replies[0]).startswith("NOSCRIPT"):
+                commands[0] = ("EVAL", script.code, *command[2:])
+                replies = await self._cluster.execute_all(commands, slot)
+        except (OSError, TimeoutError) as exc:
+            raise RedisUnavailable(f"Redis Cluster: {exc!r}") from exc
+        for reply in replies:
+            if isinstance(reply, RespError):
+                raise RedisScriptError(str(reply)) from reply
+        return [_plain(r) for r in replies]
+
     async def _run(self, script: Script, keys: list[str], args: list[str]) -> Any:
+        if self._cluster is not None:
+            [reply] = await self._cluster_run(("EVALSHA", script.sha, len(keys), *keys, *args),
+                                              keys, script=script)
+            return reply
         pool = await self._current_pool()
         for attempt in range(2):
             try:
@@ -229,6 +309,11 @@ class Redis:
         skeys, sargs = [str(k) for k in keys], [str(a) for a in args]
         if replicas <= 0:
             return await self._run(script, skeys, sargs), 0
+        if self._cluster is not None:
+            reply, acked = await self._cluster_run(
+                ("EVALSHA", script.sha, len(skeys), *skeys, *sargs), skeys,
+                then=("WAIT", replicas, timeout_ms), script=script)
+            return reply, int(acked)
         async with self._settle_lock:
             pool = await self._current_pool()
             try:
@@ -269,7 +354,7 @@ class Redis:
         """Yield ``(channel, message)`` for every message on ``channels`` (reconnecting).
         ``ready()`` is called each time the subscription is in place (first, and after each
         reconnection: messages published while it was not are lost)."""
-        if self.url.sentinels:
+        if self.url.sentinels or self._cluster is not None:
             async for item in self._subscribe_primary(channels, ready):
                 yield item
             return
@@ -301,11 +386,13 @@ class Redis:
                                  ready: Callable[[], None] | None
                                  ) -> AsyncIterator[tuple[str, str]]:
         """Through Sentinel: subscribe on the primary found now; when the connection drops
-        (or a promotion closes it), find the primary again, subscribe there, ``ready()``."""
+        (or a promotion closes it), find the primary again, subscribe there, ``ready()``.
+        In a Redis Cluster: the same on the primary of the slot of ``{room}``."""
         backoff = _BACKOFF_MIN
         while not self._closed:  # close() ends the subscription rather than moving it
             try:
-                host, port = await _discover(self.url)
+                host, port = await (self._home() if self._cluster is not None
+                                    else _discover(self.url))
                 conn = await RespConnection.open(host, port, timeout=2.0,
                                                  password=self.url.password)
             except (RedisUnavailable, OSError, TimeoutError, RespError):
@@ -334,9 +421,11 @@ class Redis:
         """A connection of the caller's own for pub/sub whose channels change while it is
         open (``SUBSCRIBE``/``UNSUBSCRIBE`` on it: ``server.cluster.bus``): to the server, or
         through Sentinel to the primary found now. Raises ``OSError``, ``TimeoutError``,
-        :class:`RedisUnavailable`."""
-        host, port = await _discover(self.url) if self.url.sentinels else (
-            self.url.host, self.url.port)
+        :class:`RedisUnavailable`. In a Redis Cluster: to the primary of the slot of
+        ``{room}``, where every publish goes."""
+        host, port = (await self._home() if self._cluster is not None else
+                      await _discover(self.url) if self.url.sentinels else
+                      (self.url.host, self.url.port))
         return await RespConnection.open(host, port, timeout=2.0, password=self.url.password)
 
     async def close(self) -> None:
@@ -350,6 +439,17 @@ class Redis:
         self._drop_settler()
         if self._pool is not None:
             self._pool.close()
+        if self._cluster is not None:
+            self._cluster.close()
+
+    async def _home(self) -> tuple[str, int]:
+        """In a Redis Cluster: the primary of the slot of ``{room}`` (the map read again)."""
+        assert self._cluster is not None
+        try:
+            await self._cluster.refresh()
+            return self._cluster.owner(_HOME)
+        except OSError as exc:
+            raise RedisUnavailable(f"Redis Cluster: {exc}") from exc
 
     # --- Sentinel: following the primary ---------------------------------------------------
 

@@ -225,3 +225,69 @@ class SentinelGroup:
             if time.monotonic() > deadline:
                 raise RuntimeError(what)
             time.sleep(0.05)  # polling child processes' state: there is no event to wait on
+
+
+def _cluster_port() -> int:
+    """A free port whose cluster bus port (+10000) is free too (so below 55536)."""
+    for _ in range(200):
+        port = free_port()
+        if port + 10000 < 65536:
+            with socket.socket() as s:
+                try:
+                    s.bind(("127.0.0.1", port + 10000))
+                except OSError:
+                    continue
+            return port
+    raise RuntimeError("no free port pair for a cluster node")
+
+
+class RedisCluster:
+    """A Redis Cluster of ``primaries`` primaries (no replicas) on loopback, in ``workdir``:
+    ``redis-server --cluster-enabled yes`` on free ports, joined and given every slot by
+    ``redis-cli --cluster create``. ``url`` is the adapter's ``redis-cluster://`` URL."""
+
+    def __init__(self, workdir: Path, *, primaries: int = 3) -> None:
+        self.workdir = workdir
+        self.servers = [
+            RedisProcess(workdir / f"n{i}", port=_cluster_port(),
+                         extra=("--cluster-enabled", "yes", "--cluster-config-file",
+                                "nodes.conf", "--cluster-node-timeout", "2000"))
+            for i in range(primaries)]
+
+    @property
+    def url(self) -> str:
+        return "redis-cluster://" + ",".join(f"127.0.0.1:{s.port}" for s in self.servers)
+
+    def start(self, timeout: float = 30.0) -> None:
+        for server in self.servers:
+            server.start()
+        cli = os.environ.get("POKER_REDIS_CLI") or shutil.which("redis-cli")
+        if not cli:
+            raise RuntimeError("redis-cli is not installed (it comes with redis-server)")
+        subprocess.run([cli, "--cluster", "create",
+                        *(f"127.0.0.1:{s.port}" for s in self.servers),
+                        "--cluster-replicas", "0", "--cluster-yes"],
+                       check=True, capture_output=True, timeout=timeout)
+        SentinelGroup._poll(lambda: all(self._ok(s.port) for s in self.servers), timeout,
+                            "the cluster did not reach cluster_state:ok")
+
+    def owners(self) -> dict[int, tuple[int, int]]:
+        """Each primary's port -> the (first, last) slot of its first range."""
+        slots = resp(self.servers[0].port, "CLUSTER", "SLOTS")
+        assert isinstance(slots, list)
+        return {int(r[2][1]): (int(r[0]), int(r[1])) for r in slots}
+
+    def keys_per_node(self) -> dict[int, int]:
+        """How many keys each primary holds (``DBSIZE``)."""
+        return {s.port: int(str(resp(s.port, "DBSIZE"))) for s in self.servers}
+
+    def stop(self) -> None:
+        for server in self.servers:
+            server.kill()
+
+    @staticmethod
+    def _ok(port: int) -> bool:
+        try:
+            return "cluster_state:ok" in str(resp(port, "CLUSTER", "INFO"))
+        except (OSError, RuntimeError):
+            return False
