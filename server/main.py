@@ -135,7 +135,8 @@ class App:
 def build_store(config: Config) -> Store:
     """The ledger's store: Redis with `--redis URL`, else SQLite `ledger.db` in the data dir."""
     if config.redis_url is not None:
-        return RedisStore(config.redis_url)
+        return RedisStore(config.redis_url, wait_replicas=config.redis_wait_replicas,
+                          wait_timeout_ms=config.redis_wait_timeout_ms)  # settling writes
     return SqliteStore(config.data_dir / "ledger.db", fsync=config.ledger_fsync)
 
 

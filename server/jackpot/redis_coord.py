@@ -16,6 +16,7 @@ script checks, ``ledger:{room}:token:<node>``; the meter channel is ``jp:{room}:
 from __future__ import annotations
 
 import json
+import logging
 from collections.abc import AsyncIterator, Callable, Sequence
 from typing import Any
 
@@ -39,6 +40,8 @@ from server.rules.caribbean_payout import (
 
 __all__ = ["RedisCoordinator", "parse_meter"]
 
+log = logging.getLogger("server.jackpot")
+
 
 def parse_meter(text: str) -> tuple[PoolState, str | None]:
     """A meter channel message -> (pools, table of a payout or None)."""
@@ -53,8 +56,14 @@ class RedisCoordinator:
     the leases; None uses the Redis server's clock."""
 
     def __init__(self, redis: Redis, *, prefix: str = "jp", lease: float = 3.0,
-                 now: Callable[[], float] | None = None) -> None:
+                 now: Callable[[], float] | None = None, wait_replicas: int = 0,
+                 wait_timeout_ms: int = 500) -> None:
         self.redis = redis
+        self.wait_replicas, self.wait_timeout_ms = wait_replicas, wait_timeout_ms
+        """Settling writes (issue 26, ``Config.redis_wait_replicas``): the scripts that may
+        pay (a report, a batch, an advance) are followed by ``WAIT`` (``Redis.settle``), so a
+        payout is credited, and shown, only once a replica has its record."""
+        self.settled = self.short = 0  # settling writes, and those fewer replicas acknowledged
         self.prefix = prefix
         self.lease = lease
         self._now = now
@@ -87,13 +96,23 @@ class RedisCoordinator:
                          minor_open if minor_seed is None else minor_seed)
         return coord
 
-    async def _run(self, script: Any, *rest: Any) -> Any:
+    async def _run(self, script: Any, *rest: Any, settle: bool = False) -> Any:
         now = 0 if self._now is None else int(self._now() * 1000)
         lease = self.node_lease
         fence = None if lease is None else lease.fence()  # (StaleLease once lost)
         keys = self.keys if fence is None else [*self.keys, fence.key]
         args = [now, int(self.lease * 1000), "" if fence is None else fence.token, *rest]
         try:
+            if settle and self.wait_replicas > 0:
+                reply, acked = await self.redis.settle(script, keys, args,
+                                                       replicas=self.wait_replicas,
+                                                       timeout_ms=self.wait_timeout_ms)
+                self.settled += 1
+                if acked < self.wait_replicas:
+                    self.short += 1
+                    log.warning("event=settle_short jackpot replicas=%d of=%d", acked,
+                                self.wait_replicas)
+                return reply
             return await script(keys=keys, args=args)
         except RedisScriptError as exc:
             if not is_stale(exc):
@@ -120,7 +139,7 @@ class RedisCoordinator:
                      ) -> list[Payout]:
         reply = await self._run(self._report, hand, *self._report_args(
             owner=owner, table=table, settings=settings, contributions=contributions,
-            claims=claims))
+            claims=claims), settle=bool(claims))
         return [Payout.from_json(r) for r in json.loads(reply)]
 
     async def batch(self, ops: Sequence[tuple[str, str, dict[str, Any]]]) -> list[Payout]:
@@ -133,7 +152,8 @@ class RedisCoordinator:
                 args += ["r", hand]
             else:
                 args += ["p", hand, *self._report_args(**kw)]
-        reply = await self._run(self._batch, *args)
+        reply = await self._run(self._batch, *args,
+                                settle=any(kw.get("claims") for _, _, kw in ops))
         return [Payout.from_json(r) for r in json.loads(reply)]
 
     def _report_args(self, *, owner: str, table: str, settings: CaribbeanSettings,
@@ -150,7 +170,8 @@ class RedisCoordinator:
                 json.dumps(cls)]
 
     async def advance(self) -> list[Payout]:
-        return [Payout.from_json(r) for r in json.loads(await self._run(self._advance))]
+        return [Payout.from_json(r) for r in json.loads(await self._run(self._advance,
+                                                                         settle=True))]
 
     async def state(self) -> PoolState:
         pools = _pairs(await self.redis.call("HGETALL", self.keys[7]))

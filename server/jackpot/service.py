@@ -522,11 +522,14 @@ def build_jackpot(config: Any) -> JackpotService | None:
     if url is None:
         return None
     lease = float(config.jackpot_lease)
+    replicas = int(getattr(config, "redis_wait_replicas", 0))  # settling payouts (issue 26)
+    wait_ms = int(getattr(config, "redis_wait_timeout_ms", 500))
 
     async def connect() -> Coordinator:
         from server.jackpot.redis_coord import RedisCoordinator
 
-        return await RedisCoordinator.connect(url, lease=lease)
+        return await RedisCoordinator.connect(url, lease=lease, wait_replicas=replicas,
+                                              wait_timeout_ms=wait_ms)
 
     return JackpotService(connect, owner=str(getattr(config, "node", "") or "") or None,
                           meter=Meter(interval=float(config.jackpot_meter_interval)))

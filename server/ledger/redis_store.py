@@ -23,11 +23,20 @@ hash; ``:ids:<name>`` a counter that never goes back (table ids, hand numbers:
 :mod:`server.ledger.ids`); ``:guests`` sorted set of guest ids by last activity; ``:audit``
 list of the operator's audit records (JSON; a record's ``seq`` is its position from 1; only
 ever ``RPUSH``ed).
+
+Settling writes (issue 26): with ``wait_replicas`` > 0 (``Config.redis_wait_replicas``) a
+hand's result (the batch that closes its hand mark) and a jackpot payout's credit (idempotency
+key ``jackpot:...``) go through :meth:`~server.redisio.Redis.settle`: the script, then ``WAIT``
+on one connection; :meth:`RedisStore.apply` returns only then, and the table publishes the
+hand's end (``hand_ended``) only after its ledger write returned, so players see a settled
+hand's end once a replica has it (or ``wait_timeout_ms`` ran out: counted in ``short`` and
+logged, the write itself stands).
 """
 
 from __future__ import annotations
 
 import json
+import logging
 from collections.abc import Sequence
 from typing import Any
 
@@ -36,6 +45,8 @@ from server.ledger.store import NO_OVERDRAFT, Batch, Entry, HandMark, Outcome, U
 from server.redisio import Redis
 
 __all__ = ["RedisSessions", "RedisStore"]
+
+log = logging.getLogger("server.ledger")
 
 _CHECKED = " or ".join(f"string.sub(a, 1, {len(p)}) == '{p}'" for p in NO_OVERDRAFT)
 
@@ -230,7 +241,10 @@ class RedisStore:
     caller closes it), or ``RedisStore("redis://...")``: ``open`` connects, ``close``
     disconnects."""
 
-    def __init__(self, redis: Redis | str, *, prefix: str = "ledger") -> None:
+    def __init__(self, redis: Redis | str, *, prefix: str = "ledger", wait_replicas: int = 0,
+                 wait_timeout_ms: int = 500) -> None:
+        self.wait_replicas, self.wait_timeout_ms = wait_replicas, wait_timeout_ms
+        self.settled = self.short = 0  # settling writes, and those fewer replicas acknowledged
         self._url = redis if isinstance(redis, str) else None
         self._redis = None if isinstance(redis, str) else redis
         self.prefix = prefix
@@ -284,6 +298,17 @@ class RedisStore:
                 ("bal", "journal", "keys", "batch", "open", "outbox")]
         if fence is not None:
             keys.append(fence.key)
+        if self.wait_replicas > 0 and (batch.close_hand is not None
+                                       or (batch.key or "").startswith("jackpot:")):
+            reply, acked = await self.redis.settle(self._apply, keys, args,
+                                                   replicas=self.wait_replicas,
+                                                   timeout_ms=self.wait_timeout_ms)
+            self.settled += 1
+            if acked < self.wait_replicas:
+                self.short += 1
+                log.warning("event=settle_short batch=%s replicas=%d of=%d",
+                            batch.key, acked, self.wait_replicas)
+            return Outcome(reply)
         reply = await self._apply(keys=keys, args=args)
         return Outcome(reply)
 

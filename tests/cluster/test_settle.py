@@ -1,0 +1,117 @@
+"""Issue 26: settling writes acknowledged before broadcast. With
+``Config.redis_wait_replicas`` > 0 a hand's result batch (the ledger's ``hand_result``) and a
+jackpot payout's credit go through ``Redis.settle`` (the script, then ``WAIT``); other batches
+do not. On a primary with one replica of the test's own: a settled write is on the replica when
+``apply`` returns; with no replica the write stands and is counted ``short``.
+
+The order on the table's side (its hand's end reaches players only after the ledger's write
+returned) is shown with a wallet whose ``hand_result`` waits on an event: no ``hand_ended``
+frame is sent before it is released.
+
+Every wait is on an event with a timeout; never a sleep.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+
+import pytest
+
+from protocol import parse_request
+from server.ledger.journal import BANK, Ledger, player_account
+from server.ledger.redis_store import RedisStore
+from server.ledger.store import Batch, Transfer
+from server.redisio import Redis
+from server.table import Envelope
+from tests.redis_helpers import RedisProcess, resp
+from tests.table.helpers import Harness
+
+TIMEOUT = 10.0
+
+
+@pytest.fixture
+def replica(redis_server: RedisProcess, tmp_path: Path) -> Iterator[RedisProcess]:
+    """A replica of the test's redis-server, in sync before the test starts."""
+    rep = RedisProcess(tmp_path / "replica",
+                       extra=("--replicaof", "127.0.0.1", str(redis_server.port)))
+    rep.start()
+    try:
+        for _ in range(100):  # a replica's first sync: the primary's WAIT is the wait
+            if resp(redis_server.port, "WAIT", "1", "100") == 1 and \
+                    "master_link_status:up" in str(resp(rep.port, "INFO", "replication")):
+                break
+        else:
+            raise AssertionError("the replica never synced")
+        yield rep
+    finally:
+        rep.kill()
+
+
+@pytest.mark.redis
+async def test_a_hands_result_and_a_payout_are_settled_the_rest_is_not(
+        redis_server: RedisProcess, replica: RedisProcess) -> None:
+    redis = await Redis.connect(redis_server.url)
+    store = RedisStore(redis, wait_replicas=1, wait_timeout_ms=5000)
+    await store.open()
+    try:
+        ledger = Ledger(store, node="a")
+        await ledger.apply([Transfer(BANK, player_account("p1"), 100, "open")], key="o1")
+        assert (store.settled, store.short) == (0, 0)  # an ordinary batch: no WAIT
+        await ledger.hand_started("t1", "h1", {"p1": 0})
+        await ledger.hand_result("t1", "h1", [])
+        assert (store.settled, store.short) == (1, 0)  # the hand's result: settled
+        await ledger.transfer(BANK, player_account("p1"), 5, reason="jackpot_payout",
+                              key="jackpot:k1")
+        assert (store.settled, store.short) == (2, 0)  # a payout's credit: settled
+        on_replica = resp(replica.port, "HGET", "ledger:{room}:bal", player_account("p1"))
+        assert on_replica == "105"  # it was on the replica when apply returned
+    finally:
+        await store.close()
+        await redis.close()
+
+
+@pytest.mark.redis
+async def test_a_settling_write_with_no_replica_stands_and_is_counted_short(
+        redis_server: RedisProcess) -> None:
+    redis = await Redis.connect(redis_server.url)
+    store = RedisStore(redis, wait_replicas=1, wait_timeout_ms=20)
+    await store.open()
+    try:
+        outcome = await store.apply(Batch((Transfer(BANK, player_account("p"), 7, "x"),),
+                                          key="k", close_hand="nothing-open"))
+        assert outcome.ok and (store.settled, store.short) == (1, 1)
+        assert await store.balance(player_account("p")) == 7
+    finally:
+        await store.close()
+        await redis.close()
+
+
+async def test_the_hands_end_reaches_players_only_after_the_ledger_write_returned() -> None:
+    h = Harness()
+    table = h.create(variant="holdem", structure="no_limit", stakes={"blinds": [5, 10]},
+                     seats=6)
+    alice, bob = h.player("alice"), h.player("bob")
+    for sink, seat in ((alice, 0), (bob, 3)):
+        assert (await h.send(table, sink, "sit", seat=seat, buy_in=500))["type"] == "ok"
+    await h.advance(table, 3.0)  # the pause, then the first hand
+    [turn] = alice.of("turn")
+    actor = alice if turn["seat"] == 0 else bob
+
+    entered, release = asyncio.Event(), asyncio.Event()
+    written = h.wallet.hand_result
+
+    async def settling(table_id: str, hand_id: str, entries: Sequence[Transfer]) -> None:
+        entered.set()  # (a settling write waiting for its WAIT)
+        await release.wait()
+        await written(table_id, hand_id, entries)
+
+    h.wallet.hand_result = settling  # type: ignore[method-assign, assignment]
+    await table.submit(Envelope(parse_request(
+        {"type": "act", "rid": 99, "table": table.table_id, "action": "fold"}), actor))
+    await asyncio.wait_for(entered.wait(), TIMEOUT)
+    assert not alice.of("hand_ended") and not bob.of("hand_ended")  # nobody sees the end yet
+    release.set()
+    await table.idle()
+    assert len(alice.of("hand_ended")) == len(bob.of("hand_ended")) == 1
