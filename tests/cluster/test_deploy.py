@@ -110,3 +110,82 @@ def test_kubernetes_statefulset_service_and_budget() -> None:
     # move's offer), then the connections (the deadline again): all inside the grace period
     bound = int(pre_stop[1]) + drain_budget(config)
     assert pod["terminationGracePeriodSeconds"] > bound
+
+
+def _variant_servers(compose: dict[str, Any]) -> dict[str, Config]:
+    """Each ``server-N`` of a Redis variant's compose file: its Config, checked as the main
+    file's (node, public path on the shared nginx.conf, only nginx published, drain grace)."""
+    services: dict[str, Any] = compose["services"]
+    nginx_conf = (DEPLOY / "nginx.conf").read_text()
+    configs = {}
+    for name, service in services.items():
+        if not name.startswith("server-"):
+            continue
+        config = server_config(service["command"], {})
+        assert config.node == name and f"server {name}:{config.port}" in nginx_conf
+        assert config.public_url == f"ws://127.0.0.1:8080/node/{name}/ws"
+        assert "ports" not in service
+        assert int(service["stop_grace_period"].rstrip("s")) > 2 * config.shutdown_deadline + 5
+        configs[name] = config
+    assert len(configs) == 3
+    assert [n for n, s in services.items() if "ports" in s] == ["nginx"]
+    assert "../nginx.conf:/etc/nginx/nginx.conf:ro" in services["nginx"]["volumes"]
+    return configs
+
+
+def test_the_sentinel_variant_finds_the_primary_through_three_sentinels() -> None:
+    """Issue 26: deploy/redis-sentinel/: a primary, two replicas of it, three sentinels
+    watching it under the name the servers ask for, with a quorum of two."""
+    from server.redisio import RedisURL
+
+    here = DEPLOY / "redis-sentinel"
+    (compose,) = load_all((here / "compose.yaml").read_text())
+    services: dict[str, Any] = compose["services"]
+    conf = (here / "sentinel.conf").read_text()
+    monitor = re.search(r"^sentinel monitor (\S+) (\S+) (\d+) (\d+)$", conf, re.M)
+    assert monitor is not None
+    service, primary, port, quorum = monitor.groups()
+    sentinels = [n for n in services if n.startswith("sentinel-")]
+    assert len(sentinels) == 3 and int(quorum) == 2  # a majority of three
+    assert primary in services and port == "6379"
+    replicas = [n for n, s in services.items() if "--replicaof" in s.get("command", [])]
+    for name in replicas:
+        cmd = services[name]["command"]
+        assert cmd[cmd.index("--replicaof") + 1:cmd.index("--replicaof") + 3] == [primary, port]
+    assert len(replicas) == 2
+    for name in [primary, *replicas]:
+        assert "../redis.conf:/usr/local/etc/redis/redis.conf:ro" in services[name]["volumes"]
+    for config in _variant_servers(compose).values():
+        url = RedisURL.parse(config.redis_url or "")
+        assert url.service == service
+        assert sorted(h for h, _ in url.sentinels) == sorted(sentinels)
+        assert {p for _, p in url.sentinels} == {26379}
+        assert config.redis_wait_replicas == 1
+    assert "appendonly yes" in (DEPLOY / "redis.conf").read_text()
+
+
+def test_the_cluster_variant_creates_three_primaries_the_servers_reach() -> None:
+    """Issue 26: deploy/redis-cluster/: six cluster nodes at fixed addresses, created as
+    three primaries with a replica each; the servers' redis-cluster:// URL names nodes of it."""
+    from server.redisio import RedisURL
+
+    here = DEPLOY / "redis-cluster"
+    (compose,) = load_all((here / "compose.yaml").read_text())
+    services: dict[str, Any] = compose["services"]
+    node_conf = (here / "redis-node.conf").read_text()
+    assert re.search(r"^cluster-enabled yes$", node_conf, re.M)
+    nodes = {}
+    for name, service in services.items():
+        if name.startswith("redis-"):
+            addr = service["networks"]["poker"]["ipv4_address"]
+            cmd = service["command"]
+            assert cmd[cmd.index("--cluster-announce-ip") + 1] == addr
+            assert "./redis-node.conf:/usr/local/etc/redis/cluster.conf:ro" in service["volumes"]
+            nodes[name] = addr
+    assert len(nodes) == 6
+    create = " ".join(services["cluster-create"]["command"])
+    assert "--cluster-replicas 1" in create
+    assert sorted(re.findall(r"(\d+\.\d+\.\d+\.\d+):6379", create)) == sorted(nodes.values())
+    for config in _variant_servers(compose).values():
+        url = RedisURL.parse(config.redis_url or "")
+        assert url.cluster and {h for h, _ in url.cluster} <= set(nodes.values())
