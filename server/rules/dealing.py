@@ -164,6 +164,29 @@ class Dealing:
         self.board.append(c)
         self.emit(BoardDealt((c,), tuple(self.board), (at,)))
 
+    # ------------------------------------------------------------ the draw
+    def replace(self, seat: int, discard: tuple[str, ...]) -> tuple[list[str], list[int]]:
+        """DRAW-03: a card (and its position) for each of ``seat``'s discards, reshuffling the
+        burns and the other players' discards when the stock runs short; the discards are
+        kept as the seat's."""
+        received: list[str] = []
+        positions: list[int] = []
+        for _ in discard:
+            if self.left() == 0:
+                pool = self.burns + [c for s, cs in self.discards.items() if s != seat for c in cs]
+                if not pool:  # pragma: no cover (the draw was capped at what is left)
+                    raise errors.InvariantError("no cards left for the draw")
+                self.burns = []
+                for s in list(self.discards):
+                    if s != seat:
+                        self.discards[s] = []
+                self.reshuffle(pool)
+            c, at = self.take()
+            received.append(c)
+            positions.append(at)
+        self.discards.setdefault(seat, []).extend(discard)
+        return received, positions
+
     # ------------------------------------------------------- second run
     def deal_again(self, streets: tuple[StreetPlan, ...], shared: int) -> list[str]:
         """RIT-03: ``streets`` dealt again after the ``shared`` board cards, burns

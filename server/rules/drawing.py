@@ -3,7 +3,8 @@ many cards; the draw's own betting round follows.
 
 :class:`DrawRound` is the draw's record and the only writer of its ``pending`` (who has
 still to draw) and ``to_act``; the cards come from :class:`~server.rules.dealing.Dealing`
-(reshuffling the burns and the other players' discards when the stock runs short).
+(:meth:`~server.rules.dealing.Dealing.replace`, which reshuffles the burns and the other
+players' discards when the stock runs short).
 """
 
 from __future__ import annotations
@@ -78,30 +79,14 @@ class DrawRound:
             raise errors.IllegalAction(errors.BAD_DISCARD, f"only {spare} cards can be replaced")
 
     def apply(self, seat: int, discard: tuple[str, ...]) -> None:
-        """DRAW-03: discard and replace, reshuffling burns and others' discards if short."""
+        """DRAW-03: discard and replace (the deck reshuffles if short)."""
         d = self.dealing
         self.last_actor = seat
         self.to_act = None
         self.pending.discard(seat)
-        received: list[str] = []
-        positions: list[int] = []
-        for _ in discard:
-            if d.left() == 0:
-                pool = d.burns + [c for s, cs in d.discards.items() if s != seat for c in cs]
-                if not pool:  # pragma: no cover (the draw was capped at _spare)
-                    raise errors.InvariantError("no cards left for the draw")
-                d.burns = []
-                for s in list(d.discards):
-                    if s != seat:
-                        d.discards[s] = []
-                d.reshuffle(pool)
-            c, at = d.take()
-            received.append(c)
-            positions.append(at)
+        received, positions = d.replace(seat, discard)
         seats = d.seats
-        kept = [c for c in seats.own[seat] if c not in discard]
         own = seats.own[seat]
-        own[:] = kept + received
+        own[:] = [c for c in own if c not in discard] + received
         seats.up[seat][:] = [False] * len(own)
-        d.discards.setdefault(seat, []).extend(discard)
         d.emit(Drew(seat, discard, tuple(received), tuple(positions)))

@@ -2,9 +2,13 @@
 
 :class:`Seats` is a plain record.  Who writes what (each field has one writer):
 
-- ``stacks``, ``contrib``, ``bets``: chips move only through :meth:`Seats.put` (forced bets
-  and betting put chips in), :meth:`Seats.give_back` (an uncalled bet, ALLIN-03) and
-  :meth:`Seats.award` (pots won); :meth:`Seats.new_round` zeroes ``bets`` (in place).
+- ``stacks``, ``contrib``: chips move only through :meth:`Seats.put` (forced bets and
+  betting put chips in), :meth:`Seats.give_back` (an uncalled bet, ALLIN-03),
+  :meth:`Seats.award` (pots won) and :meth:`Seats.restore` (a void).
+- ``bets`` (each seat's total in this round): set by the forced bets
+  (:class:`~server.rules.forced.Forced`) and the betting round
+  (:class:`~server.rules.betting.Betting`) as they put chips in; :meth:`Seats.give_back`
+  lowers one, :meth:`Seats.new_round` zeroes them.
 - ``folded`` / ``live``: :meth:`Seats.fold` only (the betting round's fold).
 - ``own`` / ``up``: the deal (:mod:`server.rules.dealing`) and the draw
   (:mod:`server.rules.drawing`) only.
