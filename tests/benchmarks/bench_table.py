@@ -2,7 +2,7 @@
 
     .venv/bin/python -m tests.benchmarks.bench_table [--hands 600] [--repeat 5]
     .venv/bin/python -m tests.benchmarks.bench_table --compare OTHER_CHECKOUT
-    .venv/bin/python -m tests.benchmarks.bench_table --profile   # where a hand's CPU goes
+    .venv/bin/python -m tests.benchmarks.bench_table --profile --hands 2000  # where its CPU goes
 
 Six players sit at a no-limit Hold'em table (blinds 50/100) on a fake clock; each connection
 is an in-memory sink that encodes every frame (JSON for half of the players, msgpack for the
@@ -183,12 +183,14 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--compare", metavar="DIR", default=None)
     parser.add_argument("--profile", action="store_true",
                         help="where a hand's CPU goes, by category (hand_profile.py)")
+    parser.add_argument("--cprofile", action="store_true",
+                        help="with --profile: also cProfile's top functions")
     parser.add_argument("--json", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.profile:
         from tests.benchmarks.hand_profile import profile
 
-        profile(args.hands, _table_run)
+        profile(args.hands, _table_run, cprofile=args.cprofile)
         return
     if args.json:
         print(json.dumps(measure(args.hands)))
