@@ -227,6 +227,8 @@ def build_app(config: Config) -> App:
                                             operator=operator, mutes=registry.mutes)
     if directory is not None:  # the room's processes: a page may be sent to any (`moved`)
         http.room = lambda: _room_hosts(directory)
+        if room is not None:  # its events channel on the process's one subscriptions task
+            room.bus = directory.bus
     return App(config=config, wallet=wallet, registry=registry, metrics=metrics,
                sessions=sessions, edge=edge, router=router, http=http, jackpot=jackpot,
                operator=operator, directory=directory, room=room, bots=bots)

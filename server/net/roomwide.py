@@ -37,6 +37,7 @@ from typing import Any
 import orjson
 
 from protocol import CreateTable, ProtocolError
+from server.cluster.ports import Bus
 from server.config import Config
 from server.net.edge import Connection
 from server.net.loginguard import address_key
@@ -74,6 +75,7 @@ class Room:
         self.sessions = sessions
         self.operator = operator
         self.subscribed = asyncio.Event()
+        self.bus: Bus | None = None  # the process's subscriptions (server.cluster.bus), if set
         self._recheck_now = asyncio.Event()
         self._tasks: list[asyncio.Task[None]] = []
         self._writes: set[asyncio.Task[None]] = set()  # mutes being stored and published
@@ -89,8 +91,11 @@ class Room:
     async def start(self, timeout: float = 5.0) -> None:
         await self.limits.start()
         loop = asyncio.get_running_loop()
-        self._tasks = [loop.create_task(self._listen(), name="room-events"),
-                       loop.create_task(self._recheck(), name="room-recheck")]
+        self._tasks = [loop.create_task(self._recheck(), name="room-recheck")]
+        if self.bus is not None:  # (issue 26: the one task of the process's channels)
+            self.bus.on(EVENTS_CHANNEL, self._heard, ready=self._ready)
+        else:
+            self._tasks.append(loop.create_task(self._listen(), name="room-events"))
         try:  # (bounded: the process serves anyway; the re-check covers a late subscription)
             async with asyncio.timeout(timeout):
                 await self.subscribed.wait()
@@ -98,6 +103,8 @@ class Room:
             log.warning("event=room_events_not_subscribed timeout=%s", timeout)
 
     async def stop(self) -> None:
+        if self.bus is not None:
+            self.bus.off(EVENTS_CHANNEL, self._heard)
         for task in [*self._tasks, *self._writes]:
             task.cancel()
         for task in [*self._tasks, *self._writes]:
@@ -142,17 +149,19 @@ class Room:
         await self._publish({"k": "mute", "p": muter, "t": target, "on": on})
 
     # --- receiving -----------------------------------------------------------------------
-    async def _listen(self) -> None:
-        def ready() -> None:  # subscribed (again): what was published before is lost, so
-            self.subscribed.set()  # the flags are replayed and the sessions checked
-            self._recheck_now.set()
+    def _ready(self) -> None:  # subscribed (again): what was published before is lost, so
+        self.subscribed.set()  # the flags are replayed and the sessions checked
+        self._recheck_now.set()
 
-        redis = self._redis()
-        async for _, text in redis.subscribe(EVENTS_CHANNEL, ready=ready):
-            try:
-                self.apply(orjson.loads(text))
-            except Exception:  # one bad message must not end the subscription
-                log.exception("event=room_event_failed")
+    def _heard(self, _channel: str, text: str) -> None:
+        try:
+            self.apply(orjson.loads(text))
+        except Exception:  # one bad message must not end the subscription
+            log.exception("event=room_event_failed")
+
+    async def _listen(self) -> None:
+        async for channel, text in self._redis().subscribe(EVENTS_CHANNEL, ready=self._ready):
+            self._heard(channel, text)
 
     def apply(self, event: Any) -> None:
         """One event of the channel (from any process, this one included)."""
