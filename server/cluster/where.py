@@ -4,9 +4,10 @@ Rule of this module: the router's ``moved``, the lobby's rows and the spectators
 this part, and nothing else answers. A table is "elsewhere" when a live process other than this
 one owns it; the answer comes from the directory's last read of the room (the copy: no Redis),
 and when the copy does not know the table, from one look-up in Redis
-(:data:`~server.cluster.keys.LOCATE`, the owner's lease checked) whose answer is kept in the
-copy until the next read. :meth:`Where.now` always asks Redis (a process that may have been
-cut off checks its own tables there before it stops one).
+(:data:`~server.cluster.keys.LOCATE`, the owner's lease checked; not kept: a table the copy does
+not know, a private one included, is never served to a watcher here, only sent there).
+:meth:`Where.now` always asks Redis (a process that may have been cut off checks its own tables
+there before it stops one).
 """
 
 from __future__ import annotations
@@ -63,18 +64,12 @@ class Where:
 
     async def find(self, table_id: str) -> str | None:
         """The URL of the live process owning ``table_id`` (not this one): the copy's answer,
-        else one look-up in Redis (kept in the copy); None: nowhere (``unknown_table``)."""
+        else one look-up in Redis; None: nowhere (``unknown_table``)."""
         info = self.owner(table_id)
         if info is not None:
             return info.url
         found = await self.now(table_id)
-        if found is None:
-            return None
-        node, url = found
-        copy = self._copy()
-        if node in copy.nodes:
-            copy.owner[table_id] = node  # (until the next read replaces the copy)
-        return url
+        return None if found is None else found[1]
 
     async def now(self, table_id: str) -> tuple[str, str] | None:
         """Redis's answer: ``(node, url)`` of the live process owning ``table_id`` when it is

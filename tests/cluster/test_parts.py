@@ -17,10 +17,12 @@ import pytest
 
 from server.cluster import keys as lua
 from server.cluster.bus import Subscriptions
+from server.cluster.directory import RoomCopy
 from server.cluster.failover import SEQ_JUMP, Failover, Steps
 from server.cluster.keys import Keys
 from server.cluster.moves import Moves
 from server.cluster.ports import Me, NodeInfo
+from server.cluster.where import Where
 from server.config import Config
 from server.redisio import Redis
 from server.table.handoff import SeatRecord, TableState
@@ -335,3 +337,43 @@ async def test_one_connection_carries_every_channel_added_and_dropped_while_it_r
     finally:
         await bus.close()
         await redis.close()
+
+
+# --------------------------------------------------------------------------------------------
+# Where is table X, alone
+# --------------------------------------------------------------------------------------------
+
+
+class FakeRedis:
+    """LOCATE's answer for every table, the look-ups counted."""
+
+    def __init__(self, answer: list[str] | None) -> None:
+        self.answer, self.lookups = answer, 0
+
+    def script(self, code: str) -> Callable[..., Any]:
+        assert code == lua.LOCATE
+
+        async def run(keys: list[str], args: list[str]) -> list[str] | None:
+            self.lookups += 1
+            return self.answer
+        return run
+
+
+async def test_where_is_one_answer_the_copy_then_one_look_up_never_kept() -> None:
+    copy = RoomCopy(nodes={"a": NodeInfo("a", "ws://a/ws"), "b": NodeInfo("b", "ws://b/ws")},
+                    owner={"t1": "b", "t2": "a", "t3": "c", "t4": "b"}, unlisted={"t4"},
+                    seated={"t1": frozenset({"p-al"})})
+    redis = FakeRedis(["b", "ws://b/ws"])
+    me = Me("a", "ra", "ws://a/ws", Keys())
+    where = Where(me, lambda: copy, lambda: redis, lambda: ("lease:", ""))  # type: ignore[arg-type, return-value]
+    assert where.owner("t1") == NodeInfo("b", "ws://b/ws")
+    assert where.owner("t2") is None and where.owner("t3") is None  # here; a dead node's
+    assert where.watchable("t1") and not where.watchable("t1", "p-al")  # a seated player
+    assert not where.watchable("t4")  # a private table: `moved`, never served here
+    assert where.live([("b", "row1"), ("c", "row3"), ("a", "row2")]) == ["row1", "row2"]
+    assert await where.find("t1") == "ws://b/ws" and redis.lookups == 0  # from the copy
+    assert await where.find("t9") == "ws://b/ws" and redis.lookups == 1  # one look-up
+    assert not where.watchable("t9")  # (not kept: a table the copy does not list)
+    assert await where.find("t9") == "ws://b/ws" and redis.lookups == 2
+    redis.answer = ["a", "ws://a/ws"]
+    assert await where.now("t2") is None  # Redis says this process: nowhere else
