@@ -34,8 +34,9 @@ log = logging.getLogger("server.cluster")
 Handler = Callable[[str, str], None]
 """``handler(channel, message)``, in the subscriptions' task; non-blocking."""
 
-RETRY = 0.2
-"""Seconds between two connection attempts while Redis does not answer."""
+RETRY = (0.05, 1.0)
+"""Seconds between two connection attempts while Redis does not answer: the first pause, then
+doubling up to the second (a Sentinel promotion takes seconds; no tight reconnect loop)."""
 
 
 class Subscriptions:
@@ -110,6 +111,7 @@ class Subscriptions:
         self._conn.write(("SUBSCRIBE", channel))
 
     async def _run(self) -> None:
+        pause, down = RETRY[0], False
         while True:
             redis = self._redis()
             conn = None
@@ -124,16 +126,23 @@ class Subscriptions:
                     conn.write(("SUBSCRIBE", *channels))
                 else:
                     self.connected.set()
+                if down:
+                    log.info("event=subscriptions_up node=%s channels=%d", self.name,
+                             len(channels))
+                pause, down = RETRY[0], False
                 while True:
                     self._dispatch(await conn.read())
             except (OSError, TimeoutError, RespError, RedisUnavailable) as exc:
-                log.warning("event=subscriptions_down node=%s error=%r", self.name, exc)
+                if not down:  # (once an outage: the attempts that follow are not logged)
+                    log.warning("event=subscriptions_down node=%s error=%r", self.name, exc)
+                down = True
             finally:
                 self._conn = None
                 self.connected.clear()
                 if conn is not None:
                     conn.close()
-            await asyncio.sleep(RETRY)  # (a cancel here ends the task)
+            await asyncio.sleep(pause)  # a back-off, not a wait for an event (a cancel ends it)
+            pause = min(RETRY[1], pause * 2)
 
     def _dispatch(self, msg: object) -> None:
         if not isinstance(msg, list) or len(msg) < 3:
