@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import itertools
 import logging
 import secrets
 from collections.abc import Callable, Mapping, Sequence
@@ -60,8 +61,13 @@ POT = "pot"
 JOURNAL_PAGE = 1000
 """Journal rows read per store call when following a table's lines."""
 
-RETRIES = 3
-"""Attempts of a keyed batch whose store connection failed (then the error is raised)."""
+RETRY_FOR = 10.0
+"""Seconds a keyed batch whose store connection failed is tried again (then the error is
+raised): long enough to ride out a Redis restart or a Sentinel failover (down-after plus the
+election, ~2.3 s with a 1 s down-after), so a table waits for its hand's batch rather than
+crash and void the hand."""
+RETRY_BACKOFF = (0.05, 0.1, 0.2, 0.5)
+"""Seconds before the n-th retry (the last one repeats)."""
 
 
 def table_of(account: str) -> str | None:
@@ -213,11 +219,13 @@ class Ledger:
         """``store.apply`` with this process's fencing token (:class:`StaleLease`, and the
         lease lost, when the store refuses it as stale), retried when the store's connection
         failed and the batch has an idempotency key (a retry of a batch that was applied
-        after all changes nothing)."""
+        after all changes nothing), for up to :data:`RETRY_FOR` seconds."""
         fence = self.lease.fence()  # (StaleLease once lost: nothing is written any more)
         if fence is not None:
             batch = dataclasses.replace(batch, fence=fence)
-        for attempt in range(RETRIES):
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + RETRY_FOR
+        for attempt in itertools.count():
             try:
                 outcome = await self.store.apply(batch)
                 if outcome is Outcome.STALE:
@@ -225,10 +233,11 @@ class Ledger:
                         f"batch {batch.key or batch.note or ''} refused: token {fence}"))
                 return outcome
             except ConnectionError:
-                if batch.key is None or attempt == RETRIES - 1:
+                if batch.key is None or loop.time() >= deadline:
                     raise
                 log.warning("event=ledger_retry key=%s attempt=%d", batch.key, attempt + 1)
-                await asyncio.sleep(0.05 * 4**attempt)  # a back-off, not a wait for an event
+                pause = RETRY_BACKOFF[min(attempt, len(RETRY_BACKOFF) - 1)]
+                await asyncio.sleep(pause)  # a back-off, not a wait for an event
         raise AssertionError("unreachable")
 
     async def transfer(self, src: str, dst: str, amount: int, *, reason: str,
