@@ -32,6 +32,7 @@ import random
 import signal
 import statistics
 import subprocess
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -44,7 +45,7 @@ from server.ledger.journal import JACKPOT_MINOR, JACKPOT_POOL, Ledger, player_ac
 from server.ledger.redis_store import RedisStore
 from server.loadtest.bots import Bot, Spectator, Stats, TableTrack
 from tests.ledger.test_crash import Server, start_server
-from tests.redis_helpers import SentinelGroup, free_port
+from tests.redis_helpers import SentinelGroup, free_port, resp
 
 pytestmark = [pytest.mark.redis, pytest.mark.slow]
 
@@ -58,7 +59,7 @@ HOLDEM: dict[str, Any] = {"variant": "holdem", "structure": "no_limit",
                           "settings": {"pause": 0.2}}
 CSP: dict[str, Any] = {"variant": "caribbean", "structure": None,
                        "stakes": {"min": 10, "max": 100}, "seats": 3,
-                       "settings": {"pause": 0.2}}
+                       "settings": {"pause": 0.2, "max_buy_in": 10000}}
 
 
 class HandTrack(TableTrack):
@@ -100,21 +101,29 @@ class HandTrack(TableTrack):
 
 class ChaosBot(Bot):
     """A load-tester bot that reports hand starts and ends to its :class:`HandTrack` and
-    wagers the jackpot with every Caribbean Stud ante. (Alone at its Caribbean table: the
+    wagers the jackpot with every fourth Caribbean Stud ante. (Alone at its Caribbean table: the
     bot takes a turn of another seat as the end of its own, and that game's antes are all
     asked at once.)"""
 
     track: HandTrack
 
+    antes = 0
+    jackpot_won = 0  # jackpot payouts the table announced for this seat (to the balance)
+
     def _on_event(self, msg: dict[str, Any], kind: Any, now: float) -> None:
         if kind in ("hand_started", "hand_ended") and msg.get("table") == self.table:
             self.track.saw(str(kind), int(msg["seq"]), now)
+        if kind == "settled" and msg.get("table") == self.table and self.seat is not None:
+            mine = (msg.get("results") or {}).get(str(self.seat)) or {}
+            self.jackpot_won += max(0, int(mine.get("jackpot") or 0))
         super()._on_event(msg, kind, now)
 
     async def fire(self, msg: dict[str, Any]) -> int:
-        offered = (self._act_options or {}).get("jackpot")
-        if msg.get("action") == "ante" and isinstance(offered, dict):  # when affordable
-            msg = {**msg, "jackpot": True}
+        if msg.get("action") == "ante":
+            self.antes += 1
+            offered = (self._act_options or {}).get("jackpot")
+            if self.antes % 4 == 1 and isinstance(offered, dict):  # when affordable
+                msg = {**msg, "jackpot": True}
         return await super().fire(msg)
 
 
@@ -125,6 +134,37 @@ class Watcher(Spectator):
         if kind in ("hand_started", "hand_ended") and msg.get("table") == self.track.table_id:
             self.track.saw(str(kind), int(msg["seq"]), now)
         super()._on_event(msg, kind, now)
+
+
+class RoleWatch:
+    """Who is master, polled by ``ROLE`` every 50 ms in a thread: the transitions, with their
+    time (``time.perf_counter``, the bots' clock), for the report of a failure."""
+
+    def __init__(self, group: SentinelGroup) -> None:
+        self.group = group
+        self.changes: list[tuple[float, dict[int, str]]] = []
+        self.done = threading.Event()
+        self.thread = threading.Thread(target=self._run, daemon=True)
+        self.thread.start()
+
+    def _run(self) -> None:
+        last: dict[int, str] = {}
+        while not self.done.wait(0.05):  # polling the servers' ROLE: no event to wait on
+            now: dict[int, str] = {}
+            for server in list(self.group.servers):
+                try:
+                    role = resp(server.port, "ROLE", timeout=0.5)
+                    now[server.port] = (f"{role[0]}->{role[2]}" if isinstance(role, list)
+                                        and role[0] == "slave" else str(role[0]))  # type: ignore[index]
+                except (OSError, RuntimeError):
+                    now[server.port] = "down"
+            if now != last:
+                self.changes.append((time.perf_counter(), now))
+                last = now
+
+    def stop(self) -> None:
+        self.done.set()
+        self.thread.join(5)
 
 
 @pytest.fixture
@@ -163,8 +203,14 @@ def promoted(group: SentinelGroup, old: int) -> int:
 
 def replicated(group: SentinelGroup, primary: int, count: int) -> None:
     """Wait until ``primary`` has ``count`` online replicas (blocking: run in a thread)."""
-    SentinelGroup._poll(lambda: group._online_replicas(primary) == count, TIMEOUT,
-                        f"the primary {primary} did not get {count} replicas")
+    try:
+        SentinelGroup._poll(lambda: group._online_replicas(primary) == count, TIMEOUT,
+                            f"the primary {primary} did not get {count} replicas")
+    except RuntimeError:
+        for server in group.servers:
+            info = str(resp(server.port, "INFO", "replication")).replace("\r\n", " ")
+            print(f"{server.port}: {info}")
+        raise
 
 
 async def seat_everyone(live: dict[str, Server], stats: Stats, tracks: list[HandTrack],
@@ -183,7 +229,7 @@ async def seat_everyone(live: dict[str, Server], stats: Stats, tracks: list[Hand
         tracks.append(track)
         for i, seat in enumerate(seats):
             bot = ChaosBot(urls[(t + i) % 3], f"T{t}S{seat}", track, seat=seat,
-                           buy_in=1000 if spec is CSP else 300,
+                           buy_in=10000 if spec is CSP else 300,
                            rng=random.Random(100 * t + seat), think=0.0,
                            encoding="msgpack" if i % 2 else "json", stats=stats)
             await bot.open()
@@ -215,6 +261,7 @@ async def test_the_room_survives_five_kills_of_its_redis_primary(
     bots: list[ChaosBot] = []
     store = RedisStore(group.url)
     coord: RedisCoordinator | None = None
+    roles = RoleWatch(group)
     try:
         bots = await seat_everyone(live, stats, tracks, watchers)
         began = stats.clock()
@@ -227,6 +274,7 @@ async def test_the_room_survives_five_kills_of_its_redis_primary(
             old = await asyncio.to_thread(group.master_port)
             victim = group.server_on(old)
             killed = stats.clock()
+            print(f"kill {k + 1} at {killed:.2f}")
             victim.kill()
             new = await asyncio.to_thread(promoted, group, old)
             promote_s.append(stats.clock() - killed)
@@ -264,7 +312,7 @@ async def test_the_room_survives_five_kills_of_its_redis_primary(
         balances = await store.balances()
         assert sum(balances.values()) == 0
         assert {v for k, v in balances.items() if k.startswith("table:")} <= {0}
-        told = {b.name: b.balance + b.stack for b in gone}
+        told = {b.name: b.balance + b.stack + b.jackpot_won for b in gone}
         held = {b.name: balances.get(player_account(b.player_id or ""), 0) for b in gone}
         assert held == told  # each bot holds exactly what the tables told it
         coord = await RedisCoordinator.connect(group.url)
@@ -276,10 +324,15 @@ async def test_the_room_survives_five_kills_of_its_redis_primary(
         for name, server in live.items():  # what each process logged, but INFO
             print(f"--- {name}\n" + "".join(
                 line for line in server.lines if "level=INFO" not in line)[-20000:])
-        print(f"errors={dict(stats.errors)} moves={stats.moves} hands="
-              f"{[(t.table_id, len(t.started), len(t.ended)) for t in tracks]}")
+        now = stats.clock()
+        for t, state in roles.changes:
+            print(f"roles at {t - now:.2f} s: {state}")
+        print(f"errors={dict(stats.errors)} moves={stats.moves} hands (table, started, "
+              "ended, seconds since the last start and end): "
+              f"{[(t.table_id, len(t.started), len(t.ended), now - max(t.started.values(), default=0), now - max(t.ended.values(), default=0)) for t in tracks]}")  # noqa: E501
         raise
     finally:
+        roles.stop()
         for client in (*bots, *watchers):
             await client.close()
         for server in live.values():
