@@ -61,8 +61,10 @@ class RedisCoordinator:
         self.redis = redis
         self.wait_replicas, self.wait_timeout_ms = wait_replicas, wait_timeout_ms
         """Settling writes (issue 26, ``Config.redis_wait_replicas``): the scripts that may
-        pay (a report, a batch, an advance) are followed by ``WAIT`` (``Redis.settle``), so a
-        payout is credited, and shown, only once a replica has its record."""
+        pay (a report, a batch, an advance) or that add contributions to the pool (whose
+        wagers the ledger books in the hand's settled result) are followed by ``WAIT``
+        (``Redis.settle``), so a payout is credited, and shown, only once a replica has its
+        record, and a failover loses no contribution the ledger kept."""
         self.settled = self.short = 0  # settling writes, and those fewer replicas acknowledged
         self.prefix = prefix
         self.lease = lease
@@ -139,7 +141,7 @@ class RedisCoordinator:
                      ) -> list[Payout]:
         reply = await self._run(self._report, hand, *self._report_args(
             owner=owner, table=table, settings=settings, contributions=contributions,
-            claims=claims), settle=bool(claims))
+            claims=claims), settle=bool(claims or contributions))
         return [Payout.from_json(r) for r in json.loads(reply)]
 
     async def batch(self, ops: Sequence[tuple[str, str, dict[str, Any]]]) -> list[Payout]:
@@ -153,7 +155,8 @@ class RedisCoordinator:
             else:
                 args += ["p", hand, *self._report_args(**kw)]
         reply = await self._run(self._batch, *args,
-                                settle=any(kw.get("claims") for _, _, kw in ops))
+                                settle=any(kw.get("claims") or kw.get("contributions")
+                                           for _, _, kw in ops))
         return [Payout.from_json(r) for r in json.loads(reply)]
 
     def _report_args(self, *, owner: str, table: str, settings: CaribbeanSettings,
