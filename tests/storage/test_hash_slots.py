@@ -126,6 +126,16 @@ class Recorder:
                 if len({key_slot(k) for k in keys}) > 1]
 
 
+def test_the_recorder_flags_keys_of_several_slots() -> None:
+    """The check below catches what the layout before issue 26 did: a ledger batch naming
+    ``ledger:bal`` and its node's token ``ledger:{node:a}:token``."""
+    rec = Recorder()
+    rec.script("APPLY", ["ledger:bal", "ledger:{node:a}:token"])
+    rec.script("APPLY", ["ledger:{room}:bal", "ledger:{room}:token:a"])
+    rec.command(("MGET", "hist:{hist}:rec:1", "hist:{hist}:rec:2"))
+    assert [what for what, _ in rec.crossing()] == ["APPLY"]
+
+
 @pytest.fixture
 def recorder(monkeypatch: pytest.MonkeyPatch) -> Iterator[Recorder]:
     rec = Recorder()
@@ -247,7 +257,8 @@ def _record() -> HandRecord:
 async def test_the_directorys_scripts_name_keys_of_one_slot(
         recorder: Recorder, tmp_path: Path, redis_server: Any) -> None:
     """Two in-process cluster nodes: a table opened on ``a``, listed by both, ``a`` stopped
-    (the table moves to ``b`` at once: offer and accept), ``b`` stopped (it leaves)."""
+    (the table moves to ``b`` at once: offer and accept), ``b`` stopped (it leaves); then the
+    directory's other scripts with their call sites' key lists."""
     from tests.cluster.test_directory import HOLDEM, directory, guest, settled
     from tests.net.conftest import start_live, test_config
     from tests.redis_helpers import free_port
@@ -272,8 +283,22 @@ async def test_the_directorys_scripts_name_keys_of_one_slot(
     finally:
         for live in reversed(lives):
             await live.close()
+    # the failover's TAKE, a withdrawn offer's CANCEL and LOCATE, with the key lists of their
+    # call sites (server/cluster/failover.py, moves.py, where.py)
+    k, ends = Keys(), RedisStore(redis_server.url).lease_ends()
+    redis = await Redis.connect(redis_server.url)
+    try:
+        assert await redis.script(dir_lua.LOCATE)(keys=[k.table(table)],
+                                                  args=[k.node_prefix, *ends]) is None
+        assert await redis.script(dir_lua.CANCEL)(keys=[k.table(table)], args=["a", "r"]) == 0
+        assert await redis.script(dir_lua.TAKE)(
+            keys=[k.nodes, k.tables, k.version],
+            args=["gone", "b", "r2", "ws://b/ws", k.table_prefix, k.node_prefix, *ends, ""]) == []
+    finally:
+        await redis.close()
     ran = {what for what, _ in recorder.calls}
     expected = {dir_lua.REGISTER, dir_lua.PUT, dir_lua.SNAPSHOT, dir_lua.OFFER, dir_lua.ACCEPT,
-                dir_lua.LEAVE}
+                dir_lua.LEAVE, dir_lua.DRAIN, dir_lua.DROP, dir_lua.STATE, dir_lua.TAKE,
+                dir_lua.CANCEL, dir_lua.LOCATE}
     assert expected <= ran, "not run: " + " / ".join(c.strip()[:50] for c in expected - ran)
     assert recorder.crossing() == []
