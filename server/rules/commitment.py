@@ -143,8 +143,7 @@ class DeckCommitment:
             salt = salts[p]
             raw = c.encode("ascii")
             if len(raw) != 2 or not MIN_SALT <= len(salt) <= MAX_SALT:
-                level.append(leaf_hash(p, c, salt))  # (raises the check's own error)
-                continue
+                leaf_hash(p, c, salt)  # raises the leaf's own error for this card or salt
             level.append(sha256(prefixes[p] + raw + _LENGTH[len(salt)] + salt).digest())
         level += [_empty_hash(p) for p in range(len(deck), 1 << depth)]
         self.levels: list[list[bytes]] = [level]

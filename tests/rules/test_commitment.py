@@ -32,6 +32,25 @@ def test_malformed_leaves_are_refused(position: int, card: str, salt: bytes,
         leaf_hash(position, card, salt)
 
 
+@pytest.mark.parametrize("card, salt, message", [
+    ("Ace", SALT, "bad card"),
+    ("As", b"short", "a salt has"),
+    ("As", b"s" * 65, "a salt has"),
+])
+def test_a_deck_with_a_malformed_leaf_is_refused_as_the_leaf_is(card: str, salt: bytes,
+                                                                  message: str) -> None:
+    """The tree hashes its leaves inline: a bad card or salt anywhere in the deck is refused
+    with the leaf's own error, and a good deck's root is the one its leaves give."""
+    deck = list(make_deck())
+    salts = [SALT] * 52
+    deck[7], salts[7] = card, salt
+    with pytest.raises(ValueError, match=message):
+        DeckCommitment(deck, salts)
+    good = DeckCommitment(list(make_deck()), [bytes([i]) * MIN_SALT for i in range(52)])
+    assert good.levels[0][:52] == [leaf_hash(i, c, bytes([i]) * MIN_SALT)
+                                   for i, c in enumerate(make_deck())]
+
+
 @pytest.mark.parametrize("obj", [
     {"card": 7, "position": 0, "salt": SALT.hex(), "proof": []},
     {"card": "As", "position": True, "salt": SALT.hex(), "proof": []},
