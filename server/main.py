@@ -229,6 +229,8 @@ def build_app(config: Config) -> App:
         http.room = lambda: _room_hosts(directory)
         if room is not None:  # its events channel on the process's one subscriptions task
             room.bus = directory.bus
+        if isinstance(jackpot, JackpotService):  # the meter's channel on it too
+            jackpot.bus = directory.bus
     return App(config=config, wallet=wallet, registry=registry, metrics=metrics,
                sessions=sessions, edge=edge, router=router, http=http, jackpot=jackpot,
                operator=operator, directory=directory, room=room, bots=bots)

@@ -15,6 +15,7 @@ script checks, ``ledger:{room}:token:<node>``; the meter channel is ``jp:{room}:
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 from collections.abc import AsyncIterator, Callable, Sequence
@@ -66,6 +67,9 @@ class RedisCoordinator:
         (``Redis.settle``), so a payout is credited, and shown, only once a replica has its
         record, and a failover loses no contribution the ledger kept."""
         self.settled = self.short = 0  # settling writes, and those fewer replicas acknowledged
+        self.bus: Any = None
+        """The process's subscriptions (``server.cluster.bus``: ``on``/``off``), in a cluster:
+        the meter channel is then one of that task's channels, not a subscription of its own."""
         self.prefix = prefix
         self.lease = lease
         self._now = now
@@ -220,8 +224,21 @@ class RedisCoordinator:
 
     async def meter(self) -> AsyncIterator[tuple[PoolState, str | None]]:
         """Every pool change published by any process (reconnects by itself)."""
-        async for _, text in self.redis.subscribe(self.channel):
-            yield parse_meter(text)
+        if self.bus is None:
+            async for _, text in self.redis.subscribe(self.channel):
+                yield parse_meter(text)
+            return
+        heard: asyncio.Queue[str] = asyncio.Queue()
+
+        def handler(_channel: str, text: str) -> None:
+            heard.put_nowait(text)
+
+        self.bus.on(self.channel, handler)
+        try:
+            while True:
+                yield parse_meter(await heard.get())
+        finally:
+            self.bus.off(self.channel, handler)
 
     async def close(self) -> None:
         await self.redis.close()

@@ -179,6 +179,7 @@ class JackpotService:
         self.owner = owner or uuid.uuid4().hex[:12]
         self.credit = credit
         self.meter = meter if meter is not None else Meter()
+        self.bus: Any = None  # the process's subscriptions in a cluster (server.cluster.bus)
         self.retry = retry
         self.leases = OpenHands()
         self.open = self.leases.hands  # registered, not yet reported
@@ -221,6 +222,8 @@ class JackpotService:
         await self.books.book_pool_events(self.ledger, self.coord)
         await self._sweep()
         meter_stream = getattr(self.coord, "meter", None)
+        if self.bus is not None and hasattr(self.coord, "bus"):  # (a cluster's one task)
+            self.coord.bus = self.bus
         if meter_stream is not None and self.memory is None:
             self._tasks.append(asyncio.get_running_loop().create_task(
                 follow(meter_stream(), self.meter), name="jackpot:meter"))

@@ -6,6 +6,8 @@ live moves and failover both restore from.
   process that took it.
 * After a failover the button is where the last hand left it: a lobby change during the next
   hand (a spectator came) does not put that hand's button in the saved state.
+* And the subscriptions part (issue 26): every channel of a cluster process on its one task,
+  the jackpot meter's and the room's events included.
 
 In-process servers (`server.main.run`) on one redis-server of the test's own; every wait is on
 an event with a timeout, never a sleep.
@@ -132,3 +134,26 @@ async def _written(live: Live, states: Any) -> None:
     while states.due():
         await directory(live).next_read()
 
+
+
+async def test_every_channel_of_a_cluster_process_is_on_its_one_subscriptions_task(
+        node: Node) -> None:
+    """The directory's, moves', the spectators', the room's events and the jackpot meter's
+    channels are all the subscriptions part's; a pool change published by any process
+    reaches this process's meter through it."""
+    a, b = await node("a"), await node("b")
+    await settled(a, b)
+    bus = directory(b).bus
+    keys = directory(b).keys
+    meter_channel = "jp:{room}:meter"
+    assert {keys.changed, keys.inbox("b"), "dir:{room}:ask", "dir:{room}:said:b",
+            "lim:{room}:events", meter_channel} <= bus.channels()
+    changed = asyncio.Event()
+    meter = b.app.registry.jackpot.meter  # type: ignore[attr-defined]
+    meter.listeners.append(lambda msg: changed.set())
+    redis = directory(a).redis
+    assert redis is not None
+    assert await redis.publish(meter_channel, "123 4567 0 ") == 2  # one subscriber a process
+    await asyncio.wait_for(changed.wait(), TIMEOUT)
+    state = meter.state
+    assert (state.minor, state.major) == (123, 4567)
