@@ -40,6 +40,9 @@ log = logging.getLogger("server.ledger")
 STALE_TOKEN = "STALE_TOKEN"
 """The error reply of a script that refused a write carrying a stale token."""
 
+RENEW_RETRY = 0.25
+"""Seconds before a renewal that failed (the store unreachable) is tried again."""
+
 
 class NodeInUse(OSError):
     """Another live process holds this node's lease (two processes with one ``--node``)."""
@@ -137,12 +140,17 @@ class Lease:
         return False
 
     async def _keep(self, seconds: float) -> None:
+        beat = seconds / 3
         while self.lost is None:
-            await asyncio.sleep(seconds / 3)
+            await asyncio.sleep(beat)
             try:
                 await self.renew()
-            except Exception as exc:  # the store is down: try again at the next beat
+                beat = seconds / 3
+            except Exception as exc:  # the store is down: try again soon, not a beat later
+                # (a Sentinel failover ends in seconds; waiting a whole beat after it could
+                # let the lease lapse and a survivor fail this live process over)
                 log.error("event=node_lease_renew_failed node=%s error=%r", self.node, exc)
+                beat = min(seconds / 3, RENEW_RETRY)
 
     def _keeper_done(self, task: asyncio.Task[None]) -> None:
         if not task.cancelled() and task.exception() is not None:

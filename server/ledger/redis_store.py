@@ -387,8 +387,19 @@ class RedisStore:
     async def acquire_lease(self, node: str, holder: str, seconds: float,
                             token: int | None = None) -> LeaseState:
         millis = max(1, int(seconds * 1000))
-        now, current = await self._lease(keys=self._lease_keys(node),
-                                         args=[holder, millis, "" if token is None else token])
+        keys, args = self._lease_keys(node), [holder, millis, "" if token is None else token]
+        if token is None and self.wait_replicas > 0:  # an acquisition INCRs the node's token:
+            # settled, so a failover cannot hand the same token out twice (issue 26)
+            (now, current), acked = await self.redis.settle(
+                self._lease, keys, args, replicas=self.wait_replicas,
+                timeout_ms=self.wait_timeout_ms)
+            self.settled += 1
+            if acked < self.wait_replicas:
+                self.short += 1
+                log.warning("event=settle_short lease=%s replicas=%d of=%d", node, acked,
+                            self.wait_replicas)
+        else:
+            now, current = await self._lease(keys=keys, args=args)
         return LeaseState(str(now), int(current))
 
     async def release_lease(self, node: str, holder: str) -> None:
