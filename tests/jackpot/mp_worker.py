@@ -102,7 +102,8 @@ async def main(a: argparse.Namespace) -> None:
     try:
         await svc.all_paid(timeout=30)
     except TimeoutError:  # diagnostics for a failing run
-        head = await coord.redis.call("ZRANGE", f"{coord.prefix}:{{room}}:pending", 0, 3, "WITHSCORES")
+        head = await coord.redis.call("ZRANGE", f"{coord.prefix}:{{room}}:pending", 0, 3,
+                                      "WITHSCORES")
         sys.stderr.write(f"STUCK waiting={sorted(svc.waiting)[:5]} ops={len(svc._ops)} "
                          f"open={sorted(svc.open)[:5]} head={head} "
                          f"due={[p.key for p in await coord.due()][:5]}\n")
