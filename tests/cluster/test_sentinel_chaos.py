@@ -53,6 +53,9 @@ KILLS = 5
 DOWN_AFTER = 1.0  # Sentinel's down-after-milliseconds, in seconds
 BOUND = DOWN_AFTER + 5.0  # the issue's bound: every table deals again within this
 TIMEOUT = 30.0
+TROUBLE = ("event=node_lease_lost", "event=failover_started", "event=actor_crashed",
+           "event=hand_voided")
+"""Log lines that no process may write in the run: no process was down, no hand void."""
 NAMES = ("a", "b", "c")
 HOLDEM: dict[str, Any] = {"variant": "holdem", "structure": "no_limit",
                           "stakes": {"blinds": [5, 10]}, "seats": 6,
@@ -185,6 +188,12 @@ def node_args(name: str, port: int, group: SentinelGroup) -> tuple[str, ...]:
             "--set", "guests_per_ip_per_minute=100", "--set", "starting_balance=100000")
 
 
+def fencing_tokens(group: SentinelGroup) -> dict[str, int]:
+    """Each process's fencing token counter on the current primary (blocking)."""
+    port = group.master_port()
+    return {n: int(str(resp(port, "GET", f"ledger:{{room}}:token:{n}") or 0)) for n in NAMES}
+
+
 def promoted(group: SentinelGroup, old: int) -> int:
     """The new primary's port once one running server other than ``old`` is master and has
     been told so by a majority of sentinels (blocking: run in a thread)."""
@@ -270,6 +279,7 @@ async def test_the_room_survives_five_kills_of_its_redis_primary(
         dealt_s: list[float] = []  # per kill: the slowest table's kill -> first hand dealt
         ended_s: list[float] = []  # ... -> first hand ended that was dealt after the kill
         promote_s: list[float] = []
+        tokens = await asyncio.to_thread(fencing_tokens, group)
         for k in range(KILLS):
             old = await asyncio.to_thread(group.master_port)
             victim = group.server_on(old)
@@ -288,6 +298,9 @@ async def test_the_room_survives_five_kills_of_its_redis_primary(
                   f"after the kill (per table dealt: "
                   f"{', '.join(f'{d - killed:.2f}' for d, _ in times)})")
             await asyncio.to_thread(replicated, group, new, 2)  # three data nodes again
+            now_tokens = await asyncio.to_thread(fencing_tokens, group)
+            assert all(now_tokens[n] >= tokens[n] for n in NAMES), (tokens, now_tokens)
+            tokens = now_tokens  # no fencing token went backwards in the promotion
         hands = sum(len(t.ended) for t in tracks)
         run = stats.clock() - began
         print(f"kill -> every table dealt: median {statistics.median(dealt_s):.2f} s, max "
@@ -297,6 +310,9 @@ async def test_the_room_survives_five_kills_of_its_redis_primary(
               f"= {hands / run:.1f} hands/s; moves={stats.moves} "
               f"disconnects={stats.disconnects} reconnects={stats.reconnects}")
 
+        trouble = [line for s in live.values() for line in s.lines
+                   if any(w in line for w in TROUBLE)]
+        assert trouble == [], trouble  # every process stayed live and every hand stood
         left = await asyncio.gather(*(b.leave(TIMEOUT) for b in bots))
         assert all(left), [b.name for b, ok in zip(bots, left, strict=True) if not ok]
         assert not stats.errors, stats.errors  # only documented reconnects happened
@@ -314,6 +330,15 @@ async def test_the_room_survives_five_kills_of_its_redis_primary(
         assert {v for k, v in balances.items() if k.startswith("table:")} <= {0}
         told = {b.name: b.balance + b.stack + b.jackpot_won for b in gone}
         held = {b.name: balances.get(player_account(b.player_id or ""), 0) for b in gone}
+        if held != told:  # what the journal says of the bots that differ, for the report
+            for b in gone:
+                if held[b.name] != told[b.name]:
+                    mine = player_account(b.player_id or "")
+                    moves = [(e.src, e.dst, e.amount, e.reason)
+                             for e in await store.journal(0, 1_000_000)
+                             if mine in (e.src, e.dst) or e.reason.startswith("jackpot")]
+                    print(f"{b.name}: rebuys={b.rebuys} jackpot_won={b.jackpot_won} "
+                          f"balance={b.balance} stack={b.stack} journal={moves[-40:]}")
         assert held == told  # each bot holds exactly what the tables told it
         coord = await RedisCoordinator.connect(group.url)
         pool = await coord.state()
@@ -341,4 +366,26 @@ async def test_the_room_survives_five_kills_of_its_redis_primary(
                 server.proc.wait(10)
         if coord is not None:
             await coord.close()
+        await store.close()
+
+
+async def test_a_lease_is_taken_with_wait_and_its_token_survives_a_promotion(
+        group: SentinelGroup) -> None:
+    """The acquisition of a node's lease (the INCR of its fencing token) is a settling write:
+    with ``WAIT 1`` acknowledged, the promoted replica has the token, so the next acquisition
+    after a SIGKILL of the primary gets a greater one. A renewal keeps the token, no WAIT."""
+    store = RedisStore(group.url, wait_replicas=1, wait_timeout_ms=2000)
+    await store.open()
+    try:
+        first = await store.acquire_lease("n1", "run1", 60)
+        assert (first.holder, store.settled, store.short) == ("run1", 1, 0)
+        again = await store.acquire_lease("n1", "run1", 60, token=first.token)
+        assert again == first and store.settled == 1  # a renewal: plain
+        await store.release_lease("n1", "run1")
+        old = await asyncio.to_thread(group.master_port)
+        group.server_on(old).kill()
+        await asyncio.to_thread(promoted, group, old)
+        second = await store.acquire_lease("n1", "run2", 60)  # through the new primary
+        assert second.holder == "run2" and second.token > first.token
+    finally:
         await store.close()
