@@ -68,10 +68,12 @@ class Dealer:
     def in_hand(self) -> bool:
         return self.engine is not None
 
-    def restore(self, button: int | None, number: int) -> None:
-        """A moved table's button and hands played (:func:`~server.table.handoff.restore_state`,
-        before the table's task starts)."""
+    def restore(self, button: int | None, number: int,
+                decks: Sequence[Sequence[str]] = ()) -> None:
+        """A moved table's button, hands played and (a test table) fixed decks not dealt yet
+        (:func:`~server.table.handoff.restore_state`, before the table's task starts)."""
         self.button, self.number = button, number
+        self.decks = [tuple(d) for d in decks]
 
     def live_stack(self, seat: int) -> int:
         if self.engine is not None:

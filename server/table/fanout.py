@@ -130,6 +130,11 @@ class Fanout:
         self.sinks.pop(sink.conn_id, None)  # no more frames to it, at once
         self.on_sink_failed(sink)  # and forget it as a seat's connection, in the actor task
 
+    def resume_from(self, seq: int) -> None:
+        """A moved table goes on from the ``seq`` it had (before its task starts: a client
+        resuming with the number it saw gets nothing it already has)."""
+        self.seq = seq
+
     def publish(self, draft: Draft, skip: frozenset[str] | None = None,
                 sender: str | None = None) -> None:
         """Give ``draft`` the next ``seq``, log it, project once per audience and send.

@@ -33,6 +33,7 @@ from protocol.requests import Act
 from server.jackpot.base import Claim
 from server.rules import errors as rerr
 from server.rules import events as ev
+from server.rules.button import Positions
 from server.rules.caribbean import CaribbeanRound, JackpotWagered
 from server.rules.engine import Engine
 from server.rules.errors import IllegalAction
@@ -115,6 +116,10 @@ class Game(Protocol):
         """The hand ended: whether the dealer keeps it for SHOW-02's ``show_hands``."""
         ...
     def lobby_entry(self) -> dict[str, Any]: ...
+    def positions(self) -> Positions | None:
+        """The last hand's button and blinds (GEN-05), for a move; None at a house game."""
+        ...
+    def restore_positions(self, positions: Positions) -> None: ...
 
 
 class PotGame:
@@ -225,6 +230,12 @@ class PotGame:
         bp, cap = self.spec.rake
         return {"rake": {"bp": bp, "cap": cap}}  # GEN-09: the house's revenue here
 
+    def positions(self) -> Positions | None:
+        return self.blinds.positions
+
+    def restore_positions(self, positions: Positions) -> None:
+        self.blinds.positions = positions
+
 
 class HouseGame:
     """A house game's table behaviour (see the module docstring)."""
@@ -241,6 +252,12 @@ class HouseGame:
         self.spec = spec
 
     def seated(self, st: SeatState) -> None:
+        return None
+
+    def positions(self) -> Positions | None:
+        return None
+
+    def restore_positions(self, positions: Positions) -> None:
         return None
 
     def place(self, players: list[int]) -> Placement:

@@ -26,20 +26,55 @@ import json
 import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import asdict, dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from protocol.codec import JSON_CODEC
 from protocol.requests import CreateTable
 from server.config import Config
 from server.rules.button import Positions
-from server.table.seatmap import SeatState, Waiter
+from server.table.api import Sink
+from server.table.dealer import Dealer
+from server.table.fanout import Fanout
+from server.table.games import Game
+from server.table.host import HostDesk
+from server.table.seatmap import SeatMap, SeatState, Waiter
 from server.table.settings import TableSpec, build_spec
+from server.table.turn_clock import TurnClock
 from server.table.wake import WakeKind
 
-if TYPE_CHECKING:
-    from server.table.actor import TableActor
 
-__all__ = ["DetachedSink", "SeatRecord", "TableState", "export_state", "fence", "gone",
+class MovedTable(Protocol):
+    """What a move reads and puts back of a table, desk by desk (the table actor is one; this
+    module does not import it, issue 25): each desk's state goes out through the desk's own
+    reading of it and comes back through its own ``restore``."""
+
+    @property
+    def table_id(self) -> str: ...
+    @property
+    def spec(self) -> TableSpec: ...
+    @property
+    def config(self) -> Config: ...
+    @property
+    def seats(self) -> SeatMap: ...
+    @property
+    def turns(self) -> TurnClock: ...
+    @property
+    def fanout(self) -> Fanout: ...
+    @property
+    def dealer(self) -> Dealer: ...
+    @property
+    def game(self) -> Game: ...
+    @property
+    def host(self) -> HostDesk: ...
+    @property
+    def sinks(self) -> dict[int, Sink]: ...
+    @property
+    def in_hand(self) -> bool: ...
+    @property
+    def stopped(self) -> bool: ...
+    def stop_moved(self, url: str) -> None: ...
+
+__all__ = ["DetachedSink", "MovedTable", "SeatRecord", "TableState", "export_state", "fence", "gone",
            "hand_over", "restore_state", "spec_of"]
 
 log = logging.getLogger("server.table")
@@ -123,7 +158,7 @@ def spec_of(create: dict[str, Any], config: Config) -> TableSpec:
     return build_spec(req, config, name=create["name"])
 
 
-def export_state(t: TableActor, owner: str | None = None) -> TableState:
+def export_state(t: MovedTable, owner: str | None = None) -> TableState:
     """The table's state now (between hands, in its task; or a read of it for the
     failover's record, which the directory writes whenever the table's lobby entry changes)."""
     state = TableState(table=t.table_id, create=create_of(t.spec), seq=t.fanout.seq,
@@ -134,19 +169,17 @@ def export_state(t: TableActor, owner: str | None = None) -> TableState:
                                       st.bank, st.sitting_out, st.wait_for_bb, st.post_bb))
     state.waiting = [{"player": w.player_id, "name": w.name, "buy_in": w.buy_in}
                      for w in t.seats.waiting]
-    positions = getattr(getattr(t.game, "blinds", None), "positions", None)
+    positions = t.game.positions()
     if positions is not None:
         state.button, state.blinds = positions.button, list(positions.blinds)
-    h = t.host
-    if h.private:
-        state.host = {"host": h.host_id, "code": h.code, "paused": h.paused,
-                      "removed": sorted(h.removed), "admitted": sorted(h.admitted),
-                      "names": dict(h.names),
-                      "next": None if h.next_spec is None else create_of(h.next_spec)}
+    host = t.host.saved()
+    if host is not None:
+        state.host = {**host, "next": None if t.host.next_spec is None
+                      else create_of(t.host.next_spec)}
     return state
 
 
-def restore_state(t: TableActor, state: TableState, stacks: dict[str, int],
+def restore_state(t: MovedTable, state: TableState, stacks: dict[str, int],
                   grace: float, *, exact: bool = True) -> None:
     """Put ``state`` into the new actor ``t`` (its task not started yet): the seats with the
     ledger's ``stacks`` (a player with none is left out), disconnected, each with
@@ -169,25 +202,20 @@ def restore_state(t: TableActor, state: TableState, stacks: dict[str, int],
     for w in state.waiting:
         sink = DetachedSink(str(w["player"]), str(w["name"]))
         t.seats.wait(Waiter(str(w["player"]), str(w["name"]), int(w["buy_in"]), sink))
-    blinds = getattr(t.game, "blinds", None)
-    if blinds is not None and state.button is not None:
-        blinds.positions = Positions(state.button, tuple(state.blinds or ()))
-    t.dealer.restore(state.button, state.hands)  # (the snapshot's button until the next hand)
-    t.dealer.decks = [tuple(d) for d in state.decks]  # a test table keeps its fixed decks
-    t.fanout.seq = state.seq
+    if state.button is not None:
+        t.game.restore_positions(Positions(state.button, tuple(state.blinds or ())))
+    # (the snapshot's button until the next hand; a test table keeps its fixed decks)
+    t.dealer.restore(state.button, state.hands, state.decks)
+    t.fanout.resume_from(state.seq)
     if state.host is not None and t.host.private:
-        h, d = t.host, state.host
-        h.host_id, h.code, h.paused = d["host"], d["code"], bool(d["paused"])
-        h.removed, h.admitted = set(d["removed"]), set(d["admitted"])
-        h.names = dict(d["names"])
-        if d.get("next"):
-            h.next_spec = spec_of(d["next"], t.config)
+        d = state.host
+        t.host.restore(d, spec_of(d["next"], t.config) if d.get("next") else None)
 
 
 Send = Callable[[TableState], Awaitable[str | None]]
 
 
-async def hand_over(t: TableActor, send: Send) -> str | None:
+async def hand_over(t: MovedTable, send: Send) -> str | None:
     """The old owner's side of a live move, in the actor's task: between hands, export the
     table, ``send`` it (the other process takes it: its URL, or None when it did not), and
     once it is gone push ``moved`` to every connection here that follows it, answer what
@@ -206,7 +234,7 @@ async def hand_over(t: TableActor, send: Send) -> str | None:
     return url
 
 
-def fence(t: TableActor, url: str) -> bool:
+def fence(t: MovedTable, url: str) -> bool:
     """This process lost the table (another process took it over while this one was cut
     off: its lease had lapsed): stop at once, even mid-hand, without a chip moving here (the
     one that took it voided the hand and holds the chips), and send everyone to ``url``.
@@ -220,7 +248,7 @@ def fence(t: TableActor, url: str) -> bool:
     return True
 
 
-def gone(t: TableActor, url: str) -> None:
+def gone(t: MovedTable, url: str) -> None:
     """The table now lives at ``url``: push ``moved`` to every connection following it,
     answer what queued ``moved``, empty the seats without a chip moving, stop."""
     frame = {"type": "error", "code": "moved", "table": t.table_id, "url": url,

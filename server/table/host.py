@@ -89,7 +89,26 @@ class HostDesk:
         self.admitted: set[str] = set()
         self.next_spec: TableSpec | None = None
 
+    # ---------------------------------------------------------------- a move's state
+    def saved(self) -> dict[str, Any] | None:
+        """A home game's host state, for a move (None at a public table); the change waiting
+        for the next hand is :attr:`next_spec`."""
+        if not self.private:
+            return None
+        return {"host": self.host_id, "code": self.code, "paused": self.paused,
+                "removed": sorted(self.removed), "admitted": sorted(self.admitted),
+                "names": dict(self.names)}
+
+    def restore(self, saved: dict[str, Any], next_spec: TableSpec | None) -> None:
+        """Put :meth:`saved`'s state back (a moved table, before its task starts)."""
+        self.host_id, self.code, self.paused = saved["host"], saved["code"], bool(saved["paused"])
+        self.removed, self.admitted = set(saved["removed"]), set(saved["admitted"])
+        self.names = dict(saved["names"])
+        if next_spec is not None:
+            self.next_spec = next_spec
+
     # ---------------------------------------------------------------- admission
+
     def admits_request(self, env: Envelope, *, remember: bool = True) -> bool:
         """The one admission check of every request naming this table (the actor runs it
         before any handler; the refusal is ``unknown_table``, see the module docstring).
