@@ -74,8 +74,8 @@ class MovedTable(Protocol):
     def stopped(self) -> bool: ...
     def stop_moved(self, url: str) -> None: ...
 
-__all__ = ["DetachedSink", "MovedTable", "SeatRecord", "TableState", "export_state", "fence", "gone",
-           "hand_over", "restore_state", "spec_of"]
+__all__ = ["DetachedSink", "MovedTable", "SeatRecord", "TableState", "export_state", "fence",
+           "gone", "hand_over", "restore_state", "spec_of"]
 
 log = logging.getLogger("server.table")
 
