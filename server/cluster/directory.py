@@ -145,7 +145,9 @@ class Directory:
         self.lost = False  # this process's lease is lost: it writes nothing any more
         self.bus = Subscriptions(lambda: self.redis, name=node)
         """Every pub/sub channel of this process (:mod:`server.cluster.bus`)."""
-        self.where = Where(self.me, lambda: self.copy, lambda: self.redis, self.lease_ends)
+        self.where = Where(self.me, lambda: self.copy, lambda: self.redis, self.lease_ends,
+                           failover_wait=lease + 3.0,
+                           here=lambda table_id: registry.get(table_id) is not None)
         """The one answer to "where is table X" (:mod:`server.cluster.where`)."""
         self.states = TableStates(self, registry, self._wake.set)
         """One saved state per table (:mod:`server.cluster.states`)."""

@@ -12,6 +12,7 @@ there before it stops one).
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any
@@ -33,11 +34,17 @@ class Where:
     directory's last read; ``redis()``: the adapter; ``lease_ends()``: the lease key's ends."""
 
     def __init__(self, me: Me, copy: Callable[[], RoomCopy], redis: Callable[[], Redis | None],
-                 lease_ends: Callable[[], tuple[str, str]]) -> None:
+                 lease_ends: Callable[[], tuple[str, str]], *, failover_wait: float = 0.0,
+                 poll: float = 0.25, here: Callable[[str], bool] = lambda table_id: False
+                 ) -> None:
         self._me = me
         self._copy = copy
         self._redis = redis
         self._lease_ends = lease_ends
+        self.failover_wait = failover_wait
+        """How long :meth:`find` waits for a table whose owner is gone to be taken over."""
+        self._poll = poll
+        self._here = here  # whether this process has the table open now (its registry)
 
     def owner(self, table_id: str) -> NodeInfo | None:
         """The live process other than this one that owns ``table_id``, from the copy."""
@@ -64,12 +71,40 @@ class Where:
 
     async def find(self, table_id: str) -> str | None:
         """The URL of the live process owning ``table_id`` (not this one): the copy's answer,
-        else one look-up in Redis; None: nowhere (``unknown_table``)."""
+        else one look-up in Redis; None: nowhere (``unknown_table``). A table the room still
+        has whose owner is not live (its lease ran out and a survivor is taking it over, or
+        this process is opening it) is asked again every ``poll`` seconds for up to
+        ``failover_wait``: a player's ``resume`` in that window is answered ``moved`` once the
+        table has its new owner (this process's own URL when it took the table itself), not
+        ``unknown_table`` (which would make them give it up)."""
         info = self.owner(table_id)
         if info is not None:
             return info.url
-        found = await self.now(table_id)
-        return None if found is None else found[1]
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + self.failover_wait
+        while True:
+            found = await self.now(table_id)
+            if found is not None:
+                return found[1]
+            info = self.owner(table_id)
+            if info is not None:  # the copy learnt of its new owner
+                return info.url
+            if self._here(table_id):  # taken over by this very process: ask here again
+                return self._me.url
+            if loop.time() >= deadline or not await self._in_room(table_id):
+                return None
+            await asyncio.sleep(self._poll)  # (bounded: failover_wait)
+
+    async def _in_room(self, table_id: str) -> bool:
+        """Whether the room's index still has ``table_id`` (a closed table's row is dropped)."""
+        redis = self._redis()
+        if redis is None:
+            return False
+        try:
+            node = await redis.call("HGET", self._me.keys.table(table_id), "node")
+        except (RedisUnavailable, RedisScriptError):
+            return True  # Redis itself is failing over: worth asking again
+        return node is not None
 
     async def now(self, table_id: str) -> tuple[str, str] | None:
         """Redis's answer: ``(node, url)`` of the live process owning ``table_id`` when it is

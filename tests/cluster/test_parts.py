@@ -377,3 +377,46 @@ async def test_where_is_one_answer_the_copy_then_one_look_up_never_kept() -> Non
     assert await where.find("t9") == "ws://b/ws" and redis.lookups == 2
     redis.answer = ["a", "ws://a/ws"]
     assert await where.now("t2") is None  # Redis says this process: nowhere else
+
+
+class FailingOverRedis:
+    """LOCATE finds no live owner for ``dead`` look-ups, then ``answer``; the table's row
+    (HGET node) is there while ``row`` is set. Every look-up counted."""
+
+    def __init__(self, dead: int, answer: list[str] | None, row: str | None) -> None:
+        self.dead, self.answer, self.row, self.lookups = dead, answer, row, 0
+
+    def script(self, code: str) -> Callable[..., Any]:
+        assert code == lua.LOCATE
+
+        async def run(keys: list[str], args: list[str]) -> list[str] | None:
+            self.lookups += 1
+            return None if self.lookups <= self.dead else self.answer
+        return run
+
+    async def call(self, *args: Any) -> str | None:
+        assert args[0] == "HGET" and args[2] == "node"
+        return self.row
+
+
+async def test_where_waits_out_a_failover_instead_of_unknown_table() -> None:
+    """A table whose owner's lease ran out is still the room's (its row is there): `find`
+    asks again until a survivor owns it (its URL: `moved`, not `unknown_table`), or this very
+    process took it (its own URL), within `failover_wait`; a table the room dropped is
+    nowhere at once."""
+    copy = RoomCopy(nodes={"a": NodeInfo("a", "ws://a/ws")}, owner={}, unlisted=set(),
+                    seated={})
+    me = Me("a", "ra", "ws://a/ws", Keys())
+
+    def where_of(redis: Any, *, here: bool = False, wait: float = 5.0) -> Where:
+        return Where(me, lambda: copy, lambda: redis, lambda: ("lease:", ""),
+                     failover_wait=wait, poll=0.0, here=lambda table_id: here)
+
+    taken = FailingOverRedis(dead=3, answer=["c", "ws://c/ws"], row="b")
+    assert await where_of(taken).find("t1") == "ws://c/ws" and taken.lookups == 4
+    mine = FailingOverRedis(dead=10**9, answer=None, row="a")
+    assert await where_of(mine, here=True).find("t1") == "ws://a/ws"
+    gone = FailingOverRedis(dead=10**9, answer=None, row=None)
+    assert await where_of(gone).find("t1") is None and gone.lookups == 1
+    stuck = FailingOverRedis(dead=10**9, answer=None, row="b")
+    assert await where_of(stuck, wait=0.0).find("t1") is None and stuck.lookups == 1
