@@ -19,7 +19,9 @@ created, lost or paid twice (the ledger sums to zero, nothing is left on a table
 bot's balance is exactly what the server told it: its balance before it sat, less its
 buy-ins, plus the jackpot credits pushed to it, plus the stack it left with; the rake, the
 house and the jackpot hold the rest); the jackpot's pool equal to what the ledger booked
-into it; every table dealing again within down-after + 5 s of each kill (printed per kill:
+into it (a report the run left in the ledger's outbox is booked by its process's next
+start: the processes are started once more when there is one, the count printed); every
+table dealing again within down-after + 5 s of each kill (printed per kill:
 kill -> first hand dealt, kill -> first hand ended that was dealt after it; then the median
 and max over the kills and the hands per second of the run: tests/benchmarks/README.md,
 "Sentinel (issue 26)").
@@ -45,6 +47,7 @@ from typing import Any
 import pytest
 
 from server.jackpot.redis_coord import RedisCoordinator
+from server.jackpot.service import OUTBOX
 from server.ledger.journal import JACKPOT_MINOR, JACKPOT_POOL, Ledger, player_account
 from server.ledger.redis_store import RedisStore
 from server.loadtest.bots import Bot, Spectator, Stats, TableTrack
@@ -180,7 +183,11 @@ class RoleWatch:
 
 @pytest.fixture
 def group(tmp_path: Path) -> Iterator[SentinelGroup]:
-    g = SentinelGroup(tmp_path / "sentinel", down_after_ms=int(DOWN_AFTER * 1000))
+    # failover-timeout long: a sentinel that has not heard of the last promotion within
+    # twice this time starts a failover of its own (seen with 3 s: a second primary for
+    # ~11 s, and the writes made on the first one lost when it was demoted)
+    g = SentinelGroup(tmp_path / "sentinel", down_after_ms=int(DOWN_AFTER * 1000),
+                      failover_timeout_ms=60_000)
     try:
         g.start()
         yield g
@@ -259,6 +266,13 @@ async def seat_everyone(live: dict[str, Server], stats: Stats, tracks: list[Hand
         watchers.append(watcher)
     await admin.close()
     return bots
+
+
+async def booked_all(store: RedisStore) -> None:
+    """Until the ledger's outbox holds no jackpot report (polling Redis: no event to wait on
+    from outside the processes)."""
+    while await store.outbox_list(OUTBOX):
+        await asyncio.sleep(0.05)
 
 
 async def stop(server: Server) -> int:
@@ -348,6 +362,16 @@ async def test_the_room_survives_five_kills_of_its_redis_primary(
                     print(f"{b.name}: rebuys={b.rebuys} credited={b.credited} "
                           f"balance={b.balance} stack={b.stack} journal={moves[-40:]}")
         assert held == told  # each bot holds exactly what the tables told it
+        left_over = await store.outbox_list(OUTBOX)
+        if left_over:  # a report kept in the ledger's outbox, not booked by the run that
+            # made it (a failover in its way): the process's next start books it (the
+            # jackpot service's replay); start them again, once every one is booked, stop
+            print(f"jackpot reports left in the outbox at the end: {len(left_over)}")
+            live.update({n: start_server(tmp_path / f"{n}-again",
+                                         *node_args(n, free_port(), group)) for n in NAMES})
+            await asyncio.wait_for(booked_all(store), TIMEOUT)
+            codes = await asyncio.gather(*(stop(s) for s in live.values()))
+            assert codes == [0, 0, 0], {n: "".join(s.lines[-30:]) for n, s in live.items()}
         coord = await RedisCoordinator.connect(group.url)
         pool = await coord.state()
         booked = await ledger.balance(JACKPOT_POOL) + await ledger.balance(JACKPOT_MINOR)
