@@ -51,7 +51,7 @@ from server.cluster.states import TableStates
 from server.cluster.tasks import cancel_all
 from server.cluster.where import Where
 from server.ledger.journal import Ledger
-from server.ledger.lease import StaleLease, is_stale
+from server.ledger.lease import StaleLease, fenced_error
 from server.redisio import Redis, RedisScriptError, RedisUnavailable
 from server.table.lobby import page_of, row_of, table_number
 from server.table.registry import TableRegistry
@@ -350,11 +350,10 @@ class Directory:
             return await self.redis.script(code)(
                 keys=keys, args=[*args, "" if fence is None else fence.token])
         except RedisScriptError as exc:
-            if not is_stale(exc):
+            error = fenced_error(lease, exc)
+            if error is exc:
                 raise
-            if lease is None:
-                raise StaleLease(str(exc)) from exc
-            raise lease.refused(exc) from exc
+            raise error from exc
 
     def lease_lost(self, reason: str) -> None:
         """This process's lease is lost (``Lease.on_lost``): write nothing more, take

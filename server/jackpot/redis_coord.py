@@ -30,7 +30,7 @@ from server.jackpot.base import (
     opening,
     settings_args,
 )
-from server.ledger.lease import Lease, StaleLease, is_stale
+from server.ledger.lease import Lease, fenced_error
 from server.redisio import Redis, RedisScriptError
 from server.rules.caribbean_payout import (
     MAJOR_KEYS,
@@ -121,11 +121,10 @@ class RedisCoordinator:
                 return reply
             return await script(keys=keys, args=args)
         except RedisScriptError as exc:
-            if not is_stale(exc):
+            error = fenced_error(lease, exc)
+            if error is exc:
                 raise
-            if lease is None:
-                raise StaleLease(str(exc)) from exc
-            raise lease.refused(exc) from exc
+            raise error from exc
 
     async def init(self, seed: int, minor_seed: int = 0) -> bool:
         """Create the pools with their seeds unless they exist (atomic: one caller of all

@@ -58,6 +58,15 @@ def is_stale(exc: BaseException) -> bool:
     return isinstance(exc, StaleLease) or STALE_TOKEN in str(exc)
 
 
+def fenced_error(lease: Lease | None, exc: BaseException) -> BaseException:
+    """What a fenced write's caller raises for ``exc``: ``exc`` itself unless it is a stale
+    token's refusal; then a :class:`StaleLease`, through the lease when there is one (which
+    then stops this process's writes: :meth:`Lease.refused`)."""
+    if not is_stale(exc):
+        return exc
+    return StaleLease(str(exc)) if lease is None else lease.refused(exc)
+
+
 @dataclass(frozen=True, slots=True)
 class Fence:
     """What a fenced write carries: ``key``, where the store keeps the node's current token
