@@ -24,9 +24,10 @@ hash; ``:ids:<name>`` a counter that never goes back (table ids, hand numbers:
 list of the operator's audit records (JSON; a record's ``seq`` is its position from 1; only
 ever ``RPUSH``ed).
 
-Settling writes (issue 26): with ``wait_replicas`` > 0 (``Config.redis_wait_replicas``) a
-hand's result (the batch that closes its hand mark) and a jackpot payout's credit (idempotency
-key ``jackpot:...``) go through :meth:`~server.redisio.Redis.settle`: the script, then ``WAIT``
+Settling writes (issue 26): with ``wait_replicas`` > 0 (``Config.redis_wait_replicas``) every
+batch that moves chips (a buy-in, a cash-out, a rebuy, a hand's result: the batch that closes
+its hand mark, a jackpot payout's credit: idempotency key ``jackpot:...``; not a hand's start
+mark, which moves none) goes through :meth:`~server.redisio.Redis.settle`: the script, then ``WAIT``
 on one connection; :meth:`RedisStore.apply` returns only then, and the table publishes the
 hand's end (``hand_ended``) only after its ledger write returned, so players see a settled
 hand's end once a replica has it (or ``wait_timeout_ms`` ran out: counted in ``short`` and
@@ -298,7 +299,7 @@ class RedisStore:
                 ("bal", "journal", "keys", "batch", "open", "outbox")]
         if fence is not None:
             keys.append(fence.key)
-        if self.wait_replicas > 0 and (batch.close_hand is not None
+        if self.wait_replicas > 0 and (batch.transfers or batch.close_hand is not None
                                        or (batch.key or "").startswith("jackpot:")):
             reply, acked = await self.redis.settle(self._apply, keys, args,
                                                    replicas=self.wait_replicas,

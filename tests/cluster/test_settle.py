@@ -50,7 +50,7 @@ def replica(redis_server: RedisProcess, tmp_path: Path) -> Iterator[RedisProcess
 
 
 @pytest.mark.redis
-async def test_a_hands_result_and_a_payout_are_settled_the_rest_is_not(
+async def test_every_batch_moving_chips_is_settled_a_hands_start_mark_is_not(
         redis_server: RedisProcess, replica: RedisProcess) -> None:
     redis = await Redis.connect(redis_server.url)
     store = RedisStore(redis, wait_replicas=1, wait_timeout_ms=5000)
@@ -58,13 +58,14 @@ async def test_a_hands_result_and_a_payout_are_settled_the_rest_is_not(
     try:
         ledger = Ledger(store, node="a")
         await ledger.apply([Transfer(BANK, player_account("p1"), 100, "open")], key="o1")
-        assert (store.settled, store.short) == (0, 0)  # an ordinary batch: no WAIT
+        assert (store.settled, store.short) == (1, 0)  # chips moved (a buy-in alike): settled
         await ledger.hand_started("t1", "h1", {"p1": 0})
+        assert (store.settled, store.short) == (1, 0)  # a hand's start mark moves none: plain
         await ledger.hand_result("t1", "h1", [])
-        assert (store.settled, store.short) == (1, 0)  # the hand's result: settled
+        assert (store.settled, store.short) == (2, 0)  # the hand's result: settled
         await ledger.transfer(BANK, player_account("p1"), 5, reason="jackpot_payout",
                               key="jackpot:k1")
-        assert (store.settled, store.short) == (2, 0)  # a payout's credit: settled
+        assert (store.settled, store.short) == (3, 0)  # a payout's credit: settled
         on_replica = resp(replica.port, "HGET", "ledger:{room}:bal", player_account("p1"))
         assert on_replica == "105"  # it was on the replica when apply returned
     finally:
