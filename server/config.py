@@ -48,10 +48,9 @@ class Config:
 
     # --- storage -------------------------------------------------------------------------
     redis_url: str | None = None
-    """`redis://host:port/db` to use Redis for the ledger and the jackpot coordinator (many
-    processes, many machines); None: the embedded store in `data_dir`. Through Sentinel
-    (`--redis-sentinel`, `--redis-service`): `redis-sentinel://HOST:PORT[,...]/SERVICE`; on
-    a Redis Cluster: `redis-cluster://HOST:PORT[,HOST:PORT...]` (server/redisio.py)."""
+    """Redis for the ledger and the jackpot (many processes, machines): `redis://host:port/db`,
+    `redis-sentinel://HOST:PORT[,...]/SERVICE` (`--redis-sentinel`, `--redis-service`) or
+    `redis-cluster://HOST:PORT[,...]` (server/redisio.py); None: the store in `data_dir`."""
 
     redis_wait_replicas: int = 0
     """Replicas `WAIT` must confirm for a settling write (`Redis.settle`); 0: no `WAIT`."""
@@ -60,8 +59,7 @@ class Config:
     """Milliseconds a settling write's `WAIT` waits for them (1..60000)."""
 
     data_dir: Path = Path(".data")
-    """Directory of the embedded store (used when `redis_url` is None). Created on start.
-    The ledger is the SQLite file `ledger.db` in it."""
+    """The embedded store's directory (its SQLite `ledger.db`; no `redis_url`); made at start."""
 
     node: str = "local"
     """This server process's name in the ledger: its tables' chip accounts carry it, and on
@@ -207,8 +205,7 @@ class Config:
     (`over_blind_clock` setting, 1..60)."""
 
     reconnect_grace: float = 60.0
-    """Seconds a disconnected player keeps their seat (and is folded/checked on their turn)
-    before being sat out."""
+    """Seconds a disconnected player keeps their seat (folded/checked at a turn), then sits out."""
 
     consecutive_timeouts_to_sit_out: int = 2
     """Turns in a row a player may time out before being sat out automatically."""
