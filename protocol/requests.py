@@ -181,9 +181,7 @@ class Hello(Request):
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Login(Request):
     """``login``: log in to a named account.  Answer: ``ok``, then ``welcome``.
-
-    Errors: ``bad_credentials``, ``rate_limited``.
-    """
+    Errors: ``bad_credentials``, ``rate_limited``."""
 
     TYPE: ClassVar[str] = "login"
     name: str = _v(v_name)
@@ -193,9 +191,7 @@ class Login(Request):
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Register(Request):
     """``register``: create a named account with a password and log in to it.
-
-    Answer: ``ok``, then ``welcome``.  Errors: ``name_taken``, ``weak_password``.
-    """
+    Answer: ``ok``, then ``welcome``.  Errors: ``name_taken``, ``weak_password``."""
 
     TYPE: ClassVar[str] = "register"
     name: str = _v(v_name)
