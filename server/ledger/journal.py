@@ -15,6 +15,13 @@ always exactly zero (:meth:`Ledger.total`). Account names are built here and now
   house, the rake or the jackpot (:class:`server.table.practice.PracticeWallet`); the
   clean-ups here (:meth:`Ledger.recover`, a takeover's) return its chips to it too
   (:func:`home_account`).
+* tournaments (TOUR-01, TOUR-02; :mod:`server.ledger.tournaments`): a tournament's id is
+  ``T<n>-<8 of [a-z0-9]>``, its tables ``<tournament id>.<k>`` (:func:`is_tournament_table`,
+  :func:`tournament_of`). Cash side: ``tourney:<tid>:pool`` (the prize pool; the fee goes to
+  ``house``). Chip side, never mixed with cash: ``tchips:<tid>:bank`` issues the tournament's
+  chips, ``tchips:<tid>:<player>`` holds a player's chips between tables; at a table they sit
+  in the usual table account, and the clean-ups here return them to ``tchips:<tid>:<player>``
+  (:func:`home_account`), never to a cash balance.
 
 Hand boundaries (crash safety): :meth:`Ledger.hand_started` durably marks a hand as running
 (with each player's stack) before its first card; :meth:`Ledger.hand_result` applies the hand's
@@ -32,6 +39,7 @@ import asyncio
 import dataclasses
 import itertools
 import logging
+import re
 import secrets
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -41,7 +49,8 @@ from server.ledger.store import Batch, Entry, HandMark, Outcome, Store, Transfer
 
 __all__ = ["BANK", "HOUSE", "JACKPOT_POOL", "PRACTICE", "RAKE", "Ledger", "NodeInUse",
            "Recovery", "StaleLease", "hand_entries", "home_account", "is_practice_table",
-           "player_account", "table_of"]
+           "is_tournament_id", "is_tournament_table", "player_account", "table_of",
+           "tchips_account", "tchips_bank", "tchips_prefix", "tournament_of", "tourney_pool"]
 
 log = logging.getLogger("server.ledger")
 
@@ -88,9 +97,61 @@ def is_practice_table(table: str | None) -> bool:
     return table is not None and table.startswith("p")
 
 
+_TOURNAMENT_ID = re.compile(r"T[0-9]+-[a-z0-9]{8}")
+_TOURNAMENT_TABLE = re.compile(r"(T[0-9]+-[a-z0-9]{8})\.[1-9][0-9]*")
+
+
+def is_tournament_id(tid: str | None) -> bool:
+    """Whether ``tid`` is a tournament's id (``T<n>-<8 of [a-z0-9]>``)."""
+    return tid is not None and _TOURNAMENT_ID.fullmatch(tid) is not None
+
+
+def is_tournament_table(table: str | None) -> bool:
+    """Whether ``table`` is a tournament's table (``<tournament id>.<k>``, k from 1)."""
+    return table is not None and _TOURNAMENT_TABLE.fullmatch(table) is not None
+
+
+def tournament_of(table: str | None) -> str | None:
+    """The tournament id of a tournament table, None for any other table."""
+    m = _TOURNAMENT_TABLE.fullmatch(table) if table is not None else None
+    return m.group(1) if m else None
+
+
+def _tid(tid: str) -> str:
+    if not is_tournament_id(tid):
+        raise ValueError(f"not a tournament id: {tid!r}")
+    return tid
+
+
+def tourney_pool(tid: str) -> str:
+    """The prize pool of tournament ``tid`` (cash chips: buy-ins, rebuys, add-ons)."""
+    return f"tourney:{_tid(tid)}:pool"
+
+
+def tchips_bank(tid: str) -> str:
+    """The account that issues tournament ``tid``'s chips (negative: minus those issued)."""
+    return f"tchips:{_tid(tid)}:bank"
+
+
+def tchips_prefix(tid: str) -> str:
+    """The prefix of every chip account of tournament ``tid`` off the tables (and its bank)."""
+    return f"tchips:{_tid(tid)}:"
+
+
+def tchips_account(tid: str, player_id: str) -> str:
+    """A player's chips of tournament ``tid`` between tables."""
+    if not player_id or ":" in player_id or player_id == "bank":
+        raise ValueError(f"bad player id for a tournament chip account: {player_id!r}")
+    return f"tchips:{_tid(tid)}:{player_id}"
+
+
 def home_account(table: str | None, player_id: str) -> str:
     """Where a player's chips at ``table`` go when the table is cleaned up: their balance,
-    or the ``practice`` account for a practice table's play money."""
+    the ``practice`` account for a practice table's play money, or the player's chip
+    account of the tournament for a tournament table's chips (never cash)."""
+    tid = tournament_of(table)
+    if tid is not None:
+        return tchips_account(tid, player_id)
     return PRACTICE if is_practice_table(table) else player_account(player_id)
 
 
