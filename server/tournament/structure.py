@@ -238,16 +238,16 @@ def _units(first: int, count: int) -> list[int]:
 
 
 def _preset_stakes(game: str, structure: str, number: int, unit: int) -> Stakes:
+    spread = structure == SPREAD_LIMIT
+    min_bet, max_bet = (unit, 4 * unit) if spread else (0, 0)
     if VARIANTS[game].is_stud:  # antes, a bring-in and the limits (STUD-01, STUD-02)
         return Stakes(ante=_nice_down(unit // 5), bring_in=_nice_down(unit // 3),
-                      small_bet=unit, big_bet=2 * unit)
+                      small_bet=unit, big_bet=2 * unit, min_bet=min_bet, max_bet=max_bet)
     ante = _nice_down(unit // 8) if number >= ANTES_FROM else 0
     blinds = (unit // 2, unit)
     if structure == FIXED_LIMIT:
         return Stakes(blinds=blinds, ante=ante, small_bet=unit, big_bet=2 * unit)
-    if structure == SPREAD_LIMIT:
-        return Stakes(blinds=blinds, ante=ante, min_bet=unit, max_bet=4 * unit)
-    return Stakes(blinds=blinds, ante=ante)
+    return Stakes(blinds=blinds, ante=ante, min_bet=min_bet, max_bet=max_bet)
 
 
 def _preset(name: str, games: Callable[[int], str], structure: str,
@@ -265,8 +265,9 @@ def _preset(name: str, games: Callable[[int], str], structure: str,
         game = games(i)
         if game not in VARIANTS:
             raise StructureError(f"unknown game {game!r}: one of {sorted(VARIANTS)}")
-        levels.append(Level(i, game, structure, _preset_stakes(game, structure, i, unit),
-                            minutes))
+        level = Level(i, game, structure, _preset_stakes(game, structure, i, unit), minutes)
+        _check_level_stakes(level, f"preset level {i}: ")
+        levels.append(level)
     return levels
 
 
@@ -277,7 +278,7 @@ def preset_levels(name: str, *, game: str, structure: str, starting_stack: int) 
     every amount a round whole number of chips and nondecreasing. Blind games: blinds
     (bb/2, bb) and, from level 4, antes of about bb/8 (fixed limit: bets bb and 2 bb; spread
     limit: bb to 4 bb). Stud: ante about a fifth and bring-in about a third of the small bet,
-    big bet twice it."""
+    big bet twice it (spread limit: bets of one to four small bets)."""
     return _preset(name, lambda _: game, structure, starting_stack)
 
 
