@@ -21,6 +21,9 @@ export const MAX_PASSWORD_LEN = 128;
 export const MAX_SEATS = 10;
 export const MAX_DISCARD = 5;
 export const MAX_HISTORY_LIMIT = 100;
+export const MAX_TOURNAMENT_NAME_LEN = 40;
+export const MAX_TOURNAMENT_CAPACITY = 10000;
+export const MAX_LEVELS = 100;
 
 export const SUBPROTOCOLS = Object.freeze(["poker.v1.json", "poker.v1.msgpack"]);
 export const VARIANTS = Object.freeze(["holdem", "manila", "manila3", "draw", "stud5", "stud7", "caribbean"]);
@@ -30,10 +33,16 @@ export const POST_KINDS = Object.freeze(["blind", "ante", "bring_in", "over_blin
 export const HISTORY_FORMATS = Object.freeze(["json", "pokerstars", "phh"]);
 export const HOST_ACTIONS = Object.freeze(["approve", "refuse", "pause", "resume", "remove", "change", "transfer", "close", "rotate_code", "ledger"]);
 export const LEDGER_FORMATS = Object.freeze(["json", "csv"]);
-export const REQUEST_TYPES = Object.freeze(["hello", "login", "register", "logout", "change_password", "ping", "tables", "create_table", "watch", "unwatch", "sit", "leave", "act", "chat", "sit_out", "sit_in", "show_hands", "resume", "history", "hand", "mute", "host"]);
+export const REQUEST_TYPES = Object.freeze(["hello", "login", "register", "logout", "change_password", "ping", "tables", "create_table", "watch", "unwatch", "sit", "leave", "act", "chat", "sit_out", "sit_in", "show_hands", "resume", "history", "hand", "mute", "host", "tournaments", "tournament", "unfollow_tournament", "tournament_register", "tournament_unregister", "tournament_rebuy", "tournament_add_on", "create_tournament", "cancel_tournament"]);
 export const ANSWER_TYPES = Object.freeze(["ok", "error", "pong"]);
 export const TABLE_EVENT_TYPES = Object.freeze(["snapshot", "seated", "left", "sat_out", "sat_in", "hand_started", "posted", "dealt", "drew", "board", "turn", "acted", "showdown", "mucked", "pot_awarded", "pots", "hand_ended", "chat", "dealer", "settled", "table_closed", "seat_request", "seat_refused", "table_updated", "ledger", "presence"]);
-export const EVENT_TYPES = Object.freeze(["snapshot", "seated", "left", "sat_out", "sat_in", "hand_started", "posted", "dealt", "drew", "board", "turn", "acted", "showdown", "mucked", "pot_awarded", "pots", "hand_ended", "chat", "dealer", "settled", "table_closed", "seat_request", "seat_refused", "table_updated", "ledger", "presence", "jackpot", "welcome", "balance", "notice"]);
+export const EVENT_TYPES = Object.freeze(["snapshot", "seated", "left", "sat_out", "sat_in", "hand_started", "posted", "dealt", "drew", "board", "turn", "acted", "showdown", "mucked", "pot_awarded", "pots", "hand_ended", "chat", "dealer", "settled", "table_closed", "seat_request", "seat_refused", "table_updated", "ledger", "presence", "jackpot", "welcome", "balance", "notice", "tournaments", "tournament", "tournament_seat", "tournament_result"]);
+export const TOURNAMENT_GAMES = Object.freeze(["holdem", "manila", "manila3", "draw", "stud5", "stud7"]);
+export const TOURNAMENT_KINDS = Object.freeze(["sng", "scheduled"]);
+export const TOURNAMENT_STATES = Object.freeze(["registering", "running", "finished", "cancelled"]);
+export const TOURNAMENT_SEAT_REASONS = Object.freeze(["start", "balance", "break", "late", "re_entry"]);
+export const TOURNAMENT_REQUEST_TYPES = Object.freeze(["tournaments", "tournament", "unfollow_tournament", "tournament_register", "tournament_unregister", "tournament_rebuy", "tournament_add_on", "create_tournament", "cancel_tournament"]);
+export const TOURNAMENT_MESSAGE_TYPES = Object.freeze(["tournaments", "tournament", "tournament_seat", "tournament_result"]);
 
 // Error code -> default human message.
 export const ERROR_CODES = Object.freeze({
@@ -92,10 +101,15 @@ export const ERROR_CODES = Object.freeze({
   "account_frozen": "Your account is frozen by the operator: you can watch, not sit or chat.",
   "account_muted": "The operator has muted you in chat.",
   "invite_required": "This is a private table: you need its invite link (the code in it) to join.",
-  "not_host": "Only the table's host can do that.",
+  "not_host": "Only the host of this private table or tournament can do that.",
   "no_request": "That player has no seat request waiting.",
   "rebuys_off": "The host does not allow adding chips at this table.",
   "removed": "The host removed you from this table.",
+  "unknown_tournament": "No such tournament.",
+  "registration_closed": "Registration for that tournament is closed.",
+  "tournament_full": "The tournament is full.",
+  "already_registered": "You are already registered in that tournament.",
+  "not_registered": "You are not registered in that tournament.",
 });
 
 // Request type -> {required, optional} fields (besides `type` and `rid`).
@@ -122,6 +136,15 @@ export const REQUEST_FIELDS = Object.freeze({
   "hand": Object.freeze({"required": Object.freeze(["hand"]), "optional": Object.freeze(["format"])}),
   "mute": Object.freeze({"required": Object.freeze(["table"]), "optional": Object.freeze(["seat", "name", "on"])}),
   "host": Object.freeze({"required": Object.freeze(["table", "action"]), "optional": Object.freeze(["player", "seat", "stakes", "settings", "format"])}),
+  "tournaments": Object.freeze({"required": Object.freeze([]), "optional": Object.freeze(["state", "game"])}),
+  "tournament": Object.freeze({"required": Object.freeze(["tournament"]), "optional": Object.freeze(["follow"])}),
+  "unfollow_tournament": Object.freeze({"required": Object.freeze(["tournament"]), "optional": Object.freeze([])}),
+  "tournament_register": Object.freeze({"required": Object.freeze(["tournament"]), "optional": Object.freeze(["invite"])}),
+  "tournament_unregister": Object.freeze({"required": Object.freeze(["tournament"]), "optional": Object.freeze([])}),
+  "tournament_rebuy": Object.freeze({"required": Object.freeze(["tournament"]), "optional": Object.freeze([])}),
+  "tournament_add_on": Object.freeze({"required": Object.freeze(["tournament"]), "optional": Object.freeze([])}),
+  "create_tournament": Object.freeze({"required": Object.freeze(["name", "game", "structure", "kind", "buy_in", "fee", "capacity"]), "optional": Object.freeze(["min_field", "starts_at", "private", "levels", "settings"])}),
+  "cancel_tournament": Object.freeze({"required": Object.freeze(["tournament"]), "optional": Object.freeze([])}),
 });
 
 // Server message type -> {required, optional} fields (besides `type`).
@@ -159,10 +182,21 @@ export const MESSAGE_FIELDS = Object.freeze({
   "dealer": Object.freeze({"required": Object.freeze(["table", "seq", "cards"]), "optional": Object.freeze(["hand", "qualifies", "best"])}),
   "settled": Object.freeze({"required": Object.freeze(["table", "seq", "results"]), "optional": Object.freeze([])}),
   "table_closed": Object.freeze({"required": Object.freeze(["table", "seq", "reason"]), "optional": Object.freeze([])}),
+  "tournaments": Object.freeze({"required": Object.freeze(["tournaments"]), "optional": Object.freeze([])}),
+  "tournament": Object.freeze({"required": Object.freeze(["id", "name", "game", "structure", "kind", "state", "buy_in", "fee", "starting_stack", "entrants", "capacity", "players_left", "average_stack", "pool", "level", "next_level", "on_break", "clock_left", "late_until", "payouts", "places", "tables", "you"]), "optional": Object.freeze(["starts_at", "private", "invite"])}),
+  "tournament_seat": Object.freeze({"required": Object.freeze(["tournament", "table", "seat", "why"]), "optional": Object.freeze([])}),
+  "tournament_result": Object.freeze({"required": Object.freeze(["tournament", "place", "prize", "entrants"]), "optional": Object.freeze([])}),
 });
 
 // A snapshot's seat entry: {required, optional} fields.
 export const SEAT_FIELDS = Object.freeze({"required": Object.freeze(["seat", "name", "stack", "bet", "state", "cards", "up", "sitting_out"]), "optional": Object.freeze(["guest", "tag", "deadline", "wait_for_bb", "disconnected", "bot"])});
+
+// Fields of a `tournaments` entry, of a level and of `you` in `tournament`.
+export const TOURNAMENT_FIELDS = Object.freeze({
+  "summary": Object.freeze(["id", "name", "game", "structure", "kind", "state", "buy_in", "fee", "entrants", "capacity", "starts_at", "level", "players_left", "private"]),
+  "level": Object.freeze(["number", "game", "structure", "stakes", "minutes", "hands"]),
+  "you": Object.freeze(["entered", "stack", "table", "seat", "place", "prize"]),
+});
 
 /** The human message for an error code (the code itself when unknown). */
 export function errorMessage(code) {

@@ -39,6 +39,12 @@ Events (:mod:`protocol.messages`)
     ``seq``.  ``welcome`` follows a successful hello/login/register; ``jackpot`` goes to
     every connection.  One builder function per type.
 
+Tournaments (:mod:`protocol.tournaments`)
+    Their requests (:data:`TOURNAMENT_REQUEST_TYPES`: :class:`CreateTournament`,
+    :class:`TournamentRegister` …, known to :func:`parse_request`) and the builders of their
+    messages (:data:`TOURNAMENT_MESSAGE_TYPES`, no ``seq``; re-exported by
+    :mod:`protocol.messages`).
+
 Errors (:mod:`protocol.errors`)
     :class:`ErrorCode` is every stable snake_case code (a ``StrEnum``) with its human
     ``message``, :data:`ERROR_CODES` the same as a table;
@@ -53,7 +59,7 @@ Names and limits (:mod:`protocol.constants`)
 
 from __future__ import annotations
 
-from . import messages
+from . import messages, tournaments
 from .cards import ALL_CARDS, is_card
 from .codec import (
     CODECS,
@@ -88,6 +94,12 @@ from .constants import (
     SUBPROTOCOL_MSGPACK,
     SUBPROTOCOLS,
     TABLE_EVENT_TYPES,
+    TOURNAMENT_GAMES,
+    TOURNAMENT_KINDS,
+    TOURNAMENT_MESSAGE_TYPES,
+    TOURNAMENT_REQUEST_TYPES,
+    TOURNAMENT_SEAT_REASONS,
+    TOURNAMENT_STATES,
     VARIANTS,
 )
 from .errors import ERROR_CODES, ErrorCode, ProtocolError
@@ -120,6 +132,17 @@ from .requests import (
     parse_request,
     request_fields,
 )
+from .tournaments import (
+    CancelTournament,
+    CreateTournament,
+    Tournament,
+    TournamentAddOn,
+    TournamentRebuy,
+    TournamentRegister,
+    Tournaments,
+    TournamentUnregister,
+    UnfollowTournament,
+)
 
 __all__ = [
     "ACTIONS",
@@ -149,11 +172,19 @@ __all__ = [
     "SUBPROTOCOL_JSON",
     "SUBPROTOCOL_MSGPACK",
     "TABLE_EVENT_TYPES",
+    "TOURNAMENT_GAMES",
+    "TOURNAMENT_KINDS",
+    "TOURNAMENT_MESSAGE_TYPES",
+    "TOURNAMENT_REQUEST_TYPES",
+    "TOURNAMENT_SEAT_REASONS",
+    "TOURNAMENT_STATES",
     "VARIANTS",
     "Act",
+    "CancelTournament",
     "Chat",
     "Codec",
     "CreateTable",
+    "CreateTournament",
     "Hand",
     "Hello",
     "History",
@@ -175,6 +206,13 @@ __all__ = [
     "SitIn",
     "SitOut",
     "Tables",
+    "Tournament",
+    "TournamentAddOn",
+    "TournamentRebuy",
+    "TournamentRegister",
+    "TournamentUnregister",
+    "Tournaments",
+    "UnfollowTournament",
     "Unwatch",
     "Watch",
     "check_message",
@@ -187,4 +225,5 @@ __all__ = [
     "request_fields",
     "seat_map",
     "select_subprotocol",
+    "tournaments",
 ]

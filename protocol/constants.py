@@ -22,6 +22,8 @@ __all__ = [
     "MAX_DISCARD",
     "MAX_FRAME_BYTES",
     "MAX_HISTORY_LIMIT",
+    "MAX_LEVELS",
+    "MAX_LEVEL_KEYS",
     "MAX_LOBBY_LIMIT",
     "MAX_ID_LEN",
     "MAX_NAME_LEN",
@@ -33,8 +35,14 @@ __all__ = [
     "LEDGER_FORMATS",
     "MAX_SETTINGS_KEYS",
     "MAX_STAKES_KEYS",
+    "MAX_STRUCTURE_DEPTH",
+    "MAX_STRUCTURE_LIST",
+    "MAX_STRUCTURE_NODES",
+    "MAX_STRUCTURE_TEXT",
     "MAX_TABLE_NAME_LEN",
     "MAX_TOKEN_LEN",
+    "MAX_TOURNAMENT_CAPACITY",
+    "MAX_TOURNAMENT_NAME_LEN",
     "POST_KINDS",
     "PROTOCOL_VERSION",
     "REQUEST_TYPES",
@@ -43,6 +51,12 @@ __all__ = [
     "SUBPROTOCOL_JSON",
     "SUBPROTOCOL_MSGPACK",
     "TABLE_EVENT_TYPES",
+    "TOURNAMENT_GAMES",
+    "TOURNAMENT_KINDS",
+    "TOURNAMENT_MESSAGE_TYPES",
+    "TOURNAMENT_REQUEST_TYPES",
+    "TOURNAMENT_SEAT_REASONS",
+    "TOURNAMENT_STATES",
     "VARIANTS",
 ]
 
@@ -101,6 +115,20 @@ HOST_ACTIONS: Final = (
 LEDGER_FORMATS: Final = ("json", "csv")
 #: ``format`` of a ``hand`` request: the record as data, PokerStars-style text, PHH (TOML).
 HISTORY_FORMATS: Final = ("json", "pokerstars", "phh")
+#: Tournament names (``create_tournament``): 1..40 printable characters after trimming.
+MAX_TOURNAMENT_NAME_LEN: Final = 40
+#: A tournament's ``capacity``: 2..10000 entrants (``min_field`` is bounded by it too).
+MAX_TOURNAMENT_CAPACITY: Final = 10_000
+#: Levels one ``create_tournament`` may list, and entries in one level object.
+MAX_LEVELS: Final = 100
+MAX_LEVEL_KEYS: Final = 16
+#: Bounds of the plain data in a tournament's ``levels`` and ``settings`` (the protocol checks
+#: only shapes; the server checks their poker meaning): nesting (the field's own list or
+#: object is depth 1), items of one list, characters of one string, values in all.
+MAX_STRUCTURE_DEPTH: Final = 5
+MAX_STRUCTURE_LIST: Final = 1000
+MAX_STRUCTURE_TEXT: Final = 200
+MAX_STRUCTURE_NODES: Final = 5000
 
 # --- Games -----------------------------------------------------------------------------
 VARIANTS: Final = ("holdem", "manila", "manila3", "draw", "stud5", "stud7", "caribbean")
@@ -109,6 +137,15 @@ ACTIONS: Final = (
     "fold", "check", "call", "bet", "raise", "bring_in", "complete", "draw", "ante", "play",
     "over_blind", "decline", "run_twice", "run_once", "show", "muck",
 )
+#: Games a tournament may play: the pot games (Caribbean Stud is house-banked: no tournaments).
+TOURNAMENT_GAMES: Final = ("holdem", "manila", "manila3", "draw", "stud5", "stud7")
+#: ``kind`` of a tournament: a sit-and-go (starts when full) or scheduled (starts at a time).
+TOURNAMENT_KINDS: Final = ("sng", "scheduled")
+#: ``state`` of a tournament (``tournaments`` filter and messages).
+TOURNAMENT_STATES: Final = ("registering", "running", "finished", "cancelled")
+#: ``why`` of a ``tournament_seat`` push: the first draw (TOUR-04), a move to balance
+#: (TOUR-06), a broken table (TOUR-08), a late entry or a re-entry (TOUR-14).
+TOURNAMENT_SEAT_REASONS: Final = ("start", "balance", "break", "late", "re_entry")
 #: ``kind`` of a ``posted`` event (``straddle``: a home game's house rule, STRAD-01).
 POST_KINDS: Final = ("blind", "ante", "bring_in", "over_blind", "straddle")
 
@@ -119,7 +156,12 @@ REQUEST_TYPES: Final = (
     "tables", "create_table", "watch", "unwatch",
     "sit", "leave", "act", "chat", "sit_out", "sit_in", "show_hands", "resume",
     "history", "hand", "mute", "host",
+    "tournaments", "tournament", "unfollow_tournament", "tournament_register",
+    "tournament_unregister", "tournament_rebuy", "tournament_add_on", "create_tournament",
+    "cancel_tournament",
 )
+#: The tournament requests among them (see :mod:`protocol.tournaments`).
+TOURNAMENT_REQUEST_TYPES: Final = REQUEST_TYPES[REQUEST_TYPES.index("tournaments"):]
 #: Answers to requests; each carries the request's ``rid`` (``null`` when it had none).
 #: ``pong`` is the success answer to ``ping``; every other success answer is ``ok``.
 ANSWER_TYPES: Final = ("ok", "error", "pong")
@@ -131,7 +173,13 @@ TABLE_EVENT_TYPES: Final = (
     "dealer", "settled", "table_closed", "seat_request", "seat_refused", "table_updated",
     "ledger", "presence",
 )
+#: Tournament messages (no ``seq``; see :mod:`protocol.tournaments`): the lobby's list, one
+#: tournament's state, and the two pushes to a player (go to this table; your result).
+TOURNAMENT_MESSAGE_TYPES: Final = (
+    "tournaments", "tournament", "tournament_seat", "tournament_result")
 #: Every message type the server sends that is not an answer: the table events, plus
 #: ``welcome`` (after hello/login/register), ``jackpot`` (broadcast to every connection;
-#: no ``seq``) and ``balance`` (to a player's connections when their balance changes).
-EVENT_TYPES: Final = (*TABLE_EVENT_TYPES, "jackpot", "welcome", "balance", "notice")
+#: no ``seq``), ``balance`` (to a player's connections when their balance changes),
+#: ``notice`` and the tournament messages.
+EVENT_TYPES: Final = (*TABLE_EVENT_TYPES, "jackpot", "welcome", "balance", "notice",
+                      *TOURNAMENT_MESSAGE_TYPES)

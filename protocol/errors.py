@@ -112,10 +112,19 @@ class ErrorCode(StrEnum):
     INVITE_REQUIRED = (
         "invite_required",
         "This is a private table: you need its invite link (the code in it) to join.")
-    NOT_HOST = "not_host", "Only the table's host can do that."
+    NOT_HOST = "not_host", "Only the host of this private table or tournament can do that."
     NO_REQUEST = "no_request", "That player has no seat request waiting."
     REBUYS_OFF = "rebuys_off", "The host does not allow adding chips at this table."
     REMOVED = "removed", "The host removed you from this table."
+    # Tournaments (protocol.tournaments; also ``not_allowed``: a rebuy or add-on that the
+    # structure or the player's stack does not allow, TOUR-14; ``insufficient_funds``,
+    # ``not_host``, ``bad_structure``).
+    UNKNOWN_TOURNAMENT = "unknown_tournament", "No such tournament."
+    REGISTRATION_CLOSED = "registration_closed", "Registration for that tournament is closed."
+    TOURNAMENT_FULL = "tournament_full", "The tournament is full."
+    ALREADY_REGISTERED = (
+        "already_registered", "You are already registered in that tournament.")
+    NOT_REGISTERED = "not_registered", "You are not registered in that tournament."
 
 
 #: Every error code (its ``str``) with its default human message: :class:`ErrorCode` as a
@@ -192,3 +201,10 @@ class ProtocolError(ValueError):
         message) to a request naming a private table that does not admit the asker, so
         that nothing tells the two apart."""
         return cls("unknown_table", f"no table {table[:64]!r}", rid=rid)
+
+    @classmethod
+    def unknown_tournament(cls, tournament: str, *,
+                           rid: str | int | None = None) -> ProtocolError:
+        """``unknown_tournament``: no tournament ``tournament``, and the one answer to a
+        request naming a private tournament without its invite (as :meth:`unknown_table`)."""
+        return cls("unknown_tournament", f"no tournament {tournament[:64]!r}", rid=rid)

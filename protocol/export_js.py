@@ -19,6 +19,7 @@ from .errors import ErrorCode
 from .fields import SEAT_FIELDS
 from .messages import MESSAGE_FIELDS
 from .requests import REQUEST_CLASSES, request_fields
+from .tournaments import LEVEL_FIELDS, SUMMARY_FIELDS, YOU_FIELDS
 
 #: Where the browser client loads the file from.
 DEFAULT_OUTPUT = Path(__file__).resolve().parent.parent / "client_web" / "protocol.js"
@@ -71,6 +72,9 @@ _SCALARS: list[tuple[str, Any]] = [
     ("MAX_SEATS", c.MAX_SEATS),
     ("MAX_DISCARD", c.MAX_DISCARD),
     ("MAX_HISTORY_LIMIT", c.MAX_HISTORY_LIMIT),
+    ("MAX_TOURNAMENT_NAME_LEN", c.MAX_TOURNAMENT_NAME_LEN),
+    ("MAX_TOURNAMENT_CAPACITY", c.MAX_TOURNAMENT_CAPACITY),
+    ("MAX_LEVELS", c.MAX_LEVELS),
 ]
 _LISTS: list[tuple[str, tuple[str, ...]]] = [
     ("SUBPROTOCOLS", c.SUBPROTOCOLS),
@@ -85,6 +89,12 @@ _LISTS: list[tuple[str, tuple[str, ...]]] = [
     ("ANSWER_TYPES", c.ANSWER_TYPES),
     ("TABLE_EVENT_TYPES", c.TABLE_EVENT_TYPES),
     ("EVENT_TYPES", c.EVENT_TYPES),
+    ("TOURNAMENT_GAMES", c.TOURNAMENT_GAMES),
+    ("TOURNAMENT_KINDS", c.TOURNAMENT_KINDS),
+    ("TOURNAMENT_STATES", c.TOURNAMENT_STATES),
+    ("TOURNAMENT_SEAT_REASONS", c.TOURNAMENT_SEAT_REASONS),
+    ("TOURNAMENT_REQUEST_TYPES", c.TOURNAMENT_REQUEST_TYPES),
+    ("TOURNAMENT_MESSAGE_TYPES", c.TOURNAMENT_MESSAGE_TYPES),
 ]
 
 
@@ -118,6 +128,10 @@ def render() -> str:
     out.append("\n// A snapshot's seat entry: {required, optional} fields.\n")
     seat_spec = {"required": list(SEAT_FIELDS[0]), "optional": list(SEAT_FIELDS[1])}
     out.append(f"export const SEAT_FIELDS = {_frozen(seat_spec)};\n")
+    out.append("\n// Fields of a `tournaments` entry, of a level and of `you` in `tournament`.\n")
+    entry_spec = {"summary": list(SUMMARY_FIELDS), "level": list(LEVEL_FIELDS),
+                  "you": list(YOU_FIELDS)}
+    out.append(f"export const TOURNAMENT_FIELDS = {_frozen_table(entry_spec)};\n")
     out.append(
         "\n/** The human message for an error code (the code itself when unknown). */\n"
         "export function errorMessage(code) {\n"

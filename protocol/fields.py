@@ -8,6 +8,8 @@ idempotent: validating a canonical value returns an equal value.
 
 from __future__ import annotations
 
+import math
+import re
 import unicodedata
 from collections.abc import Callable
 from typing import Any
@@ -24,6 +26,8 @@ from .constants import (
     MAX_DISCARD,
     MAX_HISTORY_LIMIT,
     MAX_ID_LEN,
+    MAX_LEVEL_KEYS,
+    MAX_LEVELS,
     MAX_LOBBY_LIMIT,
     MAX_NAME_LEN,
     MAX_PASSWORD_LEN,
@@ -31,9 +35,18 @@ from .constants import (
     MAX_SEATS,
     MAX_SETTINGS_KEYS,
     MAX_STAKES_KEYS,
+    MAX_STRUCTURE_DEPTH,
+    MAX_STRUCTURE_LIST,
+    MAX_STRUCTURE_NODES,
+    MAX_STRUCTURE_TEXT,
     MAX_TABLE_NAME_LEN,
     MAX_TOKEN_LEN,
+    MAX_TOURNAMENT_CAPACITY,
+    MAX_TOURNAMENT_NAME_LEN,
     STRUCTURES,
+    TOURNAMENT_GAMES,
+    TOURNAMENT_KINDS,
+    TOURNAMENT_STATES,
     VARIANTS,
 )
 from .errors import ProtocolError
@@ -219,6 +232,15 @@ def v_free_seats(field: str, value: Any) -> int:
     return int(value)
 
 
+def v_number(field: str, value: Any) -> int | float:
+    """Any number (not a boolean) within +/-(2**53 - 1)."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise _bad(field, "must be a number")
+    if not -MAX_SAFE_INT <= value <= MAX_SAFE_INT:
+        raise _bad(field, "out of range")
+    return value
+
+
 def v_bool(field: str, value: Any) -> bool:
     """A real boolean."""
     if not isinstance(value, bool):
@@ -317,3 +339,101 @@ def v_seats_list(field: str, value: Any) -> tuple[int, ...]:
     if len(set(seats)) != len(seats):
         raise _bad(field, "a seat is listed twice")
     return seats
+
+
+# --- Tournaments (protocol.tournaments) ------------------------------------------------
+_TOURNAMENT_ID = re.compile(rf"[A-Za-z0-9_-]{{1,{MAX_ID_LEN}}}")
+
+v_tournament_game = _enum(TOURNAMENT_GAMES)
+v_tournament_kind = _enum(TOURNAMENT_KINDS)
+v_tournament_state = _enum(TOURNAMENT_STATES)
+
+
+def v_tournament_id(field: str, value: Any) -> str:
+    """Tournament id: 1..64 characters of ``[A-Za-z0-9_-]``."""
+    if not isinstance(value, str) or _TOURNAMENT_ID.fullmatch(value) is None:
+        raise _bad(field, f"must be 1 to {MAX_ID_LEN} characters of A-Z, a-z, 0-9, _ and -")
+    return value
+
+
+def v_tournament_name(field: str, value: Any) -> str:
+    """Tournament name: 1..40 printable characters, trimmed and NFC-normalised."""
+    return _clean_name(field, value, MAX_TOURNAMENT_NAME_LEN)
+
+
+def v_field_size(field: str, value: Any) -> int:
+    """A tournament's ``capacity`` or ``min_field``: 2..MAX_TOURNAMENT_CAPACITY entrants."""
+    if not is_int(value) or not 2 <= value <= MAX_TOURNAMENT_CAPACITY:
+        raise _bad(field, f"must be an integer 2 to {MAX_TOURNAMENT_CAPACITY}")
+    return int(value)
+
+
+def v_epoch(field: str, value: Any) -> int | float:
+    """A time in Unix seconds: a finite number 0..2**53 - 1 (whether it is in the future is
+    the server's check)."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise _bad(field, "must be a number of seconds since 1970")
+    if not (math.isfinite(value) and 0 <= value <= MAX_SAFE_INT):
+        raise _bad(field, "must be 0 or more and below 2**53")
+    return value
+
+
+def _plain_data(field: str, value: Any, depth: int, budget: list[int]) -> Any:
+    """A copy of ``value`` (tuples as lists) checked to be plain data within the structure
+    bounds; ``depth`` is its own nesting (the field's value is 1); ``budget`` holds how many
+    values may still come (one cell, shared by the whole field)."""
+    budget[0] -= 1
+    if budget[0] < 0:
+        raise _bad(field, f"holds more than {MAX_STRUCTURE_NODES} values")
+    if value is None or isinstance(value, bool):
+        return value
+    if isinstance(value, int | float):
+        if not (math.isfinite(value) and -MAX_SAFE_INT <= value <= MAX_SAFE_INT):
+            raise _bad(field, "holds a number out of range")
+        return value
+    if isinstance(value, str):
+        if len(value) > MAX_STRUCTURE_TEXT:
+            raise _bad(field, f"holds a string longer than {MAX_STRUCTURE_TEXT} characters")
+        return value
+    if not isinstance(value, dict | list | tuple):
+        raise _bad(field, "holds a value that is not plain data")
+    if depth > MAX_STRUCTURE_DEPTH:
+        raise _bad(field, f"nested more than {MAX_STRUCTURE_DEPTH} deep")
+    if isinstance(value, dict):
+        if len(value) > MAX_SETTINGS_KEYS:
+            raise _bad(field, f"holds an object of more than {MAX_SETTINGS_KEYS} entries")
+        out: dict[str, Any] = {}
+        for key, item in value.items():
+            if not isinstance(key, str) or not 1 <= len(key) <= 64:
+                raise _bad(field, "keys must be strings of 1 to 64 characters")
+            out[key] = _plain_data(field, item, depth + 1, budget)
+        return out
+    if len(value) > MAX_STRUCTURE_LIST:
+        raise _bad(field, f"holds a list of more than {MAX_STRUCTURE_LIST} items")
+    return [_plain_data(field, item, depth + 1, budget) for item in value]
+
+
+def v_levels(field: str, value: Any) -> tuple[dict[str, Any], ...]:
+    """A tournament's levels: a list of 1..MAX_LEVELS objects of at most MAX_LEVEL_KEYS
+    entries each, holding plain data (nesting, sizes: the MAX_STRUCTURE_* bounds).  What a
+    level means (``stakes``, ``minutes``, ``game`` …) is the server's check
+    (``bad_structure``)."""
+    if not isinstance(value, list | tuple) or not 1 <= len(value) <= MAX_LEVELS:
+        raise _bad(field, f"must be a list of 1 to {MAX_LEVELS} levels")
+    budget = [MAX_STRUCTURE_NODES]
+    levels = []
+    for n, level in enumerate(value, 1):
+        if not isinstance(level, dict) or len(level) > MAX_LEVEL_KEYS:
+            raise _bad(field, f"level {n} must be an object of at most {MAX_LEVEL_KEYS} entries")
+        levels.append(_plain_data(field, level, 2, budget))
+    return tuple(levels)
+
+
+def v_structure_settings(field: str, value: Any) -> dict[str, Any]:
+    """A tournament's structure settings (``starting_stack``, ``seats``, ``breaks`` …): an
+    object of at most MAX_SETTINGS_KEYS entries holding plain data within the
+    MAX_STRUCTURE_* bounds; names and values are the server's check (``bad_structure``)."""
+    if not isinstance(value, dict):
+        raise _bad(field, f"must be an object of at most {MAX_SETTINGS_KEYS} entries")
+    out: dict[str, Any] = _plain_data(field, value, 1, [MAX_STRUCTURE_NODES])
+    return out

@@ -14,6 +14,7 @@ Table events carry ``table`` (the table id) and ``seq`` (that table's event coun
 the same for every viewer; each viewer gets its own projection of the event).  Maps keyed by
 seat (``winners``, ``stacks``, ``results``) have decimal string keys: ``{"3": 200}``.
 Cards are strings like ``"As"``; a card this viewer may not see is ``null``.
+The tournament messages are built in :mod:`protocol.tournaments` and re-exported here.
 """
 
 from __future__ import annotations
@@ -24,6 +25,13 @@ from typing import Any
 from .codec import seat_map
 from .constants import EVENT_TYPES, TABLE_EVENT_TYPES
 from .errors import ERROR_CODES, ProtocolError
+from .tournaments import (
+    TOURNAMENT_MESSAGE_FIELDS,
+    tournament,
+    tournament_result,
+    tournament_seat,
+    tournaments,
+)
 
 __all__ = [
     "MESSAGE_FIELDS",
@@ -60,6 +68,10 @@ __all__ = [
     "snapshot",
     "table_closed",
     "table_updated",
+    "tournament",
+    "tournament_result",
+    "tournament_seat",
+    "tournaments",
     "turn",
     "welcome",
 ]
@@ -106,6 +118,7 @@ MESSAGE_FIELDS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "dealer": ((*_T, "cards"), ("hand", "qualifies", "best")),
     "settled": ((*_T, "results"), ()),
     "table_closed": ((*_T, "reason"), ()),
+    **TOURNAMENT_MESSAGE_FIELDS,  # their builders are protocol.tournaments' (re-exported)
 }
 
 

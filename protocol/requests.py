@@ -23,7 +23,6 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
-from .constants import MAX_SAFE_INT
 from .errors import ProtocolError
 from .fields import (
     Validator,
@@ -43,6 +42,7 @@ from .fields import (
     v_limit,
     v_lobby_limit,
     v_name,
+    v_number,
     v_password,
     v_rid,
     v_seat,
@@ -83,22 +83,19 @@ __all__ = [
     "Unwatch",
     "Watch",
     "parse_request",
+    "register",
+    "validated",
 ]
 
 Rid = str | int | None
 
 
-def _v(validator: Validator, default: Any = dataclasses.MISSING) -> Any:
-    """A dataclass field validated by ``validator``; no default means required."""
+def validated(validator: Validator, default: Any = dataclasses.MISSING) -> Any:
+    """A request field validated by ``validator``; no default means required."""
     return field(default=default, metadata={"v": validator})
 
 
-def _v_number(name: str, value: Any) -> int | float:
-    if isinstance(value, bool) or not isinstance(value, int | float):
-        raise ProtocolError("bad_field", f"`{name}`: must be a number", field=name)
-    if not -MAX_SAFE_INT <= value <= MAX_SAFE_INT:
-        raise ProtocolError("bad_field", f"`{name}`: out of range", field=name)
-    return value
+_v = validated
 
 
 def _plain(value: Any) -> Any:
@@ -231,7 +228,7 @@ class Ping(Request):
     clock) is echoed.  Answer: ``pong`` (:func:`protocol.messages.pong`)."""
 
     TYPE: ClassVar[str] = "ping"
-    t: int | float | None = _v(_v_number, None)
+    t: int | float | None = _v(v_number, None)
 
 
 # --- Lobby -----------------------------------------------------------------------------
@@ -537,25 +534,27 @@ class Hand(Request):
     format: str = _v(v_history_format, "json")
 
 
-#: Request class by wire ``type``.
-REQUEST_CLASSES: dict[str, type[Request]] = {
-    cls.TYPE: cls
-    for cls in (
-        Hello, Login, Register, Logout, ChangePassword,
-        Ping, Tables, CreateTable, Watch, Unwatch, Sit, Leave, Act,
-        Chat, SitOut, SitIn, ShowHands, Resume, History, Hand, Mute, Host,
-    )
-}
-
+#: Request class by wire ``type``: those of this module and :mod:`protocol.tournaments`'s
+#: (each added by :func:`register`).
+REQUEST_CLASSES: dict[str, type[Request]] = {}
 # Per type: (field name, required) for every field but rid.
-_WIRE_FIELDS: dict[str, tuple[tuple[str, bool], ...]] = {
-    kind: tuple(
-        (f.name, f.default is dataclasses.MISSING)
-        for f in dataclasses.fields(cls)
-        if f.name != "rid"
-    )
-    for kind, cls in REQUEST_CLASSES.items()
-}
+_WIRE_FIELDS: dict[str, tuple[tuple[str, bool], ...]] = {}
+
+
+def register(*classes: type[Request]) -> None:
+    """Make :func:`parse_request` know request ``classes`` (by ``TYPE``, each once); a module
+    of this package defining requests registers its own on import (protocol.tournaments)."""
+    for cls in classes:
+        if not cls.TYPE or cls.TYPE in REQUEST_CLASSES:
+            raise ValueError(f"request type {cls.TYPE!r} is empty or taken")
+        REQUEST_CLASSES[cls.TYPE] = cls
+        _WIRE_FIELDS[cls.TYPE] = tuple((f.name, f.default is dataclasses.MISSING)
+                                       for f in dataclasses.fields(cls) if f.name != "rid")
+
+
+register(Hello, Login, Register, Logout, ChangePassword, Ping, Tables, CreateTable, Watch,
+         Unwatch, Sit, Leave, Act, Chat, SitOut, SitIn, ShowHands, Resume, History, Hand, Mute,
+         Host)
 
 
 def request_fields(kind: str) -> tuple[tuple[str, bool], ...]:

@@ -45,6 +45,7 @@ from protocol.requests import (
     Unwatch,
     Watch,
 )
+from tests.protocol.test_tournaments import TOURNAMENT_MESSAGES, TOURNAMENT_REQUESTS
 
 DECK = [r + s for r in "23456789TJQKA" for s in "shdc"]
 
@@ -90,6 +91,7 @@ REQUESTS: list[Request] = [
     History(rid=26, limit=50, before="h-77", table="t1"),
     Hand(rid=27, hand="h-77"),
     Hand(rid=None, hand=12),
+    *TOURNAMENT_REQUESTS,
 ]
 
 T = "t1"
@@ -166,6 +168,7 @@ SERVER_MESSAGES: list[dict[str, Any]] = [
              text="player,name,buy_ins,rebuys,cash_outs,at_table,net\n"),
     m.table_updated(T, 25, host={"seat": 0, "name": "Ann", "private": True, "paused": False,
                                  "approve_seats": True, "rebuys": True, "next": None}),
+    *TOURNAMENT_MESSAGES,
 ]
 
 CODEC_LIST = list(CODECS.values())
