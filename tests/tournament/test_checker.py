@@ -1,0 +1,201 @@
+"""The tournament referee (tests/tournament/checker.py) against hand-built logs: a realistic log
+that keeps every rule of docs/rules.md section 5 passes, and each mutated log is caught with
+the rule it breaks (TOUR-02, 04, 05, 06, 07, 08, 09, 10, 11, 12, 14, 15; GEN-05 for the mover).
+
+Rule of this module: every log is data written by the test (log_builder only numbers records
+and keeps the seats and stacks); every mutated log must produce a violation naming its rule.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+from tests.tournament.checker import Violation, assert_log_ok, check_log
+from tests.tournament.log_builder import LogBuilder, Record, renumber
+
+POOL = 1010
+SHARES = [5000, 2700, 1500, 800]  # 505, 272, 151, 80: 1008, the 2 left over go to first
+
+
+def bubble_log() -> list[Record]:
+    """Ten players, three tables of four seats, four places paid: a balance move, a break,
+    a scheduled break, hand-for-hand at the bubble with two tables dealing at once, a break to
+    the final table with a player waiting in the dead zone, a tie in the money, payouts."""
+    b = LogBuilder()
+    b.start(seats=4, paid=4, stack=1000, draw={
+        "p01": ("1", 0), "p02": ("1", 1), "p03": ("1", 2), "p04": ("1", 3),
+        "p05": ("2", 0), "p06": ("2", 1), "p07": ("2", 3),
+        "p08": ("3", 0), "p09": ("3", 2), "p10": ("3", 3)})
+    b.add("prizes", pool=POOL, shares=SHARES)
+    b.level(1, small=10, big=20)
+    # table 2: p06 (big blind, seat 1) loses everything; 9 left
+    b.hand("2", button=3, blinds=[0, 1], result={"p06": -1000, "p07": 1000})
+    b.out({"p06": 10})
+    # table 1 ends a hand with 4 players, table 2 has 2: the player due the big blind (seat 2,
+    # after the big blind at seat 1) moves to table 2's worst free seat: 2 (seat 1 posted
+    # table 2's last big blind and is never given)
+    b.hand("1", button=3, blinds=[0, 1], result={"p01": -20, "p02": 20})
+    b.move("p03", ("2", 2))
+    # table 3: p10 is out, 8 left fit on two tables: table 3 (fewest) breaks
+    b.hand("3", button=3, blinds=[0, 2], result={"p10": -1000, "p08": 1000})
+    b.out({"p10": 9})
+    b.move("p08", ("1", 2), why="break")   # tables 1 and 2 both had 3: either one
+    b.move("p09", ("2", 1), why="break")   # table 2 now has the fewest
+    b.add("close_table", table="3")
+    b.level(2, small=20, big=40)
+    b.add("break", level=2)
+    b.add("resume", level=2)
+    # table 2: big blind to seat 2 (p03, moved in), small blind seat 1 (p09, from the break)
+    b.hand("2", button=0, blinds=[1, 2], result={"p05": -1000, "p07": 1000})
+    b.out({"p05": 8})
+    # table 1: p08 (from the break) takes the big blind at once (TOUR-09)
+    b.hand("1", button=0, blinds=[1, 2], result={"p04": -1000, "p08": 1000})
+    b.out({"p04": 7})
+    b.hand("2", button=1, blinds=[2, 3], result={"p03": -1000, "p07": 1000})
+    b.out({"p03": 6})
+    b.add("hand_for_hand", on=True)          # 5 left = paid + 1, two tables
+    # hand-for-hand round: both tables deal, p01 busts first but is placed at the round's end
+    b.hand_start("1", button=1, blinds=[2, 0])
+    b.hand_start("2", button=2, blinds=[3, 1])
+    b.hand_end("1", {"p01": -980, "p02": 980})
+    b.hand_end("2", {"p09": 1000, "p07": -1000})
+    b.out({"p01": 5}, hand="h7")
+    b.move("p07", ("1", 3), why="break")     # 4 left fit on one table: table 2 breaks
+    b.move("p09", ("1", 0), why="break")
+    b.add("close_table", table="2")
+    b.add("hand_for_hand", on=False)
+    # final table: p07 (seat 3) sits between the button (2) and the small blind (0): waits
+    b.hand("1", button=2, blinds=[0, 1], waiting=["p07"],
+           result={"p09": -2000, "p02": -2000, "p08": 4000})
+    b.out({"p02": 3, "p09": 3}, tie_odd_chip="p02")   # 151 + 80 shared: 116 and 115
+    b.hand("1", button=0, blinds=[None, 2], result={"p07": -3000, "p08": 3000})
+    b.out({"p07": 2})
+    b.payouts([("p08", 1, 507), ("p07", 2, 272), ("p02", 3, 116), ("p09", 3, 115)], POOL)
+    b.add("close_table", table="1")
+    return b.records
+
+
+def find(records: list[Record], kind: str, nth: int = 0, **match: Any) -> int:
+    """The index of the ``nth`` record of ``kind`` whose fields include ``match``."""
+    hits = [i for i, r in enumerate(records)
+            if r["kind"] == kind and all(r.get(k) == v for k, v in match.items())]
+    return hits[nth]
+
+
+def rules_of(records: list[Record]) -> set[str]:
+    return {v.rule for v in check_log(renumber(records))}
+
+
+def test_bubble_log_passes_every_rule() -> None:
+    """TOUR-02, 04 ... 12: the realistic log keeps every rule the referee checks."""
+    records = bubble_log()
+    assert check_log(records) == []
+    assert_log_ok(records)
+
+
+def test_assert_log_ok_lists_every_violation() -> None:
+    records = bubble_log()
+    records[0]["n"] = 7
+    with pytest.raises(AssertionError, match="#1 LOG: record 1 is numbered 7"):
+        assert_log_ok(records)
+
+
+def test_structure_gap_and_unknown_kind() -> None:
+    """5.1: records are numbered 1.. without gaps; an unknown kind is a violation."""
+    records = bubble_log()
+    del records[5]
+    found = check_log(records)
+    assert Violation("LOG", 6, "record 6 is numbered 7") in found
+    records = renumber(bubble_log())
+    records.insert(3, {"n": 4, "kind": "deal_me_in"})
+    assert "LOG" in {v.rule for v in check_log(renumber(records))}
+
+
+def mutate(fn: Callable[[list[Record]], None]) -> list[Violation]:
+    records = bubble_log()
+    fn(records)
+    return check_log(renumber(records))
+
+
+def test_tour06_wrong_mover_is_caught() -> None:
+    """TOUR-06 / GEN-05: the mover is the player due the big blind (p03), not p04."""
+    def wrong(rs: list[Record]) -> None:
+        m = rs[find(rs, "move", why="balance")]
+        m.update(player="p04", **{"from": ["1", 3]})
+    found = mutate(wrong)
+    assert any(v.rule == "TOUR-06" and "due the big blind is p03" in v.message for v in found)
+
+
+def test_tour06_mover_into_the_last_big_blind_seat_is_caught() -> None:
+    """TOUR-06: seat 1 posted table 2's last big blind; a mover is never put there."""
+    found = mutate(lambda rs: rs[find(rs, "move", why="balance")].update(to=["2", 1]))
+    assert any(v.rule == "TOUR-06" and "last big blind" in v.message for v in found)
+
+
+def test_tour06_missing_balance_move_is_caught() -> None:
+    """TOUR-06: table 1 ended a hand two players above table 2: one move is required."""
+    def drop(rs: list[Record]) -> None:
+        del rs[find(rs, "move", why="balance")]
+    found = mutate(drop)
+    assert any(v.rule == "TOUR-06" and "missing" in v.message for v in found)
+
+
+def test_tour06_extra_balance_move_is_caught() -> None:
+    """TOUR-06: as few players move as possible: a move between balanced tables is extra."""
+    def extra(rs: list[Record]) -> None:
+        i = find(rs, "out", places={"p04": 7})
+        rs.insert(i + 1, {"n": 0, "kind": "move", "player": "p08", "from": ["1", 2],
+                          "to": ["2", 0], "why": "balance"})
+    found = mutate(extra)
+    assert any(v.rule == "TOUR-06" and "not required" in v.message for v in found)
+
+
+def break_log(first_mover_to: tuple[str, int] = ("2", 4)) -> list[Record]:
+    """13 players at three tables of six (5, 4, 4); table 3 loses one, 12 fit on two tables:
+    table 3 breaks and each of its players goes to a table with the fewest at that moment."""
+    b = LogBuilder()
+    b.start(seats=6, paid=2, stack=100, draw={
+        **{f"a{i}": ("1", i) for i in range(5)}, **{f"b{i}": ("2", i) for i in range(4)},
+        **{f"c{i}": ("3", i) for i in range(4)}})
+    b.level(1, small=1, big=2)
+    b.hand("3", button=3, blinds=[0, 1], result={"c0": -100, "c3": 100})
+    b.out({"c0": 13})
+    b.move("c1", first_mover_to, why="break")
+    b.move("c2", ("1", 5), why="break")
+    b.move("c3", ("2", 5), why="break")
+    b.add("close_table", table="3")
+    return b.records
+
+
+def test_tour08_break_moves_each_player_to_a_table_with_the_fewest() -> None:
+    """TOUR-08: a break's movers fill the tables with the fewest players, one by one."""
+    assert check_log(break_log()) == []
+    found = check_log(break_log(first_mover_to=("1", 5)))
+    assert any(v.rule == "TOUR-08" and "the fewest is 4" in v.message for v in found)
+
+
+def test_tour08_missing_break_is_caught() -> None:
+    """TOUR-08: 8 players left fit on two tables of four: table 3 must break at once."""
+    def skip(rs: list[Record]) -> None:
+        i = find(rs, "close_table", table="3")
+        del rs[i - 2:i + 1]
+    found = mutate(skip)
+    assert any(v.rule == "TOUR-08" and "must be broken now" in v.message for v in found)
+
+
+def test_tour07_hand_at_a_held_table_is_caught() -> None:
+    """TOUR-07: a table three players short of the largest does not deal until balanced."""
+    b = LogBuilder()
+    b.start(seats=6, paid=2, stack=100, draw={
+        **{f"a{i}": ("1", i) for i in range(6)}, **{f"b{i}": ("2", i) for i in range(5)}})
+    b.level(1, small=1, big=2)
+    b.hand_start("1", button=5, blinds=[0, 1])
+    b.hand("2", button=4, blinds=[0, 1], result={"b0": -100, "b1": -100, "b2": 200})
+    b.out({"b0": 10, "b1": 10}, tie_odd_chip="b0")
+    assert check_log(b.records) == []
+    b.hand_start("2", button=0, blinds=[2, 3])   # 3 players against table 1's 6
+    found = check_log(b.records)
+    assert [v.rule for v in found] == ["TOUR-07"]
