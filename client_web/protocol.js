@@ -137,7 +137,7 @@ export const REQUEST_FIELDS = Object.freeze({
   "mute": Object.freeze({"required": Object.freeze(["table"]), "optional": Object.freeze(["seat", "name", "on"])}),
   "host": Object.freeze({"required": Object.freeze(["table", "action"]), "optional": Object.freeze(["player", "seat", "stakes", "settings", "format"])}),
   "tournaments": Object.freeze({"required": Object.freeze([]), "optional": Object.freeze(["state", "game"])}),
-  "tournament": Object.freeze({"required": Object.freeze(["tournament"]), "optional": Object.freeze(["follow"])}),
+  "tournament": Object.freeze({"required": Object.freeze(["tournament"]), "optional": Object.freeze(["follow", "invite"])}),
   "unfollow_tournament": Object.freeze({"required": Object.freeze(["tournament"]), "optional": Object.freeze([])}),
   "tournament_register": Object.freeze({"required": Object.freeze(["tournament"]), "optional": Object.freeze(["invite"])}),
   "tournament_unregister": Object.freeze({"required": Object.freeze(["tournament"]), "optional": Object.freeze([])}),

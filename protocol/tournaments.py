@@ -85,11 +85,14 @@ class Tournaments(Request):
 class Tournament(Request):
     """``tournament``: one tournament's state.  Answer: ``ok``, then a ``tournament`` message
     (:func:`tournament`); with ``follow`` (the default) a fresh one is pushed on every change
-    until ``unfollow_tournament`` or the connection ends.  Errors: ``unknown_tournament``."""
+    until ``unfollow_tournament`` or the connection ends.  ``invite``: a private
+    tournament's code (its host and entrants need none).  Errors: ``unknown_tournament``
+    (also a private one, to whom it does not admit)."""
 
     TYPE: ClassVar[str] = "tournament"
     tournament: str = validated(v_tournament_id)
     follow: bool = validated(v_bool, True)
+    invite: str | None = validated(v_id, None)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -257,11 +260,12 @@ def level_entry(*, number: int, game: str, structure: str, stakes: Mapping[str, 
             "minutes": minutes, "hands": hands}
 
 
-def you_entry(*, entered: int, stack: int, table: str | None, seat: int | None,
+def you_entry(*, entered: bool, stack: int | None, table: str | None, seat: int | None,
               place: int | None, prize: int | None) -> Msg:
-    """The viewer's part in a tournament (fields: :data:`YOU_FIELDS`): ``entered``, how many
-    entries (1, plus re-entries); ``stack`` (0 once out); ``table`` and ``seat`` while
-    seated, else null; ``place`` and ``prize`` once out (or finished), else null."""
+    """The viewer's part in a tournament they entered (fields: :data:`YOU_FIELDS`):
+    ``entered`` (true); ``stack`` (their chips; null once out or before the start);
+    ``table`` and ``seat`` while seated, else null; ``place`` once out (or the winner's 1),
+    else null; ``prize`` once fixed (TOUR-12), else null."""
     return {"entered": entered, "stack": stack, "table": table, "seat": seat, "place": place,
             "prize": prize}
 
@@ -285,8 +289,9 @@ def tournament(*, id: str, name: str, game: str, structure: str, kind: str, stat
     ``ok`` of a ``tournament`` request and, to followers, on every change.
 
     ``starting_stack``: chips per entry (TOUR-02); ``average_stack``: chips in play over
-    ``players_left`` (0 before the start); ``pool``: the prize pool (TOUR-12); ``level`` and
-    ``next_level``: :func:`level_entry` or null (before the start; after the last level);
+    ``players_left`` (0 before the start); ``pool``: the prize pool (TOUR-12); ``level``: the level
+    playing, a :func:`level_entry` (null before the start); ``next_level``: the one to come
+    (level 1 before the start; null after the last level or once finished);
     ``on_break``; ``clock_left``: seconds left in the level (or the break), null when the
     clock is not running; ``late_until``: the level to whose end late registration stays
     open (TOUR-14), null when there is none; ``payouts``: ``[place, amount]`` per paid
@@ -330,9 +335,12 @@ def tournament_seat(*, tournament: str, table: str, seat: int, why: str) -> Msg:
             "why": why}
 
 
-def tournament_result(*, tournament: str, place: int, prize: int, entrants: int) -> Msg:
+def tournament_result(*, tournament: str, place: int, prize: int | None,
+                      entrants: int) -> Msg:
     """``tournament_result`` (to the player's connections): the player finished ``place``
     of ``entrants`` (TOUR-11) and won ``prize`` chips, paid to the balance (0 out of the
-    money; TOUR-12)."""
+    money; TOUR-12); ``prize`` is null while the prize table is not fixed yet (a player
+    out during late registration: the pool still grows), and the ``tournament`` message's
+    ``you`` carries it once it is."""
     return {"type": "tournament_result", "tournament": tournament, "place": place,
             "prize": prize, "entrants": entrants}

@@ -73,6 +73,7 @@ TOURNAMENT_REQUESTS: list[Request] = [
     Tournaments(rid="l1", state="registering", game="holdem"),
     Tournament(rid=101, tournament="T1"),
     Tournament(rid=102, tournament="sng-42_x", follow=False),
+    Tournament(rid=111, tournament="T2-priv", invite="c0de-XyZ"),
     UnfollowTournament(rid=103, tournament="T1"),
     TournamentRegister(rid=104, tournament="T1"),
     TournamentRegister(rid=105, tournament="T2-priv", invite="c0de-XyZ"),
@@ -106,7 +107,7 @@ def _running(**extra: Any) -> dict[str, Any]:
         payouts=[(1, 4500), (2, 2700), (3, 1800)],
         places=[(6, "Dora", 0), (7, "Eve", 0), (8, "Fay", 0), (8, "Gus", 0)],
         tables=[("t7", 3), ("t8", 2)],
-        you=t.you_entry(entered=1, stack=4200, table="t7", seat=2, place=None, prize=None),
+        you=t.you_entry(entered=True, stack=4200, table="t7", seat=2, place=None, prize=None),
         **extra)
 
 
@@ -122,6 +123,7 @@ TOURNAMENT_MESSAGES: list[dict[str, Any]] = [
                  places=[], tables=[], you=None),
     messages.tournament_seat(tournament="T1", table="t7", seat=2, why="start"),
     messages.tournament_result(tournament="T1", place=3, prize=1800, entrants=9),
+    messages.tournament_result(tournament="T1", place=40, prize=None, entrants=60),
 ]
 
 CODEC_LIST = list(CODECS.values())
@@ -291,8 +293,9 @@ def test_bad_follow(fields: dict[str, Any], code: str, field: str) -> None:
 
 @pytest.mark.parametrize("invite", ["", "x" * 65, 12, "a\nb"])
 def test_bad_invite(invite: Any) -> None:
-    err = _err({"type": "tournament_register", "tournament": "T1", "invite": invite})
-    assert (err.code, err.field) == ("bad_field", "invite")
+    for kind in ("tournament", "tournament_register"):
+        err = _err({"type": kind, "tournament": "T1", "invite": invite})
+        assert (err.code, err.field) == ("bad_field", "invite")
 
 
 @pytest.mark.parametrize(("fields", "code", "field"), [
@@ -441,7 +444,7 @@ def test_tournament_message_shape() -> None:
     assert tuple(msg["level"]) == t.LEVEL_FIELDS and msg["next_level"]["hands"] == 12
     assert msg["payouts"] == [[1, 4500], [2, 2700], [3, 1800]]
     assert msg["places"][-1] == [8, "Gus", 0] and msg["tables"] == [["t7", 3], ["t8", 2]]
-    assert msg["you"] == {"entered": 1, "stack": 4200, "table": "t7", "seat": 2,
+    assert msg["you"] == {"entered": True, "stack": 4200, "table": "t7", "seat": 2,
                           "place": None, "prize": None}
     assert tuple(msg["you"]) == t.YOU_FIELDS
     assert msg["level"] is not LEVEL_1 and msg["level"]["stakes"] is not LEVEL_1["stakes"]
@@ -461,6 +464,9 @@ def test_pushes_to_a_player() -> None:
     assert t.tournament_result(tournament="T1", place=1, prize=4500, entrants=9) == {
         "type": "tournament_result", "tournament": "T1", "place": 1, "prize": 4500,
         "entrants": 9}
+    # TOUR-12: out during late registration, the prize is not fixed yet
+    assert t.tournament_result(tournament="T1", place=40, prize=None, entrants=60)[
+        "prize"] is None
 
 
 def test_a_message_without_a_required_field_is_refused() -> None:
