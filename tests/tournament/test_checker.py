@@ -199,3 +199,169 @@ def test_tour07_hand_at_a_held_table_is_caught() -> None:
     b.hand_start("2", button=0, blinds=[2, 3])   # 3 players against table 1's 6
     found = check_log(b.records)
     assert [v.rule for v in found] == ["TOUR-07"]
+
+
+def test_tour04_draw_must_seat_everyone_once_on_balanced_tables() -> None:
+    """TOUR-04: every entry drawn once, seats in range and unique, ceil(n/seats) tables of
+    sizes within one; a table's first button is its highest-numbered occupied seat."""
+    def lopsided(rs: list[Record]) -> None:
+        rs[0]["draw"]["p10"] = ["1", 2]        # seat taken by p03
+        rs[0]["draw"]["p09"] = ["2", 2]        # table 3 keeps one player: sizes 4, 4, 1 ...
+    found = mutate(lopsided)
+    assert any(v.rule == "TOUR-04" and "no such free seat" in v.message for v in found)
+    assert any(v.rule == "TOUR-04" and "differ by more than one" in v.message for v in found)
+    found = mutate(lambda rs: rs[find(rs, "hand_start", table="3")].update(button=2))
+    assert any(v.rule == "TOUR-04" and "first button" in v.message for v in found)
+
+
+def test_tour05_hand_during_a_break_and_at_the_wrong_level() -> None:
+    """TOUR-05: no table deals during a break; every hand carries the current level."""
+    def no_resume(rs: list[Record]) -> None:
+        del rs[find(rs, "resume")]
+        rs.insert(find(rs, "hand_start", 3) + 2, {"n": 0, "kind": "resume", "level": 2})
+    found = mutate(no_resume)
+    assert [v.rule for v in found] == ["TOUR-05"]
+    assert "during a break" in found[0].message
+    found = mutate(lambda rs: rs[find(rs, "hand_start", 3)].update(level=1))
+    assert [v.rule for v in found] == ["TOUR-05"]
+
+
+def test_tour02_chips_created_in_a_hand_are_caught() -> None:
+    """TOUR-02: a hand's end sums to its start; the chips in play never change."""
+    def inflate(rs: list[Record]) -> None:
+        rs[find(rs, "hand_end", table="1")]["stacks"]["p02"] += 1
+    found = mutate(inflate)
+    assert any(v.rule == "TOUR-02" and "ends with 4001" in v.message for v in found)
+    assert any(v.rule == "TOUR-02" and "10001, not 10000" in v.message for v in found)
+
+
+def test_tour09_player_in_the_dead_zone_dealt_in_is_caught() -> None:
+    """TOUR-09: p07, seated by the break between the button and the small blind, waits."""
+    def deal_in(rs: list[Record]) -> None:
+        start = rs[find(rs, "hand_start", 8)]
+        start["players"]["p07"] = 3
+        start["stacks"]["p07"] = 3000
+    found = mutate(deal_in)
+    assert any(v.rule == "TOUR-09" and "p07" in v.message and "wait" in v.message
+               for v in found)
+
+
+def test_tour09_seated_player_left_out_is_caught() -> None:
+    """TOUR-09: a player seated by a break outside the dead zone is dealt in at once."""
+    def leave_out(rs: list[Record]) -> None:
+        start = rs[find(rs, "hand_start", 4)]   # table 1: p08 from the break takes the blind
+        del start["players"]["p08"]
+        del start["stacks"]["p08"]
+    found = mutate(leave_out)
+    assert any(v.rule == "TOUR-09" and "p08" in v.message and "not dealt in" in v.message
+               for v in found)
+
+
+def test_tour10_overlapping_hand_for_hand_rounds_are_caught() -> None:
+    """TOUR-10: during hand-for-hand no table deals its next hand until the round ended."""
+    def overlap(rs: list[Record]) -> None:
+        i = find(rs, "hand_end", table="1", hand="h7")
+        rs.insert(i + 1, {"n": 0, "kind": "hand_start", "table": "1", "hand": "h7b",
+                          "level": 2, "players": {"p02": 1, "p08": 2},
+                          "stacks": {"p02": 2000, "p08": 3000}, "button": 2, "blinds": [0, 1]})
+    found = mutate(overlap)
+    assert any(v.rule == "TOUR-10" and "before the hand-for-hand round ended" in v.message
+               for v in found)
+
+
+def test_tour10_hand_for_hand_on_and_off_exactly_at_the_bubble() -> None:
+    """TOUR-10: it must turn on at paid + 1 players left on two tables, and off when a
+    round ends with the players left no more than the places paid."""
+    def never_on(rs: list[Record]) -> None:
+        del rs[find(rs, "hand_for_hand", on=True)]
+    found = mutate(never_on)
+    assert any(v.rule == "TOUR-10" and "should turn on" in v.message for v in found)
+
+    def early(rs: list[Record]) -> None:
+        rs.insert(find(rs, "out", places={"p04": 7}) + 1,
+                  {"n": 0, "kind": "hand_for_hand", "on": True})
+    found = mutate(early)
+    assert any(v.rule == "TOUR-10" and "not due" in v.message for v in found)
+
+
+def test_tour11_out_early_during_hand_for_hand_and_wrong_order() -> None:
+    """TOUR-11: during hand-for-hand players are placed at the round's end; more chips at
+    the hand's start, the better place; equal stacks share the best place."""
+    def early(rs: list[Record]) -> None:
+        out = rs.pop(find(rs, "out", places={"p01": 5}))
+        rs.insert(find(rs, "hand_end", table="1", hand="h7") + 1, out)
+    found = mutate(early)
+    assert any(v.rule == "TOUR-11" and "no players are due" in v.message for v in found)
+    found = mutate(lambda rs: rs[find(rs, "out", places={"p02": 3, "p09": 3})].update(
+        places={"p02": 3, "p09": 4}))
+    assert any(v.rule == "TOUR-11" and "by start-of-hand stacks" in v.message for v in found)
+
+
+def test_tour11_wrong_place_order_by_start_stacks() -> None:
+    """TOUR-11: two players out in one hand: the bigger start-of-hand stack places better."""
+    b = LogBuilder()
+    b.start(seats=6, paid=1, stack=100, draw={f"a{i}": ("1", i) for i in range(4)})
+    b.level(1, small=1, big=2)
+    b.hand("1", button=3, blinds=[0, 1], result={"a0": 60, "a1": -60})
+    b.hand("1", button=0, blinds=[1, 2], result={"a1": -40, "a2": -100, "a3": 140})
+    b.out({"a2": 3, "a1": 4})
+    assert check_log(b.records) == []
+    b.records[-1]["places"] = {"a1": 3, "a2": 4}
+    found = check_log(b.records)
+    assert [v.rule for v in found] == ["TOUR-11"]
+
+
+def test_tour11_tie_odd_chip_must_name_a_tied_player() -> None:
+    """TOUR-11: the odd chip of a tie goes to one of the tied players; no tie, no odd chip."""
+    found = mutate(lambda rs: rs[find(rs, "out", places={"p02": 3, "p09": 3})].update(
+        tie_odd_chip="p08"))
+    assert any(v.rule == "TOUR-11" and "tie_odd_chip" in v.message for v in found)
+    found = mutate(lambda rs: rs[find(rs, "out", places={"p07": 2})].update(tie_odd_chip="p07"))
+    assert any(v.rule == "TOUR-11" and "tie_odd_chip" in v.message for v in found)
+
+
+def test_tour12_payout_off_by_one_chip_is_caught() -> None:
+    """TOUR-12: first place gets 505 plus the 2 chips of rounding; the tie shares 151 + 80."""
+    def off(rs: list[Record]) -> None:
+        rs[find(rs, "payout", player="p08")]["amount"] = 506
+        rs[find(rs, "finish")]["paid"]["p08"] = 506
+    found = mutate(off)
+    assert any(v.rule == "TOUR-12" and "paid 506, due [507]" in v.message for v in found)
+    assert any(v.rule == "TOUR-12" and "sum to 1009" in v.message for v in found)
+
+    def odd_chip(rs: list[Record]) -> None:
+        rs[find(rs, "out", places={"p02": 3, "p09": 3})]["tie_odd_chip"] = "p09"
+    found = mutate(odd_chip)
+    assert {v.rule for v in found} == {"TOUR-12"}
+    assert any("p02 (place 3) paid 116, due [115]" in v.message for v in found)
+
+
+def test_tour12_player_paid_twice_and_unpaid_place() -> None:
+    """TOUR-12: every payout is booked once; every paid place is paid."""
+    def twice(rs: list[Record]) -> None:
+        i = find(rs, "payout", player="p07")
+        rs.insert(i + 1, dict(rs[i]))
+    found = mutate(twice)
+    assert any(v.rule == "TOUR-12" and "p07 is paid twice" in v.message for v in found)
+
+    def unpaid(rs: list[Record]) -> None:
+        del rs[find(rs, "payout", player="p09")]
+        del rs[find(rs, "finish")]["paid"]["p09"]
+    found = mutate(unpaid)
+    assert any(v.rule == "TOUR-12" and "places not paid: ['p09']" in v.message for v in found)
+
+
+def test_tour12_shares_sum_to_10000_and_finish_matches_payouts() -> None:
+    """TOUR-12: the share table sums to 10000 basis points; finish.paid is the payouts."""
+    found = mutate(lambda rs: rs[find(rs, "prizes")].update(shares=[5000, 2700, 1500, 700]))
+    assert any(v.rule == "TOUR-12" and "sum to 9900" in v.message for v in found)
+    found = mutate(lambda rs: rs[find(rs, "finish")]["paid"].update(p07=271))
+    assert any(v.rule == "TOUR-12" and "finish.paid" in v.message for v in found)
+
+
+def test_tour12_tournament_must_finish_with_one_player_left() -> None:
+    """TOUR-11/12: with one player left the tournament finishes (payouts, finish)."""
+    def unfinished(rs: list[Record]) -> None:
+        del rs[find(rs, "payout"):]
+    found = mutate(unfinished)
+    assert any(v.rule == "TOUR-12" and "does not finish" in v.message for v in found)
