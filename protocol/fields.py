@@ -1,7 +1,8 @@
 """Field validators shared by the request types.
 
 The rule of this module: each validator takes a decoded value and returns it in canonical
-form (names trimmed and NFC-normalised, lists as tuples) or raises
+form (names trimmed and NFC-normalised, lists as tuples; the plain data inside a
+tournament's levels and settings keeps its lists) or raises
 :class:`~protocol.errors.ProtocolError` with a specific code and the field name.  They are
 idempotent: validating a canonical value returns an equal value.
 """

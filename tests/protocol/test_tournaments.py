@@ -11,6 +11,8 @@ import dataclasses
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import protocol
 from protocol import (
@@ -415,6 +417,28 @@ def test_hostile_values_never_escape_as_anything_but_protocol_errors(value: Any)
                 assert exc.code in ERROR_CODES and exc.rid == 9
             else:
                 assert type(req) is REQUEST_CLASSES[kind]
+
+
+_FIELD_NAMES = sorted({n for kind in TOURNAMENT_REQUEST_TYPES for n, _ in request_fields(kind)})
+_wild = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=70),
+    lambda inner: st.lists(inner, max_size=5)
+    | st.dictionaries(st.one_of(st.text(max_size=8), st.integers()), inner, max_size=5),
+    max_leaves=20)
+
+
+@settings(max_examples=300)
+@given(kind=st.sampled_from(TOURNAMENT_REQUEST_TYPES),
+       body=st.dictionaries(st.sampled_from(_FIELD_NAMES), _wild, max_size=8))
+def test_fuzz_only_protocol_errors_and_valid_requests(kind: str, body: dict[str, Any]) -> None:
+    """Any decoded body: a ProtocolError with a known code, or a request that survives its
+    own wire form."""
+    try:
+        req = parse_request({**body, "type": kind, "rid": 5})
+    except ProtocolError as exc:
+        assert exc.code in ERROR_CODES and exc.rid == 5
+    else:
+        assert parse_request(req.to_dict()) == req
 
 
 # --- Messages -------------------------------------------------------------------------
