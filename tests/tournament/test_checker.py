@@ -365,3 +365,91 @@ def test_tour12_tournament_must_finish_with_one_player_left() -> None:
         del rs[find(rs, "payout"):]
     found = mutate(unfinished)
     assert any(v.rule == "TOUR-12" and "does not finish" in v.message for v in found)
+
+
+def stud_log(mover: str = "a2", to: tuple[str, int] = ("2", 0)) -> list[Record]:
+    """Seven Card Stud, two tables of four: table 2 drops to two players, table 1 (four)
+    sends one player, drawn at random, to a free seat drawn at random (TOUR-06, no blinds)."""
+    b = LogBuilder()
+    b.start(seats=4, paid=2, stack=100, draw={
+        "a0": ("1", 0), "a1": ("1", 1), "a2": ("1", 2), "a3": ("1", 3),
+        "b0": ("2", 0), "b1": ("2", 1), "b3": ("2", 3)})
+    b.level(1, small=1, big=2, game="seven_card_stud")
+    b.hand("2", button=None, blinds=[], result={"b0": -100, "b3": 100})
+    b.out({"b0": 7})
+    b.hand("1", button=None, blinds=[], result={"a0": -5, "a3": 5})
+    b.move(mover, to)
+    b.hand("2", button=None, blinds=[])
+    return b.records
+
+
+def test_tour06_stud_mover_is_any_player_of_the_table_to_any_free_seat() -> None:
+    """TOUR-06 in stud: any mover from the long table, any free seat at the short one."""
+    assert check_log(stud_log()) == []
+    assert check_log(stud_log(mover="a0", to=("2", 2))) == []
+    found = check_log(stud_log(to=("2", 1)))
+    assert any(v.rule == "TOUR-06" and "not a free seat" in v.message for v in found)
+
+
+def entry_log() -> LogBuilder:
+    """Two tables of four: a bust and its re-entry, a late entry, a rebuy, a hand voided by a
+    restore and dealt again (TOUR-14, TOUR-15, TOUR-02 with bought chips)."""
+    b = LogBuilder()
+    b.start(seats=4, paid=2, stack=100, draw={
+        "a0": ("1", 0), "a1": ("1", 1), "a2": ("1", 2),
+        "b0": ("2", 0), "b1": ("2", 1), "b2": ("2", 2)})
+    b.level(1, small=1, big=2)
+    b.hand("1", button=2, blinds=[0, 1], result={"a0": -1, "a1": 1})
+    b.hand("2", button=2, blinds=[0, 1], result={"b1": -100, "b2": 100})
+    b.out({"b1": 6})
+    # table 2 has the fewest: worst free seat clockwise after its last big blind (1): 3
+    b.enter("b1", ("2", 3), 100, why="re_entry")
+    # both tables have three: the lowest-numbered; after its big blind (1): seat 3
+    b.enter("c0", ("1", 3), 100)
+    b.chips("b0", 100)
+    b.hand_start("1", button=0, blinds=[1, 2])
+    b.void("1")
+    b.hand("1", button=0, blinds=[1, 2], result={"c0": -2, "a2": 2})
+    b.hand("2", button=0, blinds=[None, 2], result={"b0": 50, "b2": -50})
+    return b
+
+
+def test_tour14_entries_and_rebuys_keep_the_chip_count() -> None:
+    """TOUR-14 / TOUR-02: late entries and re-entries are seated like balance movers with the
+    starting stack; a rebuy's chips join the total; TOUR-15: a void restores the start."""
+    assert check_log(entry_log().records) == []
+
+
+def test_tour14_entry_at_the_wrong_table_or_seat_or_stack() -> None:
+    """TOUR-14: an entry goes to the table with the fewest players (ties: the lowest), its
+    worst free seat, with the starting stack (TOUR-02)."""
+    rs = entry_log().records
+    rs[find(rs, "enter", player="b1")]["to"] = ["2", 1]
+    found = check_log(rs)
+    assert any(v.rule == "TOUR-14" and "last big blind" in v.message for v in found)
+    rs = entry_log().records
+    rs[find(rs, "enter", player="c0")]["to"] = ["2", 1]
+    found = check_log(rs)
+    assert any(v.rule == "TOUR-14" and "fewest players are at table 1" in v.message
+               for v in found)
+    rs = entry_log().records
+    rs[find(rs, "enter", player="c0")]["stack"] = 150
+    found = check_log(rs)
+    assert any(v.rule == "TOUR-02" and "not the starting stack" in v.message for v in found)
+
+
+def test_tour14_rebuy_during_a_hand_is_caught() -> None:
+    """TOUR-14 (GEN-06): chips are bought between hands only."""
+    rs = entry_log().records
+    chips = rs.pop(find(rs, "chips"))
+    rs.insert(find(rs, "hand_start", 1) + 1, chips)
+    found = check_log(renumber(rs))
+    assert any(v.rule == "TOUR-14" and "during hand" in v.message for v in found)
+
+
+def test_tour15_void_must_restore_the_hands_start() -> None:
+    """TOUR-15: a voided hand gives back exactly the stacks at its start."""
+    rs = entry_log().records
+    rs[find(rs, "void")]["stacks"]["a0"] -= 1
+    found = check_log(rs)
+    assert [v.rule for v in found] == ["TOUR-15"]
