@@ -138,7 +138,7 @@ class Structure:
         for br in self.breaks:
             if br.after_level >= self.rebuy_until:
                 return br.after_level
-        return None  # pragma: no cover - build_structure refuses an add-on with no such break
+        return None  # only a Structure built directly: build_structure refuses it
 
 
 @dataclass(frozen=True, slots=True)

@@ -287,6 +287,8 @@ def test_tour05_past_the_last_level_the_last_level_repeats() -> None:
     with pytest.raises(ValueError, match="numbered from 1"):
         s.level(0)
     assert s.add_on_break() is None
+    no_break = Structure(_timed(10, 20), (Break(1, 5),), 1000, 9, rebuy_until=2, add_on=500)
+    assert no_break.add_on_break() is None  # built directly, no break after the rebuys
 
 
 # --- the level clock -------------------------------------------------------------------------
