@@ -195,18 +195,21 @@ def held(tables: Mapping[int, TableView], table: int) -> bool:
     return max(counts.values()) - counts[table] >= 3
 
 
-def table_to_break(tables: Mapping[int, TableView]) -> int | None:
+def table_to_break(tables: Mapping[int, TableView], *, left: int | None = None) -> int | None:
     """TOUR-08: when the players left fit into one table fewer (``players <= (tables - 1) *
     seats``: into the other tables' seats), the table with the fewest players (ties: the
     highest-numbered) is to be broken; None otherwise (and always with one table left). The
-    caller breaks it as soon as it is not in a hand."""
+    caller breaks it as soon as it is not in a hand. ``left`` is the number of players left
+    when it differs from the seated players with chips (during a hand-for-hand round, players
+    who lost everything count until the round ends and they are placed)."""
     if len(tables) < 2:
         return None
     counts = _counts(tables)
     fewest = min(counts.values())
     table = max(t for t, c in counts.items() if c == fewest)
     room = sum(v.seats for t, v in tables.items() if t != table)
-    return table if sum(counts.values()) <= room else None
+    players = sum(counts.values()) if left is None else left
+    return table if players <= room else None
 
 
 def break_moves(tables: Mapping[int, TableView], broken: int, pick: Pick) -> list[Move]:
@@ -234,9 +237,10 @@ def break_moves(tables: Mapping[int, TableView], broken: int, pick: Pick) -> lis
 def entry_seat(tables: Mapping[int, TableView], player: str, why: str,
                pick: Pick) -> Move | None:
     """TOUR-14: a late entry or re-entry (``why``: "late" or "re_entry") is seated as
-    TOUR-06 seats a mover: at the table with the fewest players (ties: the lowest-numbered
-    that has a seat a mover may take), its worst free seat. None when no table has one (every
-    table full: the caller opens a new table)."""
+    TOUR-06 seats a mover: at the table with the fewest players (ties: the lowest-numbered),
+    its worst free seat. When that table's only free seat posted its last big blind, the entry
+    takes it (the alternative, opening a table while a seat is free, is what TOUR-14's
+    referee forbids). None when every table is full: the caller opens a new table."""
     if why not in ENTRY_REASONS:
         raise ValueError(f"an entry is 'late' or 're_entry', not {why!r}")
     if any(player in v.players.values() for v in tables.values()):
@@ -245,20 +249,19 @@ def entry_seat(tables: Mapping[int, TableView], player: str, why: str,
     open_tables = [t for t in sorted(tables) if counts[t] < tables[t].seats]
     if not open_tables:
         return None
-    fewest = min(counts[t] for t in open_tables)
-    for table in open_tables:
-        if counts[table] == fewest:
-            seat = worst_free_seat(tables[table], pick)
-            if seat is not None:
-                return Move(player, None, (table, seat), why)
-    return None
+    table = min(open_tables, key=lambda t: counts[t])
+    seat = worst_free_seat(tables[table], pick)
+    if seat is None:
+        seat = tables[table].free_seats()[0]  # the only free seat: the last big blind's
+    return Move(player, None, (table, seat), why)
 
 
 def waits_for_button(view: TableView, seat: int, button: int, small_blind: int | None) -> bool:
     """TOUR-09: True when a player just seated at ``seat`` must wait for the button to pass:
     the seat lies clockwise strictly after the ``button`` and strictly before the
-    ``small_blind`` position of the coming hand (a dead small blind's seat counts). False when
-    there is no small blind (stud)."""
+    ``small_blind`` seat of the coming hand. When the small blind is dead, the caller passes
+    the big blind's seat (the zone then runs to it); None means no zone (stud, or a table that
+    has not dealt yet), and the answer is False."""
     if small_blind is None:
         return False
     n = view.seats

@@ -117,27 +117,34 @@ def place_outs(outs: Sequence[Out], next_place: int) -> list[tuple[int, list[str
     return result
 
 
+def odd_chip_holder(players: Sequence[str], outs: Sequence[Out]) -> str:
+    """POT-01 for a tie: the player among ``players`` whose highest hole card is highest
+    (equal cards, possible across tables in hand-for-hand, go to the first by player id)."""
+    high = {o.player: o.high_card for o in outs}
+    return max(sorted(players), key=lambda p: high[p])
+
+
 def share_prizes(groups: Sequence[tuple[int, list[str]]], table: Sequence[int],
                  outs: Sequence[Out]) -> tuple[dict[str, int], str | None]:
     """TOUR-11 and TOUR-12: each group (from :func:`place_outs`) shares the prizes of the
     places it covers (``table[place - 1]``; places beyond the table pay 0) equally; the odd
-    chips of a group go to its player with the highest ``high_card`` (POT-01; equal cards,
-    possible across tables in hand-for-hand, go to the first by player id). Returns each
-    player's prize and the player given odd chips (None when no group had any; when several
-    groups had, the best-placed group's)."""
-    high = {o.player: o.high_card for o in outs}
+    chips of a tie go to its :func:`odd_chip_holder`. Returns each player's prize and the
+    tie's odd-chip player for the log's ``tie_odd_chip``: named whenever players tie, odd
+    chips or not (the prize table may not be fixed yet when they go out); with several ties
+    in one hand, the best-placed tie's; None when nobody tied."""
+    known = {o.player for o in outs}
     prize: dict[str, int] = {}
     odd: str | None = None
     for best, players in sorted(groups, key=lambda g: g[0]):
-        if best < 1 or not players or any(p not in high for p in players):
+        if best < 1 or not players or any(p not in known for p in players):
             raise ValueError("a group needs a place >= 1 and players who are out")
         covered = range(best - 1, best - 1 + len(players))
         total = sum(table[i] for i in covered if i < len(table))
         each, rest = divmod(total, len(players))
         for player in players:
             prize[player] = each
-        if rest:
-            winner = max(sorted(players), key=lambda p: high[p])
-            prize[winner] += rest
-            odd = odd or winner
+        if len(players) > 1:
+            holder = odd_chip_holder(players, outs)
+            prize[holder] += rest
+            odd = odd or holder
     return prize, odd

@@ -237,6 +237,9 @@ def test_tour08_table_to_break() -> None:
     assert table_to_break({1: full(1, 7), 2: full(2, 5), 3: full(3, 5)}) == 3
     assert table_to_break({1: full(1, 4), 2: full(2, 9)}) is None  # 13 > 9
     assert table_to_break({1: full(1, 9)}) is None  # the final table
+    # hand-for-hand: two players lost everything but are not placed until the round ends
+    assert table_to_break({1: full(1, 7), 2: full(2, 5), 3: full(3, 5)}, left=19) is None
+    assert table_to_break({1: full(1, 9), 2: full(2, 9), 3: full(3, 1)}, left=18) == 3
 
 
 def test_tour08_break_moves_hand_worked() -> None:
@@ -298,11 +301,13 @@ def test_tour14_entry_takes_the_worst_seat_of_the_shortest_table() -> None:
                                                                 "re_entry")
 
 
-def test_tour14_entry_skips_a_table_whose_only_seat_is_the_small_blind() -> None:
+def test_tour14_entry_takes_the_last_big_blinds_seat_when_it_is_the_only_one() -> None:
+    """The fewest (lowest-numbered) table's only free seat posted its last big blind: the
+    entry sits there rather than opening a table while a seat is free."""
     a = view(1, 3, {0: "a", 1: "b"}, 2)  # only seat 2 free: it posted the big blind
     b = view(2, 3, {0: "c", 2: "d"}, 0)
-    assert entry_seat({1: a, 2: b}, "new", "late", never) == Move("new", None, (2, 1), "late")
-    assert entry_seat({1: a}, "new", "late", never) is None
+    assert entry_seat({1: a, 2: b}, "new", "late", never) == Move("new", None, (1, 2), "late")
+    assert entry_seat({2: b, 1: a}, "new", "late", never) == Move("new", None, (1, 2), "late")
     assert entry_seat({1: full(1, 9), 2: full(2, 9)}, "new", "late", never) is None
     assert entry_seat({}, "new", "late", never) is None
 

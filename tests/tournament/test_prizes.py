@@ -15,6 +15,7 @@ from server.tournament.prizes import (
     Out,
     check_shares,
     default_shares,
+    odd_chip_holder,
     place_outs,
     prizes,
     share_prizes,
@@ -122,7 +123,16 @@ def test_tour11_a_tie_shares_its_places_prizes_odd_chip_to_the_highest_card() ->
     groups = place_outs(outs, 3)
     assert groups == [(2, ["b", "c"])]
     assert share_prizes(groups, [500, 301, 200], outs) == ({"b": 250, "c": 251}, "c")
-    assert share_prizes(groups, [501, 300, 200], outs) == ({"b": 250, "c": 250}, None)
+    # no odd chip, but the tie still names its POT-01 holder for the log's tie_odd_chip
+    assert share_prizes(groups, [501, 300, 200], outs) == ({"b": 250, "c": 250}, "c")
+    assert odd_chip_holder(["b", "c"], outs) == "c"
+
+
+def test_tour11_no_tie_no_odd_chip_player() -> None:
+    outs = [Out("a", 10, AS), Out("b", 20, KS)]
+    groups = place_outs(outs, 4)
+    assert groups == [(4, ["a"]), (3, ["b"])]
+    assert share_prizes(groups, [60, 30, 7, 3], outs) == ({"a": 3, "b": 7}, None)
 
 
 def test_tour11_places_beyond_the_table_pay_nothing() -> None:
