@@ -51,6 +51,7 @@ _TOP_KEYS = frozenset({
     "levels", "preset", "rotation", "breaks", "starting_stack", "seats", "late_until",
     "re_entries", "rebuy_until", "add_on", "time_bank_refill",
 })
+_SKIPPED_KEYS = frozenset({"shares"})  # the prize table: prizes.check_shares is its check
 _LEVEL_KEYS = frozenset({
     "blinds", "ante", "bring_in", "small_bet", "big_bet", "min_bet", "max_bet", "minutes",
     "hands", "game", "structure",
@@ -144,8 +145,9 @@ class Structure:
 @dataclass(frozen=True, slots=True)
 class ClockState:
     """Where the clock stands: ``level`` is running (or, ``on_break``, the break after
-    ``level``), with ``left`` seconds to go. A level by hands has no time: ``by_hands`` is
-    True and ``left`` 0.0 until the caller reports it ended."""
+    ``level``), with ``left`` seconds to go. A level by hands has no time limit: ``by_hands``
+    is True and ``left`` is ``math.inf`` until the caller reports it ended (never write it
+    to JSON as it is)."""
 
     level: int
     on_break: bool
@@ -182,7 +184,7 @@ class LevelClock:
             if lv.hands:
                 end = done.get(n)
                 if end is None or elapsed < end:
-                    return ClockState(n, False, 0.0, by_hands=True)
+                    return ClockState(n, False, math.inf, by_hands=True)
                 t = max(t, end)
             else:
                 end = t + lv.minutes * 60.0
@@ -404,11 +406,13 @@ def build_structure(data: Mapping[str, Any], *, game: str, structure: str,
     ``preset``, "regular" unless named), ``breaks`` ([{after_level, minutes}]),
     ``starting_stack`` (default 10000), ``seats`` (default 9, at most the fewest any of its
     games deals to, GEN-07), ``late_until``, ``re_entries``, ``rebuy_until``, ``add_on``,
-    ``time_bank_refill`` (seconds). Keys in ``ignore`` are the caller's own and are skipped;
-    any other unknown key is refused. Raises :class:`StructureError` on anything wrong."""
+    ``time_bank_refill`` (seconds). ``shares`` (the prize table, checked by
+    :func:`server.tournament.prizes.check_shares`) and keys in ``ignore`` are the caller's and
+    are skipped; any other unknown key is refused. Raises :class:`StructureError` on anything
+    wrong."""
     if not isinstance(data, Mapping):
         raise StructureError("the structure must be an object")
-    unknown = set(data) - _TOP_KEYS - set(ignore)
+    unknown = set(data) - _TOP_KEYS - _SKIPPED_KEYS - set(ignore)
     if unknown:
         raise StructureError(f"unknown structure keys {sorted(map(str, unknown))}")
     games = _games(data, game)

@@ -141,7 +141,7 @@ def test_build_explicit_levels_breaks_and_entry_settings() -> None:
         "breaks": [{"after_level": 4, "minutes": 5}, {"after_level": 2, "minutes": 10}],
         "starting_stack": 3000, "seats": 6, "late_until": 2, "re_entries": 1,
         "rebuy_until": 2, "add_on": 3000, "time_bank_refill": 15,
-        "buy_in": 100,
+        "buy_in": 100, "shares": [10000],
     }
     s = build_structure(data, game="holdem", structure=NL, ignore=("buy_in",))
     assert s.levels[0] == Level(1, "holdem", NL, Stakes(blinds=(10, 20)), 10.0)
@@ -311,12 +311,12 @@ def test_tour05_clock_levels_by_hands_end_when_the_caller_says() -> None:
     levels = (Level(1, "holdem", NL, Stakes(blinds=(1, 2)), 0.0, hands=10),
               Level(2, "holdem", NL, Stakes(blinds=(2, 4)), 10.0))
     clock = LevelClock(Structure(levels, (Break(1, 1),), 1000, 9))
-    assert clock.at(5000) == ClockState(1, False, 0.0, by_hands=True)
-    assert clock.at(299, ended={1: 300.0}) == ClockState(1, False, 0.0, by_hands=True)
+    assert clock.at(5000) == ClockState(1, False, math.inf, by_hands=True)
+    assert clock.at(299, ended={1: 300.0}) == ClockState(1, False, math.inf, by_hands=True)
     assert clock.at(330, ended={1: 300.0}) == ClockState(1, True, 30.0)
     assert clock.at(360, ended={1: 300.0}) == ClockState(2, False, 600.0)
     by_hands_last = LevelClock(Structure(levels[:1], (), 1000, 9))
-    assert by_hands_last.at(50, ended={1: 10.0, 2: 30.0}) == ClockState(3, False, 0.0,
+    assert by_hands_last.at(50, ended={1: 10.0, 2: 30.0}) == ClockState(3, False, math.inf,
                                                                          by_hands=True)
 
 
