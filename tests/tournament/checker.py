@@ -44,11 +44,9 @@ from typing import Any
 
 Rec = Mapping[str, Any]
 DECISIONS = frozenset({"out", "payout", "finish", "move", "close_table", "hand_for_hand"})
-OTHER = frozenset({"start", "level", "break", "resume", "hand_start", "hand_end", "enter",
-                   "chips", "prizes", "void", "cancel"})
-SAME = {"resume": "break", "cancel": "break"}
+OTHER = {k: k for k in ("start", "level", "break", "hand_start", "hand_end", "enter", "chips",
+                        "prizes", "void")} | {"resume": "break", "cancel": "break"}
 OUT, FINISH, BREAK, BALANCE, HFH, DONE = range(6)
-Due = tuple[str | None, "_Table", int | None]   # balance: mover (None: stud), target, seat
 
 
 @dataclass(frozen=True)
@@ -74,9 +72,7 @@ class _Table:
 
 
 @dataclass
-class _Block:
-    """The decisions after one ``hand_end`` (R1), judged step by step."""
-
+class _Block:   # the decisions after one hand_end (R1), judged step by step
     table: str
     hand: str | None
     round_end: bool
@@ -145,12 +141,11 @@ class _Referee:
         return t
 
     def conserve(self, what: str) -> None:
-        """TOUR-02: chips in play == starting stack * entries + bought chips."""
+        """TOUR-02: chips in play == starting stack * entries + bought chips, none negative."""
         want, have = self.start_stack * self.entries + self.bought, sum(self.stack.values())
-        if have != want:
-            self.v("TOUR-02", f"after {what} the chips in play are {have}, not {want}")
-        if any(c < 0 for c in self.stack.values()):
-            self.v("TOUR-02", f"after {what} a stack is negative")
+        if have != want or min(self.stack.values(), default=0) < 0:
+            self.v("TOUR-02", f"after {what} the chips in play are {have}, not {want} "
+                              f"(or a stack is negative)")
 
     def worst_seat(self, t: _Table) -> int | None:
         """TOUR-06's seat for a mover at ``t`` (R4; None: any free seat)."""
@@ -170,17 +165,16 @@ class _Referee:
         return next((p for s in seats if (p := t.seats.get(s)) and self.stack.get(p, 0) > 0),
                     None)
 
-    def seat_player(self, p: str, t: _Table, seat: int, rule: str) -> None:
-        if not 0 <= seat < self.size or seat in t.seats:
-            self.v(rule, f"{p} seated at table {t.name} seat {seat}: not a free seat")
-        t.seats[seat] = p
-        t.newcomers.add(p)
-        self.where[p] = (t.name, seat)
-
-    def unseat(self, p: str) -> None:
+    def seat(self, p: str, t: _Table | None, seat: int = 0, rule: str = "LOG") -> None:
+        """Takes ``p`` from their seat and, unless ``t`` is None, seats them at ``t``."""
         at = self.where.pop(p, None)
         if at is not None and self.tables[at[0]].seats.get(at[1]) == p:
             del self.tables[at[0]].seats[at[1]]
+        if t is not None:
+            if not 0 <= seat < self.size or seat in t.seats:
+                self.v(rule, f"{p} seated at table {t.name} seat {seat}: not a free seat")
+            t.seats[seat], self.where[p] = p, (t.name, seat)
+            t.newcomers.add(p)
 
     # -- the replay -----------------------------------------------------------------------------
     def run(self, records: Sequence[Rec]) -> list[Violation]:
@@ -193,8 +187,7 @@ class _Referee:
                 continue
             if (kind == "start") == self.started:
                 self.v("LOG", "the log must open with exactly one start record")
-                if kind == "start":
-                    continue
+                continue
             if self.finished and kind not in ("close_table", "hand_for_hand", "payout"):
                 self.v("LOG", f"{kind} after the tournament finished")
             if kind == "hand_end" or (kind == "hand_start" and self.block is not None
@@ -202,7 +195,7 @@ class _Referee:
                 self.close_block()
             try:
                 if kind not in DECISIONS:
-                    getattr(self, "k_" + SAME.get(str(kind), str(kind)))(rec)
+                    getattr(self, "k_" + OTHER[kind])(rec)
                 elif self.block is not None:
                     self.feed(rec)
                 else:
@@ -265,13 +258,11 @@ class _Referee:
         short = max(self.pop(o) for o in self.open_tables()) - self.pop(t)
         if short >= 3:
             self.v("TOUR-07", f"table {t.name} deals {short} players short of the largest table")
-        if self.hfh:
-            if self.round_live and t.name in self.round_dealt:
-                self.v("TOUR-10", f"table {t.name} deals again before the hand-for-hand round "
-                                  f"ended (hands in play at {sorted(self.round_live)})")
-            if not self.round_live:
-                self.round_dealt = set()
-            self.round_dealt.add(t.name)
+        if self.hfh and self.round_live and t.name in self.round_dealt:
+            self.v("TOUR-10", f"table {t.name} deals again before the hand-for-hand round "
+                              f"ended (hands in play at {sorted(self.round_live)})")
+        if self.hfh:   # a new round starts when the last one's hands have all ended
+            self.round_dealt = (self.round_dealt if self.round_live else set()) | {t.name}
             self.round_live.add(t.name)
         players, stacks = _named(rec["players"]), _named(rec.get("stacks"))
         blinds, button = list(rec.get("blinds") or []), rec.get("button")
@@ -341,8 +332,7 @@ class _Referee:
             self.v("TOUR-15", f"void of {t.hand} does not restore the start stacks of {wrong}")
         self.stack.update(t.start)
         t.hand = None
-        self.round_live.discard(t.name)
-        self.round_dealt.discard(t.name)
+        self.round_live, self.round_dealt = self.round_live - {t.name}, self.round_dealt - {t.name}
         self.conserve("a void")
 
     def k_enter(self, rec: Rec) -> None:
@@ -364,21 +354,17 @@ class _Referee:
             self.v("TOUR-14", f"{p} entered at table {t.name}, the fewest players are at "
                               f"table {fewest.name}")
         self.check_seat(p, t, to[1], "TOUR-14")
-        self.seat_player(p, t, to[1], "TOUR-14")
+        self.seat(p, t, to[1], "TOUR-14")
         self.conserve("an entry")
 
     def k_chips(self, rec: Rec) -> None:
         """TOUR-14: a rebuy or add-on, between hands (GEN-06)."""
         p, amount = str(rec["player"]), int(rec["amount"])
-        at = self.where.get(p)
-        if at is None or p in self.placed or amount <= 0:
-            self.v("TOUR-14", f"chips for {p}: not a seated player, or amount {amount}")
-        elif self.tables[at[0]].hand is not None:
-            self.v("TOUR-14", f"{p} buys chips during hand {self.tables[at[0]].hand}")
+        if (at := self.where.get(p)) is None or amount <= 0 or self.tables[at[0]].hand:
+            self.v("TOUR-14", f"{p} buys {amount} chips unseated, or during a hand")
         if rec.get("why") == "rebuy" and self.stack.get(p, 0) > self.start_stack:
             self.v("TOUR-14", f"{p} rebuys with {self.stack.get(p)}, above the starting stack")
-        self.bought += amount
-        self.stack[p] = self.stack.get(p, 0) + amount
+        self.bought, self.stack[p] = self.bought + amount, self.stack.get(p, 0) + amount
         self.conserve("chips bought")
 
     # -- decisions --------------------------------------------------------------------------
@@ -399,8 +385,7 @@ class _Referee:
             self.v(rule, f"{p} moved from table {src.name} during hand {src.hand}")
         if self.stack.get(p, 0) <= 0 or p in self.placed:
             self.v(rule, f"{p} moved without chips")
-        self.unseat(p)
-        self.seat_player(p, dst, to[1], rule)
+        self.seat(p, dst, to[1], rule)
         self.conserve("a move")
 
     def feed(self, rec: Rec | None) -> None:
@@ -447,17 +432,25 @@ class _Referee:
 
     def step_break(self, b: _Block, rec: Rec | None, kind: Any) -> bool:
         """(3) TOUR-08 (R3): a table to break that is not in a hand is broken now."""
+        open_ = self.open_tables()
         if b.breaking is None:
-            target = self.to_break()
-            if target is None or target.hand is not None:
+            if len(open_) < 2 or self.left > (len(open_) - 1) * self.size:
                 b.stage = BALANCE
                 return False
-            rest = [self.pop(o) for o in self.open_tables() if o is not target]
+            target = min(open_, key=lambda o: (self.pop(o), -int(o.name)))
+            if target.hand is not None:
+                b.stage = BALANCE
+                return False
+            rest = [self.pop(o) for o in open_ if o is not target]
             b.breaking, b.spread_before = target.name, max(rest) - min(rest)
         brk = self.tables[b.breaking]
         if rec is not None and kind == "move" and rec.get("why") == "break" \
                 and str(rec["from"][0]) == brk.name:
-            self.break_move(rec, brk)
+            to, fewest = self.table(_pair(rec["to"])[0]), self.pop(self.fewest(exclude=brk))
+            if to is not brk and self.pop(to) != fewest:
+                self.v("TOUR-08", f"{rec['player']} moved to table {to.name} ({self.pop(to)} "
+                                  f"players), the fewest is {fewest}")
+            self.move(rec, "TOUR-08")
             return True
         if rec is not None and kind == "close_table" and str(rec["table"]) == brk.name:
             self.close(brk)
@@ -473,11 +466,22 @@ class _Referee:
 
     def step_balance(self, b: _Block, rec: Rec | None, kind: Any) -> bool:
         """(4) TOUR-06: at most one move, from this table, when it is two above the fewest."""
-        b.stage = HFH
-        due = self.balance_due(self.tables[b.table])
+        b.stage, t, target = HFH, self.tables[b.table], self.fewest()
+        due = None if t.closed or self.pop(t) - self.pop(target) < 2 else (
+            self.due_bb(t), target, self.worst_seat(target))
         if rec is not None and kind == "move" and rec.get("why") == "balance" \
                 and str(rec["from"][0]) == b.table:
-            self.balance_move(rec, due)
+            p, to = str(rec["player"]), _pair(rec["to"])
+            if due is None:
+                self.v("TOUR-06", f"balance move of {p} from table {t.name} not required")
+            elif due[0] is not None and p != due[0]:
+                self.v("TOUR-06", f"{p} moved; the player due the big blind is {due[0]}")
+            if due is not None and to[0] != target.name:
+                self.v("TOUR-06", f"{p} moved to table {to[0]}, the fewest players are at "
+                                  f"table {target.name}")
+            elif due is not None:
+                self.check_seat(p, target, to[1], "TOUR-06")
+            self.move(rec, "TOUR-06")
             return True
         if due is not None:
             self.v("TOUR-06", f"table {b.table} has {self.pop(self.tables[b.table])} players, "
@@ -486,12 +490,16 @@ class _Referee:
 
     def step_hfh(self, b: _Block, rec: Rec | None, kind: Any) -> bool:
         """(5) TOUR-10 (R7): hand-for-hand turns on or off."""
-        b.stage, want = DONE, self.hfh_due(b)
+        b.stage, tables = DONE, len(self.open_tables())
+        if not self.hfh:
+            want = True if self.left == self.paid_places + 1 and tables > 1 else None
+        else:
+            want = False if tables <= 1 or (b.round_end and self.left <= self.paid_places) else None
         state = f"players left {self.left}, paid {self.paid_places}"
         if rec is not None and kind == "hand_for_hand":
             if want is None or bool(rec["on"]) != want:
                 self.v("TOUR-10", f"hand-for-hand {'on' if rec['on'] else 'off'} not due "
-                                  f"({state}, tables {len(self.open_tables())})")
+                                  f"({state}, tables {tables})")
             self.set_hfh(bool(rec["on"]), b.table)
             return True
         if want is not None:
@@ -502,7 +510,7 @@ class _Referee:
     def close_block(self) -> None:
         if self.block is not None:
             self.feed(None)
-            self.block = None
+        self.block = None
 
     def stray(self, rec: Rec) -> None:
         """A decision no rule requires here (still applied, so the replay goes on)."""
@@ -516,22 +524,16 @@ class _Referee:
             for p, place in _named(rec["places"]).items():
                 if self.stack.get(p) == 0 and p not in self.placed:
                     self.placed[p], self.left = int(place), self.left - 1
-                    self.unseat(p)
+                    self.seat(p, None)
         elif kind == "close_table":
-            t = self.table(rec["table"])
-            if self.pop(t) > 0 and not self.finished:
-                self.v("TOUR-08", f"table {t.name} closed with players and no break due")
-            self.close(t)
+            self.close(self.table(rec["table"]))
         elif kind == "hand_for_hand" and not (self.finished and not rec["on"]):
             self.v("TOUR-10", "hand_for_hand outside the decisions after a hand")
             self.set_hfh(bool(rec["on"]), "")
-        elif kind == "payout":
-            if not self.finished:
-                self.v("TOUR-12", "payout before the tournament's end")
-            self.payout(rec)
-        elif kind == "finish":
-            self.v("TOUR-12", "finish with more than one player left")
-            self.finish(rec)
+        elif kind in ("payout", "finish"):
+            if not self.finished or kind == "finish":
+                self.v("TOUR-12", f"{kind} while more than one player is left")
+            (self.payout if kind == "payout" else self.finish)(rec)
 
     def place(self, rec: Rec | None, b: _Block) -> None:
         """TOUR-11 (R8): checks an ``out`` record against the referee's own places."""
@@ -554,7 +556,7 @@ class _Referee:
                 self.v("LOG", f"out names hand {rec.get('hand')}, the hand was {b.hand}")
         for p, place in want.items():
             self.placed[p] = place
-            self.unseat(p)
+            self.seat(p, None)
             if len(groups[place]) > 1:
                 self.tie_odd[place] = str(odd) if str(odd) in groups[place] else None
         self.left -= len(b.outs)
@@ -574,11 +576,9 @@ class _Referee:
 
     def payout(self, rec: Rec) -> None:
         p, amount = str(rec["player"]), rec["amount"]
-        problem = ("is paid twice" if p in self.paid_to else "is paid before any prizes record"
-                   if self.pool is None else "is paid but has no place" if p not in self.placed
-                   else "")
-        if problem:
-            self.v("TOUR-12", f"{p} {problem}")
+        if p in self.paid_to or p not in self.placed or self.pool is None:
+            twice = "is paid twice" if p in self.paid_to else "has no place, or no prizes record"
+            self.v("TOUR-12", f"{p} {twice}")
             self.paid_to.setdefault(p, int(amount))
             return
         self.paid_to[p] = int(amount)
@@ -600,20 +600,6 @@ class _Referee:
         if sum(self.paid_to.values()) != self.pool:
             self.v("TOUR-12", f"payouts sum to {sum(self.paid_to.values())}, pool {self.pool}")
 
-    def to_break(self) -> _Table | None:
-        """TOUR-08: the fewest players (ties: the highest-numbered) once the rest can hold all."""
-        open_ = self.open_tables()
-        if len(open_) < 2 or self.left > (len(open_) - 1) * self.size:
-            return None
-        return min(open_, key=lambda o: (self.pop(o), -int(o.name)))
-
-    def break_move(self, rec: Rec, brk: _Table) -> None:
-        to, fewest = self.table(_pair(rec["to"])[0]), self.pop(self.fewest(exclude=brk))
-        if to is not brk and self.pop(to) != fewest:
-            self.v("TOUR-08", f"{rec['player']} moved to table {to.name} ({self.pop(to)} "
-                              f"players), the fewest is {fewest}")
-        self.move(rec, "TOUR-08")
-
     def close(self, t: _Table) -> None:
         if self.pop(t) > 0 and not self.finished:
             self.v("TOUR-08", f"table {t.name} closed with {self.pop(t)} players seated")
@@ -621,32 +607,6 @@ class _Referee:
             self.v("TOUR-08", f"table {t.name} closed during hand {t.hand}")
         t.closed = True
         self.round_live.discard(t.name)
-
-    def balance_due(self, t: _Table) -> Due | None:
-        """TOUR-06 (R4): (mover, target table, seat) when a move from ``t`` is due."""
-        if t.closed or self.pop(t) - self.pop(target := self.fewest()) < 2:
-            return None
-        return self.due_bb(t), target, self.worst_seat(target)
-
-    def balance_move(self, rec: Rec, due: Due | None) -> None:
-        p, to = str(rec["player"]), _pair(rec["to"])
-        if due is None:
-            self.v("TOUR-06", f"balance move of {p} from table {rec['from'][0]} not required")
-        elif due[0] is not None and p != due[0]:
-            self.v("TOUR-06", f"{p} moved; the player due the big blind is {due[0]}")
-        if due is not None and to[0] != due[1].name:
-            self.v("TOUR-06", f"{p} moved to table {to[0]}, the fewest players are at table "
-                              f"{due[1].name}")
-        elif due is not None:
-            self.check_seat(p, due[1], to[1], "TOUR-06")
-        self.move(rec, "TOUR-06")
-
-    def hfh_due(self, b: _Block) -> bool | None:
-        """TOUR-10 (R7): True to turn on, False to turn off, None: no change due."""
-        tables = len(self.open_tables())
-        if not self.hfh:
-            return True if self.left == self.paid_places + 1 and tables > 1 else None
-        return False if (b.round_end and self.left <= self.paid_places) or tables <= 1 else None
 
     def set_hfh(self, on: bool, table: str) -> None:
         self.hfh = on

@@ -444,7 +444,7 @@ def test_tour14_rebuy_during_a_hand_is_caught() -> None:
     chips = rs.pop(find(rs, "chips"))
     rs.insert(find(rs, "hand_start", 1) + 1, chips)
     found = check_log(renumber(rs))
-    assert any(v.rule == "TOUR-14" and "during hand" in v.message for v in found)
+    assert any(v.rule == "TOUR-14" and "during a hand" in v.message for v in found)
 
 
 def test_tour15_void_must_restore_the_hands_start() -> None:
