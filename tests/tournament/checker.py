@@ -32,7 +32,8 @@ Readings where the text leaves a choice (a tournament director's):
 - R8 TOUR-11/12: places are the referee's own (``left-k+1 .. left``, more start-of-hand chips
   better, equal stacks share the best), and payouts are judged on them; a tie shares its places'
   prizes, the odd chip to ``tie_odd_chip`` (to any member for a second tie group in one record).
-  The winner is first. The last ``prizes`` record is in force.
+  The winner is first. The last ``prizes`` record is in force; its places with a share are the
+  places paid (``start.paid`` until then).
 """
 
 from __future__ import annotations
@@ -244,6 +245,7 @@ class _Referee:
         shares = rec.get("shares") or []
         items = enumerate(shares, 1) if isinstance(shares, list) else dict(shares).items()
         self.shares, self.pool = {int(k): int(s) for k, s in items}, int(rec["pool"])
+        self.paid_places = sum(1 for s in self.shares.values() if s > 0)
         if sum(self.shares.values()) != 10000:
             self.v("TOUR-12", f"prize shares sum to {sum(self.shares.values())}, not 10000")
 

@@ -453,3 +453,24 @@ def test_tour15_void_must_restore_the_hands_start() -> None:
     rs[find(rs, "void")]["stacks"]["a0"] -= 1
     found = check_log(rs)
     assert [v.rule for v in found] == ["TOUR-15"]
+
+
+def test_tour09_late_entrant_in_the_dead_zone_waits() -> None:
+    """TOUR-09 / TOUR-14: a late entrant's worst seat (1, the first free one after the last
+    big blind at 2) lies between the next button (0) and small blind (2): they wait a hand;
+    dealt in at once, the referee objects."""
+    b = LogBuilder()
+    b.start(seats=4, paid=2, stack=100, draw={
+        "a0": ("1", 0), "a1": ("1", 2), "a2": ("1", 3),
+        "b0": ("2", 0), "b1": ("2", 1), "b2": ("2", 2)})
+    b.level(1, small=1, big=2)
+    b.hand("1", button=3, blinds=[0, 2], result={"a0": -1, "a1": 1})
+    b.hand("2", button=2, blinds=[0, 1])
+    b.enter("c0", ("1", 1), 100)
+    b.hand("1", button=0, blinds=[2, 3], waiting=["c0"], result={"a1": -2, "a2": 2})
+    assert check_log(b.records) == []
+    start = b.records[find(b.records, "hand_start", 2)]
+    start["players"]["c0"], start["stacks"]["c0"] = 1, 100
+    found = check_log(b.records)
+    assert [v.rule for v in found] == ["TOUR-09"]
+    assert "c0, newly seated between the button and the small blind" in found[0].message
