@@ -2,10 +2,9 @@
 every decision in it against the rules of docs/rules.md section 5 (TOUR-02..15) and GEN-05.
 
 Rule of this module: written from the rule text only, it imports nothing from ``server/`` (a
-referee sharing the director's reading would share its blind spots). It tracks every table's
-seats and stacks, the level and break, the hands in play, hand-for-hand rounds, the players left
-and the places, and reports each departure as a ``Violation`` naming the rule and the record
-(``LOG`` for the log's own shape).
+referee sharing the director's reading would share its blind spots). It replays seats, stacks,
+levels, hands, hand-for-hand rounds and places, and reports each departure as a ``Violation``
+naming the rule and the record (``LOG`` for the log's own shape).
 
 Readings where the text leaves a choice (a tournament director's):
 - R1 The decisions after a ``hand_end`` (out; payouts and finish; break; balance; hand-for-hand)
@@ -21,11 +20,10 @@ Readings where the text leaves a choice (a tournament director's):
   clockwise after the target's last big blind, never that seat itself; at a table that has not
   dealt, its lowest free seat. Stud (last hand's ``blinds == []``, or never dealt and the level's
   game names stud): any mover from the table, any free seat.
-- R5 TOUR-14: an ``enter`` is seated as a balance mover, with the starting stack; a table one
-  above the highest opens only when every open table is full. A re-entry forgets the old place.
-- R6 TOUR-09: the dead zone exists only at a table that has dealt; with a dead small blind
-  (``blinds[0]`` null) the big blind bounds it; no zone with a null button. A table's first
-  button is its highest dealt seat (TOUR-04).
+- R5 TOUR-14: an ``enter`` is seated as a balance mover, with the starting stack; a new table
+  opens only when every open table is full. A re-entry forgets the old place.
+- R6 TOUR-09: no dead zone at a table's first hand (its button: the highest seat, TOUR-04) or
+  with a null button; with a dead small blind (``blinds[0]`` null) the big blind bounds it.
 - R7 TOUR-10: on in the block that brings the players left to exactly ``paid + 1`` with more than
   one table; the hands then in play are its first round. Off in the block that ends a round with
   ``left <= paid``, or when one table is left. A void takes its hand out of the round.
@@ -209,8 +207,7 @@ class _Referee:
 
     def k_start(self, rec: Rec) -> None:
         """TOUR-04: the draw."""
-        self.started = True
-        self.size, self.paid_places = int(rec["seats"]), int(rec["paid"])
+        self.started, self.size, self.paid_places = True, int(rec["seats"]), int(rec["paid"])
         self.start_stack = int(rec["stack"])
         entries, draw = [str(p) for p in rec["entries"]], _named(rec["draw"])
         if len(set(entries)) != len(entries) or set(draw) != set(entries):
@@ -261,8 +258,7 @@ class _Referee:
         if short >= 3:
             self.v("TOUR-07", f"table {t.name} deals {short} players short of the largest table")
         if self.hfh and self.round_live and t.name in self.round_dealt:
-            self.v("TOUR-10", f"table {t.name} deals again before the hand-for-hand round "
-                              f"ended (hands in play at {sorted(self.round_live)})")
+            self.v("TOUR-10", f"table {t.name} deals again before the hand-for-hand round ended")
         if self.hfh:   # a new round starts when the last one's hands have all ended
             self.round_dealt = (self.round_dealt if self.round_live else set()) | {t.name}
             self.round_live.add(t.name)
@@ -287,8 +283,7 @@ class _Referee:
             if p in stacks and stacks[p] != self.stack.get(p):
                 self.v("TOUR-02", f"{p} starts hand with {stacks[p]}, has {self.stack.get(p)}")
         if not t.has_dealt and blinds and players and button != max(players.values()):
-            self.v("TOUR-04", f"table {t.name}'s first button is seat {button}, not the highest "
-                              f"occupied seat {max(players.values())}")
+            self.v("TOUR-04", f"table {t.name}'s first button {button} is not its highest seat")
         t.hand, t.start = str(rec["hand"]), {p: self.stack.get(p, 0) for p in players}
         self.hand_stack.update(t.start)
         t.has_dealt, t.no_blinds = True, not blinds
@@ -307,8 +302,7 @@ class _Referee:
                 self.v("LOG", f"hand_end seats {p} at {s}, seated at {self.where.get(p)}")
         before, after = sum(t.start.values()), sum(stacks.get(p, 0) for p in t.start)
         if before != after:
-            self.v("TOUR-02", f"hand {t.hand} at table {t.name} ends with {after} chips among "
-                              f"its players, started with {before}")
+            self.v("TOUR-02", f"hand {t.hand} at table {t.name} ends with {after}, began {before}")
         for p, c in stacks.items():
             if p not in t.start and c != self.stack.get(p):
                 self.v("TOUR-02", f"{p}, not in hand {t.hand}, changed to {c}")
@@ -353,8 +347,7 @@ class _Referee:
             self.tables[to[0]] = _Table(to[0])
         t, fewest = self.table(to[0]), self.fewest()
         if t is not fewest:
-            self.v("TOUR-14", f"{p} entered at table {t.name}, the fewest players are at "
-                              f"table {fewest.name}")
+            self.v("TOUR-14", f"{p} entered at table {t.name}, the fewest are at {fewest.name}")
         self.check_seat(p, t, to[1], "TOUR-14")
         self.seat(p, t, to[1], "TOUR-14")
         self.conserve("an entry")
@@ -406,13 +399,11 @@ class _Referee:
     def step_out(self, b: _Block, rec: Rec | None, kind: Any) -> bool:
         """(1) TOUR-11: the players out are placed."""
         b.stage = FINISH
-        if b.outs and kind == "out":
-            self.place(rec, b)
-            return True
-        if b.outs:
+        if b.outs and kind != "out":
             self.v("TOUR-11", f"players out {b.outs} are not placed")
-            self.place(None, b)
-        return False
+        if b.outs:
+            self.place(rec if kind == "out" else None, b)
+        return bool(b.outs) and kind == "out"
 
     def step_finish(self, b: _Block, rec: Rec | None, kind: Any) -> bool:
         """(2) TOUR-12: with one player left, payouts then finish."""
@@ -436,11 +427,9 @@ class _Referee:
         """(3) TOUR-08 (R3): a table to break that is not in a hand is broken now."""
         open_ = self.open_tables()
         if b.breaking is None:
-            if len(open_) < 2 or self.left > (len(open_) - 1) * self.size:
-                b.stage = BALANCE
-                return False
-            target = min(open_, key=lambda o: (self.pop(o), -int(o.name)))
-            if target.hand is not None:
+            target = min(open_, key=lambda o: (self.pop(o), -int(o.name)), default=None)
+            fits = self.left <= (len(open_) - 1) * self.size
+            if target is None or len(open_) < 2 or not fits or target.hand:
                 b.stage = BALANCE
                 return False
             rest = [self.pop(o) for o in open_ if o is not target]
@@ -461,8 +450,7 @@ class _Referee:
                 self.v("TOUR-08", f"after breaking table {brk.name} sizes are {rest}")
             b.breaking = None
             return True
-        self.v("TOUR-08", f"table {brk.name} must be broken now: {self.pop(brk)} players still "
-                          f"to move, then close_table")
+        self.v("TOUR-08", f"table {brk.name} must be broken now ({self.pop(brk)} players left)")
         b.breaking, b.stage = None, BALANCE
         return False
 
@@ -479,8 +467,7 @@ class _Referee:
             elif due[0] is not None and p != due[0]:
                 self.v("TOUR-06", f"{p} moved; the player due the big blind is {due[0]}")
             if due is not None and to[0] != target.name:
-                self.v("TOUR-06", f"{p} moved to table {to[0]}, the fewest players are at "
-                                  f"table {target.name}")
+                self.v("TOUR-06", f"{p} moved to table {to[0]}, the fewest are at {target.name}")
             elif due is not None:
                 self.check_seat(p, target, to[1], "TOUR-06")
             self.move(rec, "TOUR-06")
@@ -523,10 +510,9 @@ class _Referee:
             self.move(rec, rule)
         elif kind == "out":
             self.v("TOUR-11", "out record where no players are due to be placed")
-            for p, place in _named(rec["places"]).items():
-                if self.stack.get(p) == 0 and p not in self.placed:
-                    self.placed[p], self.left = int(place), self.left - 1
-                    self.seat(p, None)
+            outs = [p for p in _named(rec["places"])
+                    if self.stack.get(p) == 0 and p not in self.placed]
+            self.place(rec, _Block("", None, True, sorted(outs)))
         elif kind == "close_table":
             self.close(self.table(rec["table"]))
         elif kind == "hand_for_hand" and not (self.finished and not rec["on"]):

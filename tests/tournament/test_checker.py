@@ -430,7 +430,7 @@ def test_tour14_entry_at_the_wrong_table_or_seat_or_stack() -> None:
     rs = entry_log().records
     rs[find(rs, "enter", player="c0")]["to"] = ["2", 1]
     found = check_log(rs)
-    assert any(v.rule == "TOUR-14" and "fewest players are at table 1" in v.message
+    assert any(v.rule == "TOUR-14" and "the fewest are at 1" in v.message
                for v in found)
     rs = entry_log().records
     rs[find(rs, "enter", player="c0")]["stack"] = 150
