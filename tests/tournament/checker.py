@@ -20,8 +20,9 @@ Readings where the text leaves a choice (a tournament director's):
   clockwise after the target's last big blind, never that seat itself; at a table that has not
   dealt, its lowest free seat. Stud (last hand's ``blinds == []``, or never dealt and the level's
   game names stud): any mover from the table, any free seat.
-- R5 TOUR-14: an ``enter`` is seated as a balance mover, with the starting stack; a new table
-  opens only when every open table is full. A re-entry forgets the old place.
+- R5 TOUR-14: an ``enter`` is seated as a balance mover (the last big blind's seat is accepted
+  only when it is the one free seat), with the starting stack; a new table opens only when every
+  open table is full. A re-entry forgets the old place.
 - R6 TOUR-09: no dead zone at a table's first hand (its button: the highest seat, TOUR-04) or
   with a null button; with a dead small blind (``blinds[0]`` null) the big blind bounds it.
 - R7 TOUR-10: on in the block that brings the players left to exactly ``paid + 1`` with more than

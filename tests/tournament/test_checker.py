@@ -474,3 +474,17 @@ def test_tour09_late_entrant_in_the_dead_zone_waits() -> None:
     found = check_log(b.records)
     assert [v.rule for v in found] == ["TOUR-09"]
     assert "c0, newly seated between the button and the small blind" in found[0].message
+
+
+def test_tour10_hand_for_hand_must_turn_off_when_the_bubble_bursts() -> None:
+    """TOUR-10: the round that leaves no more players than places paid ends hand-for-hand."""
+    def stays_on(rs: list[Record]) -> None:
+        del rs[find(rs, "hand_for_hand", on=False)]
+    found = mutate(stays_on)
+    assert any(v.rule == "TOUR-10" and "should turn off" in v.message for v in found)
+
+
+def test_malformed_record_is_reported_not_raised() -> None:
+    """5.1: a record missing its fields is a LOG violation; the replay goes on."""
+    found = mutate(lambda rs: rs[find(rs, "move", why="balance")].pop("to"))
+    assert any(v.rule == "LOG" and "malformed move" in v.message for v in found)
