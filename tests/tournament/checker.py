@@ -82,11 +82,6 @@ class _Block:   # the decisions after one hand_end (R1), judged step by step
     spread_before: int = 0
 
 
-def _between(a: int, x: int, b: int, size: int) -> bool:
-    """Is seat ``x`` clockwise strictly after ``a`` and strictly before ``b``?"""
-    return 0 < (x - a) % size < (b - a) % size
-
-
 def _pair(value: Any) -> tuple[str, int]:
     """``[table, seat]`` of a record (raises ValueError when it is not one)."""
     if not isinstance(value, list | tuple) or len(value) != 2 or not isinstance(value[1], int):
@@ -144,8 +139,7 @@ class _Referee:
         """TOUR-02: chips in play == starting stack * entries + bought chips, none negative."""
         want, have = self.start_stack * self.entries + self.bought, sum(self.stack.values())
         if have != want or min(self.stack.values(), default=0) < 0:
-            self.v("TOUR-02", f"after {what} the chips in play are {have}, not {want} "
-                              f"(or a stack is negative)")
+            self.v("TOUR-02", f"after {what} the chips in play are {have}, not {want} (or < 0)")
 
     def worst_seat(self, t: _Table) -> int | None:
         """TOUR-06's seat for a mover at ``t`` (R4; None: any free seat)."""
@@ -197,7 +191,7 @@ class _Referee:
                 if kind not in DECISIONS:
                     getattr(self, "k_" + OTHER[kind])(rec)
                 elif self.block is not None:
-                    self.feed(rec)
+                    self.feed(self.block, rec)
                 else:
                     self.stray(rec)
             except (KeyError, TypeError, ValueError) as exc:
@@ -266,9 +260,9 @@ class _Referee:
         players, stacks = _named(rec["players"]), _named(rec.get("stacks"))
         blinds, button = list(rec.get("blinds") or []), rec.get("button")
         bound = blinds[0] if blinds and blinds[0] is not None else (blinds[-1] if blinds else None)
-        waiting = {p for s, p in t.seats.items() if t.has_dealt and p in t.newcomers
+        waiting = {p for s, p in t.seats.items() if t.has_dealt and p in t.newcomers   # R6
                    and isinstance(button, int) and isinstance(bound, int)
-                   and _between(button, s, bound, self.size)}
+                   and 0 < (s - button) % self.size < (bound - button) % self.size}
         due = {p for p in t.seats.values() if self.stack.get(p, 0) > 0} - waiting
         for p in sorted(due - set(players)):
             self.v("TOUR-09", f"{p}, seated at table {t.name} with chips, is not dealt in")
@@ -310,20 +304,18 @@ class _Referee:
             if p in self.stack:
                 self.stack[p] = int(c)
         self.conserve(f"hand {t.hand}")
-        hand, t.hand, round_end = t.hand, None, False
-        if self.hfh and t.name in self.round_live:
-            self.round_live.discard(t.name)
-            round_end = not self.round_live
+        hand, t.hand, in_round = t.hand, None, self.hfh and t.name in self.round_live
+        self.round_live.discard(t.name)
+        round_end = in_round and not self.round_live
         outs = [] if self.hfh and not round_end else sorted(
             p for p, c in self.stack.items() if c == 0 and p not in self.placed)
         self.block = _Block(t.name, hand, round_end, outs)
 
     def k_void(self, rec: Rec) -> None:
         """TOUR-15: a voided hand's stacks go back to its start."""
-        t = self.table(rec["table"])
+        t, restored = self.table(rec["table"]), _named(rec["stacks"])
         if t.hand is None or str(rec["hand"]) != t.hand:
             self.v("LOG", f"void of {rec['hand']} at table {t.name}, in play: {t.hand}")
-        restored = _named(rec["stacks"])
         wrong = sorted(p for p in set(t.start) | set(restored) if restored.get(p) != t.start.get(p))
         if wrong:
             self.v("TOUR-15", f"void of {t.hand} does not restore the start stacks of {wrong}")
@@ -384,10 +376,8 @@ class _Referee:
         self.seat(p, dst, to[1], rule)
         self.conserve("a move")
 
-    def feed(self, rec: Rec | None) -> None:
+    def feed(self, b: _Block, rec: Rec | None) -> None:
         """Judges ``rec`` (None: the block's end) against the block's next required step."""
-        b = self.block
-        assert b is not None
         kind = rec["kind"] if rec is not None else None
         while b.stage != DONE:
             step = (self.step_out, self.step_finish, self.step_break, self.step_balance,
@@ -411,8 +401,7 @@ class _Referee:
         if self.left != 1 or self.finished:
             b.stage = BREAK
             return False
-        for p in [p for p in self.stack if p not in self.placed]:
-            self.placed[p] = 1
+        self.placed.update({p: 1 for p in self.stack if p not in self.placed})   # the winner
         if rec is not None and kind in ("payout", "finish", "close_table"):
             if kind == "close_table":      # the table of the last hand
                 self.table(rec["table"]).closed = True
@@ -485,11 +474,10 @@ class _Referee:
             want = True if self.left == self.paid_places + 1 and tables > 1 else None
         else:
             want = False if tables <= 1 or (b.round_end and self.left <= self.paid_places) else None
-        state = f"players left {self.left}, paid {self.paid_places}"
+        state = f"{self.left} left, {self.paid_places} paid, {tables} tables"
         if rec is not None and kind == "hand_for_hand":
             if want is None or bool(rec["on"]) != want:
-                self.v("TOUR-10", f"hand-for-hand {'on' if rec['on'] else 'off'} not due "
-                                  f"({state}, tables {tables})")
+                self.v("TOUR-10", f"hand-for-hand on={rec['on']} not due ({state})")
             self.set_hfh(bool(rec["on"]), b.table)
             return True
         if want is not None:
@@ -499,7 +487,7 @@ class _Referee:
 
     def close_block(self) -> None:
         if self.block is not None:
-            self.feed(None)
+            self.feed(self.block, None)
         self.block = None
 
     def stray(self, rec: Rec) -> None:
@@ -566,8 +554,7 @@ class _Referee:
     def payout(self, rec: Rec) -> None:
         p, amount = str(rec["player"]), rec["amount"]
         if p in self.paid_to or p not in self.placed or self.pool is None:
-            twice = "is paid twice" if p in self.paid_to else "has no place, or no prizes record"
-            self.v("TOUR-12", f"{p} {twice}")
+            self.v("TOUR-12", f"{p} is paid twice" if p in self.paid_to else f"{p}: no place")
             self.paid_to.setdefault(p, int(amount))
             return
         self.paid_to[p] = int(amount)
@@ -582,26 +569,22 @@ class _Referee:
             self.v("TOUR-12", f"finish pool {rec.get('pool')}, the prizes pool is {self.pool}")
         if (paid := _named(rec["paid"])) != self.paid_to:
             self.v("TOUR-12", f"finish.paid {paid} differs from the payouts {self.paid_to}")
-        unpaid = sorted(p for p in self.placed
-                        if p not in self.paid_to and max(self.due_amounts(p)) > 0)
-        if unpaid:
+        if unpaid := [p for p in sorted(self.placed)
+                      if p not in self.paid_to and max(self.due_amounts(p)) > 0]:
             self.v("TOUR-12", f"places not paid: {unpaid}")
         if sum(self.paid_to.values()) != self.pool:
             self.v("TOUR-12", f"payouts sum to {sum(self.paid_to.values())}, pool {self.pool}")
 
     def close(self, t: _Table) -> None:
-        if self.pop(t) > 0 and not self.finished:
-            self.v("TOUR-08", f"table {t.name} closed with {self.pop(t)} players seated")
-        if t.hand is not None:
-            self.v("TOUR-08", f"table {t.name} closed during hand {t.hand}")
+        if (self.pop(t) > 0 and not self.finished) or t.hand is not None:
+            self.v("TOUR-08", f"table {t.name} closed with {self.pop(t)} players, hand {t.hand}")
         t.closed = True
         self.round_live.discard(t.name)
 
     def set_hfh(self, on: bool, table: str) -> None:
         self.hfh = on
-        live = {t.name for t in self.open_tables() if t.hand is not None}
-        self.round_live = live if on else set()
-        self.round_dealt = (live | {table}) - {""} if on else set()
+        live = {t.name for t in self.open_tables() if t.hand is not None} if on else set()
+        self.round_live, self.round_dealt = live, (live | {table}) - {""} if on else set()
 
 
 def check_log(records: Sequence[Mapping[str, Any]]) -> list[Violation]:
