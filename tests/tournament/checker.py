@@ -173,7 +173,7 @@ class _Referee:
     # -- the replay -----------------------------------------------------------------------------
     def run(self, records: Sequence[Rec]) -> list[Violation]:
         for i, rec in enumerate(records, 1):
-            self.n, kind = i, rec.get("kind")
+            self.n, kind = i, str(rec.get("kind"))
             if rec.get("n") != i:
                 self.v("LOG", f"record {i} is numbered {rec.get('n')!r}")
             if kind not in DECISIONS and kind not in OTHER:
@@ -182,7 +182,7 @@ class _Referee:
             if (kind == "start") == self.started:
                 self.v("LOG", "the log must open with exactly one start record")
                 continue
-            if self.finished and kind not in ("close_table", "hand_for_hand", "payout"):
+            if self.finished and kind not in ("close_table", "hand_for_hand"):
                 self.v("LOG", f"{kind} after the tournament finished")
             if kind == "hand_end" or (kind == "hand_start" and self.block is not None
                                       and self.block.table == str(rec.get("table"))):
@@ -446,7 +446,8 @@ class _Referee:
 
     def step_balance(self, b: _Block, rec: Rec | None, kind: Any) -> bool:
         """(4) TOUR-06: at most one move, from this table, when it is two above the fewest."""
-        b.stage, t, target = HFH, self.tables[b.table], self.fewest()
+        b.stage, t = HFH, self.tables[b.table]
+        target = t if t.closed else self.fewest()
         due = None if t.closed or self.pop(t) - self.pop(target) < 2 else (
             self.due_bb(t), target, self.worst_seat(target))
         if rec is not None and kind == "move" and rec.get("why") == "balance" \
@@ -463,8 +464,7 @@ class _Referee:
             self.move(rec, "TOUR-06")
             return True
         if due is not None:
-            self.v("TOUR-06", f"table {b.table} has {self.pop(self.tables[b.table])} players, "
-                              f"table {due[1].name} {self.pop(due[1])}: a balance move is missing")
+            self.v("TOUR-06", f"table {t.name} ({self.pop(t)}): a balance move is missing")
         return False
 
     def step_hfh(self, b: _Block, rec: Rec | None, kind: Any) -> bool:

@@ -140,7 +140,7 @@ def test_tour06_missing_balance_move_is_caught() -> None:
     def drop(rs: list[Record]) -> None:
         del rs[find(rs, "move", why="balance")]
     found = mutate(drop)
-    assert any(v.rule == "TOUR-06" and "missing" in v.message for v in found)
+    assert any(v.rule == "TOUR-06" and "balance move is missing" in v.message for v in found)
 
 
 def test_tour06_extra_balance_move_is_caught() -> None:
