@@ -53,6 +53,7 @@ from server.ledger.lease import Lease
 from server.ledger.redis_store import RedisStore
 from server.ledger.sqlite_store import SqliteStore
 from server.ledger.store import Store
+from server.ledger.tournaments import TournamentBook
 from server.ledger.wallet import LedgerWallet, Wallet
 from server.net.addresses import (
     is_loopback,
@@ -80,6 +81,8 @@ from server.roomlimits import RoomLimits
 from server.table import TableRegistry, TableRegistryAPI
 from server.table.house import jackpot_terms
 from server.table.jackpot import EmbeddedJackpot
+from server.tournament.hall import Hall
+from server.tournament.hall import Requests as TournamentRequests
 
 log = logging.getLogger("server.main")
 
@@ -196,6 +199,11 @@ def build_app(config: Config) -> App:
                         guest_idle_expiry=config.guest_idle_expiry)
     router = Router(config=config, registry=registry, sessions=sessions, metrics=metrics,
                     history=history)
+    hall = Hall(config, registry, wallet, book=TournamentBook(ledger),
+                now=registry.clock.now, wall=registry.clock.wall,
+                call_later=registry.clock.call_later,
+                tell=lambda player, msg: edge.send_to_player(player, msg))
+    router.tournaments = TournamentRequests(hall)  # issue 27
     bots = PracticeBots(sessions.bot_token, think=config.practice_think,
                         revoke=sessions.revoke)
     registry.start_bots = bots.start  # practice tables: bots on the server's own WebSocket
@@ -218,6 +226,7 @@ def build_app(config: Config) -> App:
     http.jackpot_history = lambda start, count: _jackpot_history(jackpot, start, count)
     operator = build_operator(config, registry, wallet, history, edge)
     operator.metrics = metrics.render
+    operator.hall = hall
     operator.jackpot_history = http.jackpot_history
     router.gate = operator.flags.gate  # frozen: no sit or chat; muted: no chat
     registry.frozen = lambda player_id: player_id in operator.flags.frozen  # nor a waiting list

@@ -10,7 +10,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 RULE_ID = re.compile(
-    r"\b(GEN|BLIND|BET|ALLIN|POT|SHOW|HOLD|MAN|MAN3|DRAW|STUD|CSP|STRAD|RIT|SHOWWIN)-(\d\d)\b")
+    r"\b(GEN|BLIND|BET|ALLIN|POT|SHOW|HOLD|MAN|MAN3|DRAW|STUD|CSP|STRAD|RIT|SHOWWIN|TOUR)-(\d\d)\b")
 
 
 def defined_ids() -> dict[str, bool]:

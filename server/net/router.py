@@ -73,6 +73,7 @@ from protocol import (
     messages,
     parse_request,
 )
+from protocol import tournaments as pt
 from server.cluster import Directory
 from server.config import Config
 from server.ledger.export import export
@@ -83,6 +84,7 @@ from server.net.metrics import Metrics
 from server.net.ratelimit import TokenBucket
 from server.net.sessions import Sessions
 from server.table.api import Envelope, TableRegistryAPI
+from server.tournament.hall import Requests as TournamentRequests
 
 __all__ = ["Router"]
 
@@ -98,6 +100,13 @@ ANONYMOUS: tuple[type[Request], ...] = (
     Hello, Login, Register, Ping, Tables, Watch, Unwatch, Resume,
 )
 """Requests allowed before `hello` (docs/protocol.md: without hello a connection may only watch)."""
+
+TOURNAMENT_REQUESTS: tuple[type[Request], ...] = (
+    pt.Tournaments, pt.Tournament, pt.UnfollowTournament, pt.TournamentRegister,
+    pt.TournamentUnregister, pt.TournamentRebuy, pt.TournamentAddOn, pt.CreateTournament,
+    pt.CancelTournament,
+)
+"""Requests answered by the process's tournaments (`server.tournament.hall`, issue 27)."""
 
 
 def _peek_rid(message: dict[str, Any]) -> str | int | None:
@@ -149,6 +158,8 @@ class Router:
                                   Coroutine[Any, Any, None]] | None = None
         """Cluster mode (`server.net.roomwide.Room.revoked`): told every ended session
         (player, session or None for all, the session kept), so every process closes them."""
+        self.tournaments: TournamentRequests | None = None
+        """The process's tournaments (`server.tournament.hall.Requests`, set by `server.main`)."""
         self.create_in_room: Callable[[Connection, CreateTable],
                                       Coroutine[Any, Any, None]] | None = None
         """Cluster mode (`server.net.roomwide.Room.create_table`): `create_table` counted
@@ -294,6 +305,8 @@ class Router:
             if self.cluster is not None:
                 return self._finish(conn, rid, self._created_listed(conn, rid, table_id))
             conn.reply(messages.ok(rid, **self.registry.created(table_id)))
+        elif isinstance(request, TOURNAMENT_REQUESTS) and self.tournaments is not None:
+            return self._finish(conn, rid, self.tournaments.handle(conn, request))
         elif isinstance(request, History) and self.history is not None:
             return self._finish(conn, rid, self._history(conn, request))
         elif isinstance(request, Hand) and self.history is not None:

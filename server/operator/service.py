@@ -16,7 +16,8 @@ import secrets
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from protocol import Chat, ProtocolError, Request, Sit, messages
+from protocol import Chat, ProtocolError, Request, Sit, messages, parse_request
+from protocol.tournaments import CreateTournament
 from server.config import Config
 from server.ledger.history import HistoryStore
 from server.ledger.journal import (
@@ -33,6 +34,8 @@ from server.operator import collusion
 from server.operator.audit import AuditLog
 from server.operator.errors import AdminError
 from server.table.registry import TableRegistry
+from server.tournament.director import Director
+from server.tournament.hall import Hall
 
 __all__ = ["AccountFlags", "OperatorService"]
 
@@ -72,6 +75,7 @@ class OperatorService:
         self.metrics: Callable[[], str] = str
         self.jackpot_history: Callable[[int, int], Awaitable[dict[str, Any]]] | None = None
         self.shutdown: Callable[[], None] | None = None  # the process's stop (server.main)
+        self.hall: Hall | None = None  # the process's tournaments (issue 27; server.main)
         self.flag_listener: Callable[[str, str, bool], Awaitable[None]] | None = None
         """Cluster mode (`server.net.roomwide`): told each flag set or lifted, so that every
         process of the room holds it."""
@@ -117,6 +121,63 @@ class OperatorService:
                                         details={"players": players,
                                                  "in_hand": before.get("in_hand", False)})
         return {"closed": table, "cashed_out": players, "audit": entry["seq"]}
+
+    # ---------------------------------------------------------------- tournaments (issue 27)
+    def _hall(self) -> Hall:
+        if self.hall is None:
+            raise AdminError("unavailable", "this process runs no tournaments")
+        return self.hall
+
+    def _tournament(self, tid: str) -> Director:
+        d = self._hall().directors.get(tid)
+        if d is None:
+            raise AdminError("unknown_tournament", f"no tournament {tid[:64]!r}")
+        return d
+
+    def tournaments(self) -> dict[str, Any]:
+        """Every tournament of this process, private ones included."""
+        hall = self._hall()
+        return {"tournaments": [hall.summary(d) | {"invite": d.info.invite}
+                                for d in hall.directors.values()]}
+
+    async def create_tournament(self, who: str, body: dict[str, Any]) -> dict[str, Any]:
+        """A tournament of the house (no host), from ``create_tournament``'s fields, checked
+        by the protocol's validators first (``bad_field``), then the hall's."""
+        hall = self._hall()
+        why = self.reason(body.pop("reason", "operator tournament"))
+        try:
+            req = parse_request({"type": "create_tournament", **body})
+        except ProtocolError as exc:
+            raise AdminError("bad_field", exc.message) from None
+        assert isinstance(req, CreateTournament)
+        fields = {k: getattr(req, k) for k in (
+            "name", "game", "structure", "kind", "buy_in", "fee", "capacity", "min_field",
+            "starts_at", "private", "settings")}
+        fields["levels"] = None if req.levels is None else [dict(x) for x in req.levels]
+        try:
+            d = hall.create(fields, host=None)
+        except ProtocolError as exc:
+            code = exc.code if exc.code in ("bad_structure",) else "unavailable"
+            raise AdminError(code, exc.message) from None
+        entry = await self.audit.record(who, "create_tournament", target=d.info.id,
+                                        reason=why, details=hall.summary(d))
+        return {"tournament": d.info.id, "invite": d.info.invite, "audit": entry["seq"]}
+
+    async def cancel_tournament(self, who: str, tid: str, reason: Any) -> dict[str, Any]:
+        """TOUR-01: cancel it; every entry is refunded, buy-in and fee."""
+        why = self.reason(reason)
+        d = self._tournament(tid)
+        code = await d.ask(lambda: d.cancel(f"cancelled by the operator: {why}"))
+        if code is not None:
+            raise AdminError(code)
+        refunds = d.log[-1].get("refunds", {}) if d.log else {}
+        entry = await self.audit.record(who, "cancel_tournament", target=tid, reason=why,
+                                        details={"refunds": refunds})
+        return {"cancelled": tid, "refunds": refunds, "audit": entry["seq"]}
+
+    def tournament_log(self, tid: str) -> dict[str, Any]:
+        """The tournament's log (docs/rules.md 5.1)."""
+        return {"tournament": tid, "log": list(self._tournament(tid).log)}
 
     async def drain(self, who: str, reason: Any) -> dict[str, Any]:
         """Stop this process gracefully, as ``SIGTERM`` does: in a cluster each table moves

@@ -71,6 +71,7 @@ from server.table.seating import SeatDesk
 from server.table.seatmap import SeatMap, SeatRequest, SeatState
 from server.table.settings import TableSpec
 from server.table.snapshot import snapshot_for
+from server.table.tourney import HandDealt, TourneyDesk
 from server.table.turn_clock import TurnClock
 from server.table.viewers import ViewerDesk
 from server.table.wake import STOP, Call, Wake, WakeKind, in_actor
@@ -128,6 +129,7 @@ class TableActor:
         self.frozen: Callable[[str], bool] = lambda player_id: False  # the operator's freeze:
         # no seat from the waiting list or a host's approval either (the router refuses `sit`)
         self.practice = False  # issue 24: a practice table (server.table.practice; registry)
+        self.tourney: TourneyDesk | None = None  # issue 27: a tournament's table (join_tournament)
         self._person_seen = self._practice_over = False
         self._lobby_key: object = None
         self.remote_spectators = 0
@@ -359,6 +361,9 @@ class TableActor:
         if not self.host.admits_request(env):  # a private table: the one admission check
             return self._unknown(env)
         self.seat_desk.bind(env.sink)
+        if self.tourney is not None and isinstance(env.request, (rq.Sit, rq.Leave, rq.Host)):
+            return self.fanout.answer(env, m.error(env.request.rid, "not_allowed", (
+                "A tournament seats its players and keeps their chips in play.")))
         handler = self._handlers.get(type(env.request))
         if handler is None:
             self.fanout.answer(env, m.error(env.request.rid, "unsupported"))
@@ -384,7 +389,8 @@ class TableActor:
     def _kick(self) -> None:
         """Schedule the next hand after the pause when one could start."""
         if (self.in_hand or not self.lifecycle.may_start_hand or self.host.paused
-                or self.turns.next_hand is not None):
+                or self.turns.next_hand is not None
+                or self.tourney is not None):  # (its director deals: tourney_deal)
             return
         if len(self.seats.eligible()) < self.game.min_players:
             return
@@ -394,6 +400,7 @@ class TableActor:
 
     async def after_hand(self) -> None:
         """The hand ended or was voided: top-ups, leavers, the waiting list, a close."""
+        voided = bool(self.dealer.voided_marks)
         await self.dealer.ledger_voids()
         self.turns.end_turn()
         self.dealer.clear()
@@ -412,10 +419,41 @@ class TableActor:
             await self.close_for_good(reason)
         elif self.closing:
             await self._close()
+        if self.tourney is not None:  # its director decides when the next hand is dealt
+            last = self.dealer.last_hand
+            self.tourney.over(self.table_id, self.seats, voided=voided, hole=None if (
+                last is None or self.dealer.last_hand_id != self.tourney.hand)
+                else last.hole_cards)
         waiters, self._hand_waiters = self._hand_waiters, []
         for waiter in waiters:
             if not waiter.done():
                 waiter.set_result(None)
+
+    def join_tournament(self, desk: TourneyDesk) -> None:
+        """Registry, before the actor runs: this table plays for a tournament (TOUR-09, 13)."""
+        self.tourney = desk
+        self.seats.deal_sitting_out = True
+        blinds = getattr(self.game, "blinds", None)
+        if blinds is not None:
+            blinds.waits = desk.waits
+
+    async def tourney_deal(self, spec: TableSpec | None) -> HandDealt | None:
+        """A tournament's director: deal the next hand now (at ``spec``'s stakes, when
+        given); what was dealt, or None when no hand could start."""
+        assert self.tourney is not None
+        if spec is not None:
+            self.use_spec(spec)
+        if self.in_hand or not self.lifecycle.may_start_hand:
+            return None
+        await self.dealer.start()
+        d = self.dealer
+        if not self.in_hand or d.hand_id is None:
+            return None
+        report = HandDealt(self.table_id, d.hand_id, {p: s for s, p in d.hand_owner.items()},
+                           {d.hand_owner[s]: v for s, v in d.start_stacks.items()},
+                           d.button, d.blinds)
+        self.tourney.dealt(report)
+        return report
 
     def use_spec(self, spec: TableSpec) -> None:
         """The table's stakes and settings from now on (a host's change, between hands)."""

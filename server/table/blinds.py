@@ -7,7 +7,7 @@ Rule of this module: :class:`BlindPlan` owns ``positions``; the actor asks it on
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from server.rules.button import Positions, first_positions, next_positions
 from server.table.seatmap import SeatState
@@ -22,6 +22,10 @@ class BlindPlan:
     def __init__(self, spec: PotSpec) -> None:
         self.spec = spec
         self.positions: Positions | None = None  # the last hand's button and blinds
+        # a tournament table's TOUR-09 (server.table.tourney.TourneyDesk.waits): everyone is
+        # dealt in at once but a newcomer between the small blind and the button
+        self.waits: Callable[[SeatState, int, int, Sequence[int | None], int], bool] | None
+        self.waits = None
 
     def place(self, seats: Sequence[SeatState | None], players: list[int]
               ) -> tuple[int, tuple[int | None, ...] | None, list[int], list[int]]:
@@ -51,9 +55,14 @@ class BlindPlan:
                                  heads_up_button_first_blind=hu)
             self._mark_missed(seats, self.positions.blinds[-1], pos.blinds[-1])
         big = pos.blinds[-1]
-        playing = [s for s in players
-                   if s == big or not seats[s].wait_for_bb  # type: ignore[union-attr]
-                   or seats[s].post_bb]  # type: ignore[union-attr]
+        waits = self.waits
+        if waits is not None:
+            playing = [s for s in players if not waits(
+                seats[s], s, pos.button, pos.blinds, n_seats)]  # type: ignore[arg-type]
+        else:
+            playing = [s for s in players
+                       if s == big or not seats[s].wait_for_bb  # type: ignore[union-attr]
+                       or seats[s].post_bb]  # type: ignore[union-attr]
         if len(playing) < 2:  # nobody else in: the waiting players come in now
             playing = list(players)
         posting = pos.posting(playing)

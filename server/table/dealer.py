@@ -53,6 +53,7 @@ class Dealer:
         self.engine: Engine | None = None
         self.hand_id: str | None = None
         self.button: int | None = None
+        self.blinds: tuple[int | None, ...] = ()  # the seats posting this hand's blinds
         self.projector: HandProjector | None = None
         self.start_stacks: dict[int, int] = {}
         self.hand_owner: dict[int, str] = {}
@@ -95,6 +96,7 @@ class Dealer:
         self.hand_id = await self.recording.new_hand_id()  # unique for ever
         self.number += 1
         placement = self.game.place(players)
+        self.blinds = placement.blinds or ()
         if placement.button is not None:
             self.button = placement.button
         seated = [(s, t.seats[s]) for s in placement.players]

@@ -139,7 +139,8 @@ class PotGame:
     def seated(self, st: SeatState) -> None:
         """GEN-05: a player who sits down once the blinds have started waits for the big
         blind (or posts one to come in at once: ``post_to_enter``)."""
-        if self.blinds.positions is not None and self.spec.uses_blinds:
+        if (self.blinds.positions is not None and self.spec.uses_blinds
+                and self.blinds.waits is None):  # (a tournament's table: TOUR-09)
             st.wait_for_bb = True
             st.post_bb = self.spec.post_to_enter
 

@@ -56,6 +56,7 @@ from server.table.practice import (
 )
 from server.table.settings import TableSpec, build_spec
 from server.table.shuffle import shuffled
+from server.table.tourney import TourneyDesk
 
 __all__ = ["TableRegistry"]
 
@@ -290,6 +291,15 @@ class TableRegistry:
         self._on_table_change(actor)  # in the lobby; empty: the idle count starts
         return actor
 
+    def open_tournament_table(self, table_id: str, tspec: TableSpec, wallet: Wallet,
+                              desk: TourneyDesk) -> TableActor:
+        """Issue 27: a tournament's table, with the tournament's chips for a wallet and no
+        jackpot; its director seats the players and closes it (never closed as idle)."""
+        def join(actor: TableActor) -> None:
+            actor.wallet, actor.jackpot = wallet, None
+            actor.join_tournament(desk)
+        return self._open(table_id, tspec, None, None, restore=join)
+
     def get(self, table_id: str) -> TableActor | None:
         return self.actors.get(table_id)
 
@@ -321,7 +331,7 @@ class TableRegistry:
         self.lobby.changed(table_id)
         if self.listing_listener is not None:
             self.listing_listener(table_id)
-        empty = not actor.in_hand and (actor.seats.is_empty() or (  # a practice table:
+        empty = not actor.in_hand and actor.tourney is None and (actor.seats.is_empty() or (  # a practice table:
             actor.practice and not has_person(actor, playing=True)))  # no person playing
         timer = self._idle.get(table_id)
         if empty and timer is None and not actor.closing and self.accepting:

@@ -285,6 +285,14 @@ class SeatDesk:
             t.fanout.publish(draft(m.presence, seat=seat, online=False))
         t.seats_changed()  # a home game's waiting requests update themselves
 
+    def announce_stack(self, seat: int) -> None:
+        """Chips added between hands (a tournament's rebuy), announced like any rebuy."""
+        st = self.port.seats[seat]
+        assert st is not None
+        self.port.fanout.publish(draft(m.seated, seat=seat, name=st.name, stack=st.stack,
+                                       guest=guest_tag(st.player_id),
+                                       bot=is_bot_id(st.player_id)))
+
     def move(self, old: int, new: int) -> None:
         t = self.port
         st = t.seats.move(old, new)

@@ -69,6 +69,7 @@ class SeatMap(Sequence[SeatState | None]):
         self._seats: list[SeatState | None] = [None] * n
         self.waiting: list[Waiter] = []
         self.changes: list[tuple[str, int]] = []  # (player id, the seat they asked for)
+        self.deal_sitting_out = False  # a tournament's table: TOUR-13 (server.table.tourney)
 
     # -- reading ---------------------------------------------------------------------------
     @overload
@@ -99,9 +100,12 @@ class SeatMap(Sequence[SeatState | None]):
         return [(i, s) for i, s in enumerate(self._seats) if s is not None]
 
     def eligible(self) -> list[int]:
-        """The seats that would be dealt in: present, not leaving, with chips."""
+        """The seats that would be dealt in: present, not leaving, with chips (and not
+        sitting out, except at a tournament's table: TOUR-13)."""
+        out = self.deal_sitting_out
         return [i for i, s in enumerate(self._seats)
-                if s is not None and not s.sitting_out and not s.leaving and s.stack > 0]
+                if s is not None and (out or not s.sitting_out) and not s.leaving
+                and s.stack > 0]
 
     def is_full(self) -> bool:
         return all(s is not None for s in self._seats)

@@ -1,0 +1,684 @@
+"""One tournament's director: the one owner of a tournament (issue 27).
+
+Rule of this module: a :class:`Director` owns everything of its tournament (entries, levels
+and the clock, the table plan, stacks, places, the log) and changes it only in its own task,
+one inbox item at a time (a table's report, a clock wake-up, a player's or the operator's
+request). Its tables are ordinary table actors built by the registry with a
+:class:`~server.table.tourney.TourneyDesk`: the director never writes them; it sends them
+messages (``TableActor.ask``/``call``: seat, remove, deal the next hand) and hears from them
+through the desk's hooks, which only enqueue. The decisions are the pure functions of
+:mod:`server.tournament.plan` and :mod:`server.tournament.prizes` (docs/rules.md section 5);
+each one is written to the tournament's log (docs/rules.md 5.1), which
+``tests/tournament/checker.py`` referees. Money: entries, fees, refunds and prizes are booked
+by :class:`~server.ledger.tournaments.TournamentBook`; the tournament's chips live in its own
+accounts (:class:`~server.ledger.tournaments.TournamentWallet`, TOUR-02).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import logging
+import math
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from protocol import tournaments as pt
+from protocol.requests import CreateTable
+from server.config import Config
+from server.ledger.tournaments import TournamentBook, TournamentWallet
+from server.ledger.wallet import Wallet
+from server.table.actor import TableActor
+from server.table.settings import TableSpec, build_spec
+from server.table.tourney import (
+    HandDealt,
+    HandOver,
+    TourneyDesk,
+    add_chips,
+    place,
+    refill_banks,
+    remove,
+)
+from server.tournament.plan import (
+    Move,
+    TableView,
+    balance_move,
+    break_moves,
+    draw_seats,
+    hand_for_hand,
+    held,
+    table_to_break,
+)
+from server.tournament.prizes import Out, default_shares, place_outs, prizes, share_prizes
+from server.tournament.structure import Level, LevelClock, Structure
+
+__all__ = ["Director", "Registrar", "TournamentInfo"]
+
+log = logging.getLogger("server.tournament")
+
+Pick = Callable[[int], int]
+
+
+class Registrar(Protocol):
+    """How a director opens its tables (the registry)."""
+
+    def open_tournament_table(self, table_id: str, tspec: TableSpec, wallet: Wallet,
+                              desk: TourneyDesk) -> TableActor: ...
+
+
+@dataclass(frozen=True, slots=True)
+class TournamentInfo:
+    """What a tournament is, fixed at its creation (validated by the hall)."""
+
+    id: str
+    name: str
+    game: str
+    structure_name: str
+    kind: str  # "sng" | "scheduled"
+    buy_in: int
+    fee: int
+    capacity: int
+    structure: Structure
+    min_field: int = 2
+    starts_at: float | None = None
+    private: bool = False
+    host: str | None = None
+    invite: str | None = None
+    shares: tuple[int, ...] | None = None  # the tournament's own table of places (TOUR-12)
+
+
+@dataclass(slots=True)
+class _Table:
+    number: int
+    table_id: str
+    actor: TableActor
+    players: dict[int, str] = field(default_factory=dict)  # seat -> player
+    last_big_blind: int | None = None
+    dealt: bool = False
+    in_hand: bool = False
+    level: int = 0  # the level whose stakes it deals
+    hands: int = 0
+    round_done: bool = False  # hand-for-hand: this round's hand has ended
+
+
+class Director:
+    """One tournament (see the module docstring)."""
+
+    def __init__(self, info: TournamentInfo, *, config: Config, registrar: Registrar,
+                 wallet: Wallet, book: TournamentBook | None,
+                 now: Callable[[], float], call_later: Callable[[float, Callable[[], None]],
+                                                                Any],
+                 pick: Pick, on_change: Callable[[Director], None] | None = None,
+                 tell: Callable[[str, dict[str, Any]], None] | None = None) -> None:
+        self.info = info
+        self.config = config
+        self.registrar = registrar
+        self.wallet = TournamentWallet(wallet, info.id)
+        self.book = book
+        self.now = now
+        self.call_later = call_later
+        self.pick = pick
+        self.on_change = on_change
+        self.tell = tell  # (player, message) pushed to a player's connections
+        self.state = "registering"
+        self.names: dict[str, str] = {}  # player -> name
+        self.entries: list[str] = []  # one per entry (a player twice after a re-entry)
+        self.entry_no: dict[str, int] = {}
+        self.stacks: dict[str, int] = {}  # every player still in (chips, at the last report)
+        self.seat_of: dict[str, tuple[int, int]] = {}
+        self.places: dict[str, int] = {}
+        self.prizes: dict[str, int] = {}
+        self.high: dict[str, tuple[int, int]] = {}  # POT-01 key of each player out (TOUR-11)
+        self.tables: dict[int, _Table] = {}
+        self.log: list[dict[str, Any]] = []
+        self.level = 0
+        self.on_break = False
+        self.elapsed = 0.0  # running seconds of the clock (no breaks, no pauses)
+        self._since: float | None = None  # when the clock last started running
+        self._clock = LevelClock(info.structure)
+        self.ended: dict[int, float] = {}  # a level by hands -> the running time it ended
+        self.level_hands: dict[int, int] = {}  # hands dealt at the current level, per table
+        self._timer: Any = None
+        self.hfh = False
+        self.round_outs: list[Out] = []
+        self.start_stacks: dict[str, dict[str, int]] = {}  # table id -> the hand's start
+        self.shares: tuple[int, ...] = ()
+        self.pool = 0
+        self.bought = 0  # chips of rebuys and add-ons
+        self.buys: dict[str, int] = {}  # player -> rebuys and add-ons bought
+        self.add_ons: set[tuple[str, int]] = set()  # (player, entry) that took the add-on
+        self.inbox: asyncio.Queue[Callable[[], Awaitable[None] | None]] = asyncio.Queue()
+        self._task: asyncio.Task[None] | None = None
+        self.finished = asyncio.Event()
+
+    # ================================================================ the task
+    def start_task(self) -> None:
+        self._task = asyncio.get_running_loop().create_task(self._run(), name=self.info.id)
+
+    async def _run(self) -> None:
+        while True:
+            fn = await self.inbox.get()
+            try:
+                result = fn()
+                if result is not None:
+                    await result
+            except Exception:  # a bug in one decision: logged; the tournament goes on
+                log.exception("event=tournament_error tournament=%s", self.info.id)
+            finally:
+                self.inbox.task_done()
+            if self.on_change is not None:
+                self.on_change(self)
+            if self.state in ("finished", "cancelled") and self.inbox.empty():
+                self.finished.set()
+                return
+
+    async def ask(self, fn: Callable[[], Any]) -> Any:
+        """Run ``fn()`` (sync or async) in the director's task and return its result."""
+        fut: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+
+        async def run() -> None:
+            try:
+                result = fn()
+                if asyncio.iscoroutine(result):
+                    result = await result
+                fut.set_result(result)
+            except Exception as exc:
+                fut.set_exception(exc)
+        self.inbox.put_nowait(run)
+        return await fut
+
+    def _write(self, kind: str, **fields: Any) -> None:
+        self.log.append({"n": len(self.log) + 1, "kind": kind, **fields})
+
+    # ================================================================ registration
+    async def register(self, player: str, name: str) -> str | None:
+        """TOUR-01/03/14: enter ``player``; an error code, or None when entered."""
+        info = self.info
+        late = self.state == "running" and self.level <= info.structure.late_until
+        if self.state != "registering" and not late:
+            return "registration_closed"
+        if player in self.stacks or (player in self.entry_no and self.state == "registering"):
+            return "already_registered"
+        if player in self.entry_no and self.entry_no[player] > info.structure.re_entries:
+            return "not_allowed"
+        if len(self.entries) >= info.capacity:
+            return "tournament_full"
+        n = self.entry_no.get(player, 0) + 1
+        if self.book is not None and not await self.book.enter(
+                info.id, player, info.buy_in, info.fee, entry=n):
+            return "insufficient_funds"
+        self.entry_no[player] = n
+        self.entries.append(player)
+        self.names[player] = name
+        self.pool += info.buy_in
+        if self.state == "running":  # a late entry or a re-entry: seated at once
+            await self._enter_late(player, "late" if n == 1 else "re_entry")
+        elif info.kind == "sng" and len(self.entries) >= info.capacity:
+            await self._start()
+        return None
+
+    async def unregister(self, player: str) -> str | None:
+        if player not in self.entry_no:
+            return "not_registered"
+        if self.state != "registering":
+            return "registration_closed"
+        n = self.entry_no.pop(player)
+        self.entries.remove(player)
+        self.pool -= self.info.buy_in
+        if self.book is not None:
+            await self.book.refund(self.info.id, player, self.info.buy_in, self.info.fee,
+                                   entry=n, why="unregister")
+        return None
+
+    async def cancel(self, why: str = "cancelled") -> str | None:
+        """TOUR-01: every entry refunded, buy-in and fee; the tables closed."""
+        if self.state in ("finished", "cancelled"):
+            return "not_allowed"
+        refunds: dict[str, int] = {}
+        seen: dict[str, int] = {}
+        for player in self.entries:
+            seen[player] = seen.get(player, 0) + 1
+            if self.book is not None:
+                await self.book.refund(self.info.id, player, self.info.buy_in, self.info.fee,
+                                       entry=seen[player], why=why)
+            refunds[player] = refunds.get(player, 0) + self.info.buy_in + self.info.fee
+        for t in list(self.tables.values()):
+            await self._close_table(t, why)
+        self.state = "cancelled"
+        self._write("cancel", refunds=refunds)
+        self._stop_clock()
+        return None
+
+    # ================================================================ the start
+    async def _start(self) -> None:
+        info = self.info
+        if len(self.entries) < max(2, info.min_field):
+            await self.cancel("too few entries")
+            return
+        s = info.structure
+        self.state = "running"
+        players = list(dict.fromkeys(self.entries))
+        draw = draw_seats(players, s.seats, self.pick)
+        self.shares = info.shares or default_shares(len(self.entries))
+        self._write("start", seats=s.seats, paid=len(self.shares), entries=players,
+                    draw={p: list(v) for p, v in draw.items()}, stack=s.starting_stack)
+        if s.late_until == 0:
+            self._write("prizes", pool=self.pool, shares=list(self.shares))
+        self._new_level(1)
+        for number in sorted({t for t, _ in draw.values()}):
+            self._open_table(number)
+        for player, (number, seat) in draw.items():
+            await self._issue(player, s.starting_stack, f"start:{player}")
+            await self._seat(player, number, seat, s.starting_stack, "start")
+        self._start_clock()
+        for t in list(self.tables.values()):
+            await self._go(t)
+
+    async def _issue(self, player: str, amount: int, key: str) -> None:
+        await self.wallet.issue(player, amount, key=f"{self.info.id}:{key}")
+        self.stacks[player] = self.stacks.get(player, 0) + amount
+
+    def _open_table(self, number: int) -> _Table:
+        table_id = f"{self.info.id}.{number}"
+        desk = TourneyDesk(self.info.id, _Hooks(self))
+        actor = self.registrar.open_tournament_table(table_id, self._spec(self.level, number),
+                                                     self.wallet, desk)
+        t = _Table(number, table_id, actor, level=self.level)
+        self.tables[number] = t
+        return t
+
+    def _spec(self, level_no: int, number: int) -> TableSpec:
+        lv = self.info.structure.level(max(1, level_no))
+        stakes = {k: v for k, v in dataclasses.asdict(lv.stakes).items()
+                  if v and k != "chip"}
+        if "blinds" in stakes:
+            stakes["blinds"] = list(stakes["blinds"])
+        req = CreateTable(variant=lv.game, structure=lv.structure, stakes=stakes,
+                          seats=self.info.structure.seats,
+                          settings={"action_clock": self.config.action_clock})
+        spec = build_spec(req, self.config, name=f"{self.info.name} {number}")
+        return dataclasses.replace(spec, min_buy_in=1, max_buy_in=spec.max_buy_in)
+
+    async def _seat(self, player: str, number: int, seat: int, stack: int,
+                    why: str) -> bool:
+        t = self.tables[number]
+        name = self.names.get(player, player)
+        ok = bool(await t.actor.ask(lambda: place(t.actor, player, name, seat, stack)))
+        if ok:
+            t.players[seat] = player
+            self.seat_of[player] = (number, seat)
+            if self.tell is not None:
+                self.tell(player, pt.tournament_seat(tournament=self.info.id,
+                                                     table=t.table_id, seat=seat, why=why))
+        else:
+            log.error("event=tournament_seat_failed tournament=%s player=%s table=%s seat=%d",
+                      self.info.id, player, t.table_id, seat)
+        return ok
+
+    async def _unseat(self, player: str) -> int:
+        number, seat = self.seat_of.pop(player)
+        t = self.tables[number]
+        stack = await t.actor.ask(lambda: remove(t.actor, player))
+        t.players.pop(seat, None)
+        return int(stack or 0)
+
+    # ================================================================ the clock
+    def _start_clock(self) -> None:
+        self._since = self.now()
+        self._arm()
+
+    def _stop_clock(self) -> None:
+        if self._since is not None:
+            self.elapsed += self.now() - self._since
+            self._since = None
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+
+    def clock_state(self) -> float | None:
+        """Seconds left in the level (or the break) now; None before the start, after the
+        end, or for a level counted in hands."""
+        if self.state != "running":
+            return None
+        left = self._clock.at(self.running(), ended=self.ended).left
+        return round(left, 1) if math.isfinite(left) else None
+
+    async def start_scheduled(self) -> None:
+        """TOUR-03: a scheduled tournament's time has come."""
+        if self.state == "registering":
+            await self._start()
+
+    def running(self) -> float:
+        return self.elapsed + (self.now() - self._since if self._since is not None else 0.0)
+
+    def _arm(self) -> None:
+        if self._timer is not None:
+            self._timer.cancel()
+        st = self._clock.at(self.running(), ended=self.ended)
+        if not math.isfinite(st.left):
+            return
+        self._timer = self.call_later(max(st.left, 0.0) + 1e-3,
+                                      lambda: self.inbox.put_nowait(self._tick))
+
+    async def _tick(self) -> None:
+        self._timer = None
+        if self.state != "running":
+            return
+        st = self._clock.at(self.running(), ended=self.ended)
+        if st.on_break and not self.on_break:
+            self.on_break = True
+            self._write("break", level=self.level)
+        elif not st.on_break and self.on_break:
+            self.on_break = False
+            self._write("resume", level=st.level)
+        if st.level != self.level and not st.on_break:
+            self._new_level(st.level)
+        if not self.on_break:
+            for t in list(self.tables.values()):
+                if not t.in_hand:
+                    await self._go(t)
+        self._arm()
+
+    def _new_level(self, number: int) -> None:
+        self.level = number
+        self.level_hands = {}
+        lv: Level = self.info.structure.level(number)
+        self._write("level", level=number, game=lv.game,
+                    stakes=dataclasses.asdict(lv.stakes) | {"blinds": list(lv.stakes.blinds)})
+        s = self.info.structure
+        if s.late_until and number == s.late_until + 1:
+            self._close_registration()
+
+    def _close_registration(self) -> None:
+        self.shares = self.info.shares or default_shares(len(self.entries))
+        self._write("prizes", pool=self.pool, shares=list(self.shares))
+
+    # ================================================================ the tables' reports
+    def dealt(self, r: HandDealt) -> None:
+        t = self._table(r.table)
+        if t is None:
+            return
+        t.in_hand, t.dealt = True, True
+        t.hands += 1
+        self.level_hands[t.number] = self.level_hands.get(t.number, 0) + 1
+        lv = self.info.structure.level(self.level)
+        if (lv.hands and self.level not in self.ended
+                and max(self.level_hands.values()) >= lv.hands):
+            self.ended[self.level] = self.running()  # TOUR-05: counted where most are dealt
+            self.inbox.put_nowait(self._tick)
+        if r.blinds:
+            t.last_big_blind = r.blinds[-1]
+        self.start_stacks[r.table] = dict(r.stacks)
+        self._write("hand_start", table=str(t.number), hand=r.hand, level=t.level,
+                    players=dict(r.players), stacks=dict(r.stacks), button=r.button,
+                    blinds=list(r.blinds))
+
+    async def over(self, r: HandOver) -> None:
+        t = self._table(r.table)
+        if t is None:
+            return
+        t.in_hand = False
+        # The director owns the seating plan: the report may predate a player it seated or
+        # moved since (its item was queued meanwhile), so only the stacks of the players the
+        # plan still seats there are taken from it.
+        here = set(t.players.values())
+        for p, stack in r.stacks.items():
+            if p in here:
+                self.stacks[p] = stack
+        stacks = {p: self.stacks[p] for p in t.players.values()}
+        seats = {p: seat for seat, p in t.players.items()}
+        if r.voided:
+            self._write("void", table=str(t.number), hand=r.hand, stacks=stacks)
+        else:
+            self._write("hand_end", table=str(t.number), hand=r.hand, stacks=stacks,
+                        seats=seats)
+        start = self.start_stacks.pop(r.table, {})
+        outs = [Out(p, start.get(p, 0), r.high_cards.get(p, (0, 0)))
+                for p, s in stacks.items() if s == 0]
+        for o in outs:
+            await self._unseat(o.player)
+            self.stacks.pop(o.player, None)
+        self.round_outs.extend(outs)
+        if self.hfh:
+            t.round_done = True
+            if any(x.in_hand or not x.round_done for x in self.tables.values()
+                   if x.players):
+                return  # hand-for-hand: the round goes on
+        self._place_outs(r.hand)
+        if len(self.stacks) <= 1:
+            await self._finish()
+            return
+        await self._decide(t)
+
+    def _place_outs(self, hand: str | None) -> None:
+        outs, self.round_outs = self.round_outs, []
+        if not outs:
+            return
+        groups = place_outs(outs, len(self.stacks) + len(outs))
+        _, odd = share_prizes(groups, prizes(self.pool, self.shares) if self.shares else [],
+                              outs)
+        places: dict[str, int] = {}
+        for place_no, players in groups:
+            for p in players:
+                places[p] = place_no
+                self.places[p] = place_no
+        self.high.update({o.player: o.high_card for o in outs})
+        tied = sorted((g for g in groups if len(g[1]) > 1), key=lambda g: g[0])
+        if tied:  # POT-01 names who takes a tied prize's odd chips (the best-placed tie's)
+            high = {o.player: o.high_card for o in outs}
+            odd = min(tied[0][1], key=lambda p: (tuple(-x for x in high[p]), p))
+        self._write("out", places=places, hand=hand, tie_odd_chip=odd if tied else None)
+        for p, place_no in places.items():
+            if self.tell is not None:
+                self.tell(p, pt.tournament_result(tournament=self.info.id, place=place_no,
+                                                  prize=self._prize_of(place_no),
+                                                  entrants=len(self.entries)))
+
+    def _prize_of(self, place_no: int) -> int | None:
+        """The prize of a place, once the table of places is fixed (a tie shares it; the
+        payouts at the end are the booked figures)."""
+        if not self.shares:
+            return None
+        table = prizes(self.pool, self.shares)
+        return table[place_no - 1] if place_no <= len(table) else 0
+
+    async def _decide(self, ended: _Table) -> None:
+        """docs/rules.md 5.1's order after a hand: break, balance, hand-for-hand, deal."""
+        views = self._views()
+        broken = table_to_break(views)
+        if broken is not None and not self.tables[broken].in_hand:
+            await self._break(broken)
+        elif ended.number in self.tables and ended.players:
+            mv = balance_move(self._views(), ended.number, self.pick)
+            if mv is not None:
+                await self._move(mv)
+        for t in [t for t in self.tables.values() if not t.players]:
+            await self._close_table(t, "empty")
+        playing = sum(1 for t in self.tables.values() if t.players)
+        on = hand_for_hand(len(self.stacks), len(self.shares) or 1, playing, self.hfh)
+        if on != self.hfh:
+            self.hfh = on
+            self._write("hand_for_hand", on=on)
+            for x in self.tables.values():  # this round: the hands running now
+                x.round_done = not x.in_hand
+        if self.hfh:
+            if all(not t.in_hand for t in self.tables.values()):
+                for t in self.tables.values():
+                    t.round_done = False
+                for t in list(self.tables.values()):
+                    await self._go(t)
+            return
+        for t in list(self.tables.values()):
+            if not t.in_hand:
+                await self._go(t)
+
+    async def _break(self, number: int) -> None:
+        for mv in break_moves(self._views(), number, self.pick):
+            await self._move(mv)
+        await self._close_table(self.tables[number], "broken")
+
+    async def _move(self, mv: Move) -> None:
+        assert mv.src is not None
+        player = mv.player
+        stack = await self._unseat(player)
+        self._write("move", player=player, **{"from": [str(mv.src[0]), mv.src[1]]},
+                    to=[str(mv.dst[0]), mv.dst[1]], why=mv.why)
+        await self._seat(player, mv.dst[0], mv.dst[1], stack, mv.why)
+
+    async def _close_table(self, t: _Table, why: str) -> None:
+        for p in list(t.players.values()):
+            self.stacks[p] = await self._unseat(p)
+        self.tables.pop(t.number, None)
+        self._write("close_table", table=str(t.number))
+        await t.actor.ask(lambda: t.actor.close_for_good(f"tournament {why}"))
+
+    async def _go(self, t: _Table) -> None:
+        """Deal ``t``'s next hand after the pause, when the rules allow it (TOUR-05..10)."""
+        if not self._may_deal(t):
+            return
+        t.in_hand = True  # dealing from now (its hand's end clears it): never broken meanwhile
+        pause = t.actor.spec.pause if t.dealt else 0.0
+        self.call_later(pause, lambda: self.inbox.put_nowait(lambda: self._deal(t)))
+
+    def _may_deal(self, t: _Table) -> bool:
+        if (self.state != "running" or self.on_break or t.in_hand or len(t.players) < 2
+                or t.number not in self.tables):
+            return False
+        if held(self._views(), t.number):
+            return False  # TOUR-07
+        return not (self.hfh and t.round_done)
+
+    async def _deal(self, t: _Table) -> None:
+        """The pause is over: deal now at the current level (or give the turn back when
+        things changed meanwhile: a break, a hold, the table closed)."""
+        t.in_hand = False
+        if not self._may_deal(t):
+            return
+        new_level = t.level != self.level
+        t.level = self.level
+        spec = self._spec(self.level, t.number) if new_level else None
+        refill = self.info.structure.time_bank_refill if new_level else 0.0
+        if refill:
+            await t.actor.ask(lambda: refill_banks(t.actor, refill, self.config.time_bank))
+        t.in_hand = True
+        report = await t.actor.ask(lambda: t.actor.tourney_deal(spec))
+        if report is None:
+            t.in_hand = False
+            log.error("event=tournament_deal_failed tournament=%s table=%s", self.info.id,
+                      t.table_id)
+            return
+        self.dealt(report)
+
+    def _views(self) -> dict[int, TableView]:
+        out: dict[int, TableView] = {}
+        for n, t in self.tables.items():
+            lv = self.info.structure.level(max(1, self.level))
+            out[n] = TableView(n, self.info.structure.seats, dict(t.players),
+                               t.last_big_blind, uses_blinds=not lv.game.startswith("stud"),
+                               dealt=t.dealt, in_hand=t.in_hand)
+        return out
+
+    def _table(self, table_id: str) -> _Table | None:
+        return next((t for t in self.tables.values() if t.table_id == table_id), None)
+
+    # ================================================================ rebuys and add-ons
+    async def buy_chips(self, player: str, why: str) -> str | None:
+        """TOUR-14: a rebuy (a player with at most the starting stack, until the end of
+        level ``rebuy_until``) or an add-on (once per entry, on the first break after the
+        rebuys), between the player's hands; an error code, or None when bought."""
+        s, info = self.info.structure, self.info
+        if self.state != "running":
+            return "not_allowed"
+        if player not in self.stacks or player not in self.seat_of:
+            return "not_registered"
+        if why == "rebuy":
+            if not (s.rebuy_until and self.level <= s.rebuy_until):
+                return "not_allowed"
+            if self.stacks[player] > s.starting_stack:
+                return "not_allowed"
+            amount = s.starting_stack
+        else:
+            key = (player, self.entry_no.get(player, 1))
+            if not s.add_on or key in self.add_ons or not self.on_break \
+                    or self.level < s.rebuy_until:
+                return "not_allowed"
+            amount = s.add_on
+        t = self.tables[self.seat_of[player][0]]
+        if t.in_hand:
+            return "not_allowed"  # between hands only (the table's next deal waits on us)
+        n = self.buys.get(player, 0) + 1
+        if self.book is not None and not await self.book.buy_chips(
+                info.id, player, info.buy_in, info.fee, n=n, why=why):
+            return "insufficient_funds"
+        self.buys[player] = n
+        if why == "add_on":
+            self.add_ons.add((player, self.entry_no.get(player, 1)))
+        self.pool += info.buy_in
+        self.bought += amount
+        await self.wallet.issue(player, amount, key=f"{info.id}:{why}:{player}:{n}")
+        if not await t.actor.ask(lambda: add_chips(t.actor, player, amount)):
+            log.error("event=tournament_chips_failed tournament=%s player=%s", info.id, player)
+        self.stacks[player] += amount
+        self._write("chips", player=player, amount=amount, why=why)
+        return None
+
+    # ================================================================ late entries, the end
+    async def _enter_late(self, player: str, why: str) -> None:
+        from server.tournament.plan import entry_seat
+        mv = entry_seat(self._views(), player, why, self.pick)
+        stack = self.info.structure.starting_stack
+        await self._issue(player, stack, f"enter:{player}:{self.entry_no[player]}")
+        if mv is None:  # every table full: a new one
+            t = self._open_table(max(self.tables, default=0) + 1)
+            mv = Move(player, None, (t.number, 0), why)
+        self._write("enter", player=player, to=[str(mv.dst[0]), mv.dst[1]], stack=stack,
+                    why=why)
+        await self._seat(player, mv.dst[0], mv.dst[1], stack, mv.why)
+        await self._go(self.tables[mv.dst[0]])
+
+    async def _finish(self) -> None:
+        winner = next(iter(self.stacks), None)
+        if winner is not None:
+            self.places[winner] = 1  # (no `out` record: the last player with chips is first)
+        if not self.shares:
+            self._close_registration()
+        table = prizes(self.pool, self.shares)
+        paid: dict[str, int] = {}
+        by_place: dict[int, list[str]] = {}
+        for p, pl in self.places.items():
+            by_place.setdefault(pl, []).append(p)
+        groups = sorted(by_place.items())
+        amounts, _ = share_prizes(groups, table, [Out(p, 0, self.high.get(p, (0, 0)))
+                                                  for p in self.places])
+        for p, amount in sorted(amounts.items(), key=lambda x: self.places[x[0]]):
+            if amount <= 0:
+                continue
+            if self.book is not None:
+                await self.book.pay(self.info.id, p, amount, place=self.places[p])
+            paid[p] = amount
+            self.prizes[p] = amount
+            self._write("payout", player=p, place=self.places[p], amount=amount)
+        self._write("finish", pool=self.pool, paid=paid)
+        for t in list(self.tables.values()):
+            await self._close_table(t, "finished")
+        if winner is not None:
+            chips = self.stacks.pop(winner, 0)
+            if self.wallet.chips is not None and chips:
+                await self.wallet.chips.retire(winner, chips, key=f"{self.info.id}:retire")
+        self.state = "finished"
+        self._stop_clock()
+        if winner is not None and self.tell is not None:
+            self.tell(winner, pt.tournament_result(tournament=self.info.id, place=1,
+                                                   prize=paid.get(winner, 0),
+                                                   entrants=len(self.entries)))
+
+
+class _Hooks:
+    """The tables' reports, enqueued on the director's inbox (called in a table's task)."""
+
+    def __init__(self, director: Director) -> None:
+        self.director = director
+
+    def hand_over(self, report: HandOver) -> None:
+        self.director.inbox.put_nowait(lambda: self.director.over(report))

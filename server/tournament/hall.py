@@ -1,0 +1,294 @@
+"""The process's tournaments: create, list, find, follow, and the players' requests (issue 27).
+
+Rule of this module: :class:`Hall` owns the set of directors and who follows which
+tournament; every change to a tournament happens in its director's task (the hall only asks
+it, :meth:`Director.ask`). Requests arrive validated by the protocol (shapes and bounds,
+:mod:`protocol.tournaments`); the hall checks their poker meaning (the structure, by
+:func:`server.tournament.structure.build_structure`; the share table) and answers each with
+``ok`` or a specific error code (``unknown_tournament``, ``registration_closed``,
+``tournament_full``, ``already_registered``, ``not_registered``, ``not_allowed``,
+``insufficient_funds``, ``not_host``, ``bad_structure``, ``server_busy``). A
+private tournament is invisible to anyone without its invite: it answers
+``unknown_tournament``, word for word as a missing one.
+"""
+
+from __future__ import annotations
+
+import logging
+import secrets
+import string
+import weakref
+from collections.abc import Callable, Mapping
+from typing import Any, Protocol
+
+from protocol.errors import ProtocolError
+from server.config import Config
+from server.ledger.tournaments import TournamentBook
+from server.ledger.wallet import Wallet
+from server.tournament.director import Director, Registrar, TournamentInfo
+from server.tournament.prizes import check_shares, default_shares, prizes
+from server.tournament.structure import StructureError, build_structure
+
+__all__ = ["Follower", "Hall"]
+
+log = logging.getLogger("server.tournament")
+
+_ALPHABET = string.ascii_lowercase + string.digits
+_POT_GAMES = ("holdem", "manila", "manila3", "draw", "stud5", "stud7")
+
+
+class Follower(Protocol):
+    """A connection as the hall sees it."""
+
+    player_id: str | None
+    name: str | None
+
+    def reply(self, message: dict[str, Any]) -> None: ...
+
+
+def _err(code: str, message: str | None = None, rid: Any = None) -> ProtocolError:
+    return ProtocolError(code, message, rid=rid) if message else ProtocolError(code, rid=rid)
+
+
+class Hall:
+    """Every tournament of this process (see the module docstring)."""
+
+    def __init__(self, config: Config, registrar: Registrar, wallet: Wallet, *,
+                 book: TournamentBook | None, now: Callable[[], float],
+                 wall: Callable[[], float],
+                 call_later: Callable[[float, Callable[[], None]], Any],
+                 pick: Callable[[int], int] | None = None,
+                 tell: Callable[[str, dict[str, Any]], None] | None = None) -> None:
+        self.config = config
+        self.registrar = registrar
+        self.wallet = wallet
+        self.book = book
+        self.now = now
+        self.wall = wall
+        self.call_later = call_later
+        self.pick = pick or secrets.randbelow
+        self.tell = tell
+        self.directors: dict[str, Director] = {}
+        self.followers: dict[str, weakref.WeakSet[Any]] = {}
+        self._n = 0
+        self.max_open = 200  # open tournaments (registering or running) in the process
+
+    # ================================================================ create
+    def create(self, fields: Mapping[str, Any], *, host: str | None) -> Director:
+        """A new tournament from a ``create_tournament`` request's fields (or the
+        operator's); raises ProtocolError (``bad_structure``, ``too_many_tournaments``)."""
+        open_now = sum(1 for d in self.directors.values()
+                       if d.state in ("registering", "running"))
+        if open_now >= self.max_open:
+            raise _err("server_busy", "Too many tournaments are open; try later.")
+        game = str(fields.get("game", "holdem"))
+        if game not in _POT_GAMES:
+            raise _err("bad_structure", "Tournaments play the games played player against "
+                       "player (not Caribbean Stud).")
+        structure_name = str(fields.get("structure", "no_limit"))
+        data = dict(fields.get("settings") or {})
+        if fields.get("levels") is not None:
+            data["levels"] = fields["levels"]
+        try:
+            structure = build_structure(data, game=game, structure=structure_name)
+        except StructureError as exc:
+            raise _err("bad_structure", str(exc)) from None
+        kind = str(fields.get("kind", "sng"))
+        capacity = int(fields.get("capacity", structure.seats))
+        shares_raw = data.get("shares")
+        shares: tuple[int, ...] | None = None
+        if shares_raw is not None:
+            if not isinstance(shares_raw, list) or not all(
+                    type(x) is int for x in shares_raw):
+                raise _err("bad_structure", "shares: a list of basis points")
+            try:
+                check_shares(shares_raw, capacity)
+            except StructureError as exc:
+                raise _err("bad_structure", str(exc)) from None
+            shares = tuple(shares_raw)
+        if kind == "sng" and capacity > 10 * structure.seats:
+            raise _err("bad_structure", "a sit-and-go seats at most ten tables")
+        self._n += 1
+        tid = f"T{self._n}-" + "".join(_ALPHABET[secrets.randbelow(36)] for _ in range(8))
+        private = bool(fields.get("private", False))
+        info = TournamentInfo(
+            id=tid, name=str(fields.get("name") or f"Tournament {self._n}"), game=game,
+            structure_name=structure_name, kind=kind, buy_in=int(fields.get("buy_in", 0)),
+            fee=int(fields.get("fee", 0)), capacity=capacity, structure=structure,
+            min_field=int(fields.get("min_field") or 2),
+            starts_at=fields.get("starts_at"), private=private, host=host,
+            invite=secrets.token_urlsafe(9) if private else None, shares=shares)
+        d = Director(info, config=self.config, registrar=self.registrar, wallet=self.wallet,
+                     book=self.book, now=self.now, call_later=self.call_later,
+                     pick=self.pick, on_change=self._changed, tell=self.tell)
+        self.directors[tid] = d
+        d.start_task()
+        if kind == "scheduled" and info.starts_at is not None:
+            delay = max(0.0, float(info.starts_at) - self.wall())
+            self.call_later(delay, lambda: d.inbox.put_nowait(d.start_scheduled))
+        log.info("event=tournament_created tournament=%s game=%s kind=%s capacity=%d host=%s",
+                 tid, game, kind, capacity, host)
+        return d
+
+    # ================================================================ find and show
+    def find(self, tid: str, player: str | None, invite: str | None = None,
+             rid: Any = None) -> Director:
+        d = self.directors.get(tid)
+        if d is None or not self.admits(d, player, invite):
+            raise ProtocolError("unknown_tournament", rid=rid)
+        return d
+
+    @staticmethod
+    def admits(d: Director, player: str | None, invite: str | None = None) -> bool:
+        """A private tournament shows itself only to its host, its entrants and an invite."""
+        if not d.info.private:
+            return True
+        return (player is not None and (player == d.info.host or player in d.entry_no)) or (
+            invite is not None and secrets.compare_digest(invite, d.info.invite or ""))
+
+    def summaries(self, player: str | None, state: str | None = None,
+                  game: str | None = None) -> list[dict[str, Any]]:
+        out = []
+        for d in self.directors.values():
+            if d.info.private and not self.admits(d, player):
+                continue
+            if state is not None and d.state != state:
+                continue
+            if game is not None and d.info.game != game:
+                continue
+            out.append(self.summary(d))
+        return out
+
+    @staticmethod
+    def summary(d: Director) -> dict[str, Any]:
+        i = d.info
+        return {"id": i.id, "name": i.name, "game": i.game, "structure": i.structure_name,
+                "kind": i.kind, "state": d.state, "buy_in": i.buy_in, "fee": i.fee,
+                "entrants": len(d.entries), "capacity": i.capacity,
+                "starts_at": i.starts_at, "level": d.level, "players_left": len(d.stacks),
+                "private": i.private}
+
+    def state_for(self, d: Director, player: str | None) -> dict[str, Any]:
+        """The ``tournament`` message's body for ``player``."""
+        i, s = d.info, d.info.structure
+        lv = s.level(d.level) if d.level else None
+        nxt = s.level(d.level + 1) if d.level else s.level(1)
+        clock = d.clock_state()
+        chips = sum(d.stacks.values())
+        shares = d.shares or default_shares(max(len(d.entries), 2))
+        pool_prizes = prizes(d.pool, shares)
+        you = None
+        if player is not None and player in d.entry_no:
+            seat = d.seat_of.get(player)
+            table = d.tables.get(seat[0]) if seat else None
+            you = {"entered": True, "stack": d.stacks.get(player),
+                   "table": table.table_id if table else None,
+                   "seat": seat[1] if seat else None, "place": d.places.get(player),
+                   "prize": d.prizes.get(player)}
+        places = sorted(((pl, d.names.get(p, p), d.prizes.get(p, 0))
+                         for p, pl in d.places.items()), key=lambda x: x[0])
+        return {
+            "id": i.id, "name": i.name, "game": i.game, "structure": i.structure_name,
+            "kind": i.kind, "state": d.state, "buy_in": i.buy_in, "fee": i.fee,
+            "starting_stack": s.starting_stack, "entrants": len(d.entries),
+            "capacity": i.capacity, "players_left": len(d.stacks),
+            "average_stack": chips // len(d.stacks) if d.stacks else 0, "pool": d.pool,
+            "level": _level(lv), "next_level": _level(nxt) if d.state != "finished" else None,
+            "on_break": d.on_break, "clock_left": clock,
+            "late_until": s.late_until,
+            "payouts": [[n + 1, a] for n, a in enumerate(pool_prizes)],
+            "places": [list(x) for x in places],
+            "tables": [[t.table_id, len(t.players)] for t in d.tables.values()],
+            "you": you,
+        }
+
+    # ================================================================ following
+    def follow(self, tid: str, conn: Follower) -> None:
+        self.followers.setdefault(tid, weakref.WeakSet()).add(conn)
+
+    def unfollow(self, tid: str, conn: Follower) -> None:
+        ws = self.followers.get(tid)
+        if ws is not None:
+            ws.discard(conn)
+
+    def _changed(self, d: Director) -> None:
+        """After each item of a director: every follower gets the new state (their own)."""
+        for conn in list(self.followers.get(d.info.id, ())):
+            conn.reply({"type": "tournament", **self.state_for(d, conn.player_id)})
+
+
+def _level(lv: Any) -> dict[str, Any] | None:
+    if lv is None:
+        return None
+    stakes = {k: v for k, v in (("blinds", list(lv.stakes.blinds)), ("ante", lv.stakes.ante),
+                                ("bring_in", lv.stakes.bring_in),
+                                ("small_bet", lv.stakes.small_bet),
+                                ("big_bet", lv.stakes.big_bet)) if v}
+    return {"number": lv.number, "game": lv.game, "structure": lv.structure,
+            "stakes": stakes, "minutes": lv.minutes, "hands": lv.hands}
+
+
+class Requests:
+    """The players' tournament requests, answered for one connection (see the module
+    docstring of :mod:`server.tournament.hall`)."""
+
+    def __init__(self, hall: Hall) -> None:
+        self.hall = hall
+
+    async def handle(self, conn: Follower, request: Any) -> None:
+        hall, rid, kind = self.hall, request.rid, request.TYPE
+        player = conn.player_id
+        if kind == "tournaments":
+            conn.reply({"type": "ok", "rid": rid})
+            conn.reply({"type": "tournaments", "tournaments": hall.summaries(
+                player, request.state, request.game)})
+            return
+        if kind == "create_tournament":
+            if player is None:
+                raise _err("unauthorized", rid=rid)
+            fields = {k: getattr(request, k) for k in (
+                "name", "game", "structure", "kind", "buy_in", "fee", "capacity",
+                "min_field", "starts_at", "private", "settings")}
+            fields["levels"] = (None if request.levels is None
+                                else [dict(x) for x in request.levels])
+            try:
+                d = hall.create(fields, host=player)
+            except ProtocolError as exc:
+                raise ProtocolError(exc.code, exc.message, rid=rid) from None
+            extra = {"invite": d.info.invite} if d.info.private else {}
+            conn.reply({"type": "ok", "rid": rid, "tournament": d.info.id, **extra})
+            return
+        d = hall.find(request.tournament, player, getattr(request, "invite", None), rid=rid)
+        if kind == "tournament":
+            conn.reply({"type": "ok", "rid": rid})
+            if request.follow:
+                hall.follow(d.info.id, conn)
+            conn.reply({"type": "tournament", **hall.state_for(d, player)})
+            return
+        if kind == "unfollow_tournament":
+            hall.unfollow(d.info.id, conn)
+            conn.reply({"type": "ok", "rid": rid})
+            return
+        if player is None:
+            raise _err("unauthorized", rid=rid)
+        name = conn.name or player
+        code: str | None
+        if kind == "tournament_register":
+            code = await d.ask(lambda: d.register(player, name))
+            if code is None:
+                hall.follow(d.info.id, conn)
+        elif kind == "tournament_unregister":
+            code = await d.ask(lambda: d.unregister(player))
+        elif kind == "tournament_rebuy":
+            code = await d.ask(lambda: d.buy_chips(player, "rebuy"))
+        elif kind == "tournament_add_on":
+            code = await d.ask(lambda: d.buy_chips(player, "add_on"))
+        elif kind == "cancel_tournament":
+            if player != d.info.host:
+                raise _err("not_host", "Only the tournament's host can cancel it.", rid=rid)
+            code = await d.ask(lambda: d.cancel("cancelled by its host"))
+        else:  # pragma: no cover - the router sends only the types above
+            raise _err("unsupported", rid=rid)
+        if code is not None:
+            raise _err(code, rid=rid)
+        conn.reply({"type": "ok", "rid": rid})
