@@ -488,3 +488,70 @@ def test_malformed_record_is_reported_not_raised() -> None:
     """5.1: a record missing its fields is a LOG violation; the replay goes on."""
     found = mutate(lambda rs: rs[find(rs, "move", why="balance")].pop("to"))
     assert any(v.rule == "LOG" and "malformed move" in v.message for v in found)
+
+
+def deferred_break_log() -> list[Record]:
+    """Ten players at three tables of four; 8 left fit on two tables when table 2's hand ends,
+    but table 3, the one to break (2 players, ties: the highest), is in a hand: it breaks when
+    that hand ends (TOUR-08)."""
+    b = LogBuilder()
+    b.start(seats=4, paid=2, stack=100, draw={
+        **{f"a{i}": ("1", i) for i in range(4)}, **{f"b{i}": ("2", i) for i in range(3)},
+        **{f"c{i}": ("3", i) for i in range(3)}})
+    b.level(1, small=1, big=2)
+    b.hand("3", button=2, blinds=[0, 1], result={"c0": -100, "c1": 100})
+    b.out({"c0": 10})
+    b.hand_start("3", button=0, blinds=[1, 2])
+    b.hand("2", button=2, blinds=[0, 1], result={"b0": -100, "b1": 100})
+    b.out({"b0": 9})
+    b.hand_end("3", {"c1": -10, "c2": 10})
+    b.move("c1", ("2", 0), why="break")
+    b.move("c2", ("2", 3), why="break")
+    b.add("close_table", table="3")
+    return b.records
+
+
+def test_tour08_a_table_in_a_hand_breaks_when_its_hand_ends() -> None:
+    """TOUR-08: the table to break is broken as soon as it is not in a hand, not before."""
+    assert check_log(deferred_break_log()) == []
+    rs = deferred_break_log()
+    early = rs[-3:]
+    del rs[-3:]
+    i = find(rs, "out", places={"b0": 9}) + 1
+    rs[i:i] = early
+    found = check_log(renumber(rs))
+    assert any(v.rule == "TOUR-08" and "during hand" in v.message for v in found)
+
+
+def bubble_mid_hand_log() -> list[Record]:
+    """Three places paid, two tables of three seats: hand-for-hand turns on while table 1 is
+    in a hand; that hand is the round, its bust is placed at the round's end, which bursts
+    the bubble: table 2 breaks and hand-for-hand turns off (TOUR-10, TOUR-11, TOUR-08)."""
+    b = LogBuilder()
+    b.start(seats=3, paid=3, stack=100, draw={
+        **{f"a{i}": ("1", i) for i in range(3)}, **{f"b{i}": ("2", i) for i in range(3)}})
+    b.level(1, small=1, big=2)
+    b.hand_start("1", button=2, blinds=[0, 1])
+    b.hand("2", button=2, blinds=[0, 1], result={"b0": -100, "b1": 100})
+    b.out({"b0": 6})
+    b.hand("2", button=0, blinds=[1, 2], result={"b2": -100, "b1": 100})
+    b.out({"b2": 5})
+    b.add("hand_for_hand", on=True)
+    b.hand_end("1", {"a0": -100, "a1": 100})
+    b.out({"a0": 4}, hand="h1")
+    b.move("b1", ("1", 0), why="break")
+    b.add("close_table", table="2")
+    b.add("hand_for_hand", on=False)
+    return b.records
+
+
+def test_tour10_hands_in_play_when_hand_for_hand_starts_are_its_first_round() -> None:
+    """TOUR-10: no table deals until the hands in play when hand-for-hand began have ended."""
+    assert check_log(bubble_mid_hand_log()) == []
+    rs = bubble_mid_hand_log()
+    i = find(rs, "hand_for_hand", on=True) + 1
+    rs.insert(i, {"n": 0, "kind": "hand_start", "table": "2", "hand": "x", "level": 1,
+                  "players": {"b1": 1}, "stacks": {"b1": 300}, "button": 1, "blinds": [1]})
+    found = check_log(renumber(rs))
+    assert any(v.rule == "TOUR-10" and "before the hand-for-hand round ended" in v.message
+               for v in found)
