@@ -96,7 +96,8 @@ class _Table:
     players: dict[int, str] = field(default_factory=dict)  # seat -> player
     last_big_blind: int | None = None
     dealt: bool = False
-    in_hand: bool = False
+    in_hand: bool = False  # between its hand's deal and its report of the end
+    pending: bool = False  # its next deal is due after the pause (a break cancels it)
     level: int = 0  # the level whose stakes it deals
     hands: int = 0
     round_done: bool = False  # hand-for-hand: this round's hand has ended
@@ -527,6 +528,7 @@ class Director:
         await self._seat(player, mv.dst[0], mv.dst[1], stack, mv.why)
 
     async def _close_table(self, t: _Table, why: str) -> None:
+        t.pending = False
         for p in list(t.players.values()):
             self.stacks[p] = await self._unseat(p)
         self.tables.pop(t.number, None)
@@ -535,9 +537,9 @@ class Director:
 
     async def _go(self, t: _Table) -> None:
         """Deal ``t``'s next hand after the pause, when the rules allow it (TOUR-05..10)."""
-        if not self._may_deal(t):
+        if t.pending or not self._may_deal(t):
             return
-        t.in_hand = True  # dealing from now (its hand's end clears it): never broken meanwhile
+        t.pending = True
         pause = t.actor.spec.pause if t.dealt else 0.0
         self.call_later(pause, lambda: self.inbox.put_nowait(lambda: self._deal(t)))
 
@@ -552,7 +554,9 @@ class Director:
     async def _deal(self, t: _Table) -> None:
         """The pause is over: deal now at the current level (or give the turn back when
         things changed meanwhile: a break, a hold, the table closed)."""
-        t.in_hand = False
+        if not t.pending:
+            return  # cancelled meanwhile (the table was broken or closed)
+        t.pending = False
         if not self._may_deal(t):
             return
         new_level = t.level != self.level

@@ -39,7 +39,8 @@ class Room:
     """A registry and a hall on one fake clock (see the module docstring)."""
 
     def __init__(self, *, seed: int = 1, config: Config | None = None,
-                 wallet: Wallet | None = None, book: Any = None, all_in: float = 0.3) -> None:
+                 wallet: Wallet | None = None, book: Any = None, all_in: float = 0.3,
+                 think: float = 1.0) -> None:
         self.config = config or Config(test_mode=True, hand_pause=1.0, action_clock=10.0,
                                        time_bank=5.0)
         self.clock = FakeClock()
@@ -56,6 +57,7 @@ class Room:
                          tell=lambda p, msg: self.told.append((p, msg)))
         self.sinks: dict[str, FakeSink] = {}
         self.all_in = all_in
+        self.think = think
         self.acts = 0
         self._rid = itertools.count(1)
 
@@ -115,4 +117,6 @@ class Room:
                 return
             if not await self.act_once():
                 self.clock.advance(0.5)
+            else:  # a player thinks: the level clock runs on while hands are played
+                self.clock.advance(self.think)
         raise AssertionError(f"the tournament did not end: {d.state}, level {d.level}")

