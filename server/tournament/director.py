@@ -116,6 +116,7 @@ class Director:
         self.config = config
         self.registrar = registrar
         self.wallet = TournamentWallet(wallet, info.id)
+        self.cash = wallet  # the players' balances (their view is refreshed after a booking)
         self.book = book
         self.now = now
         self.call_later = call_later
@@ -176,6 +177,9 @@ class Director:
 
     async def ask(self, fn: Callable[[], Any]) -> Any:
         """Run ``fn()`` (sync or async) in the director's task and return its result."""
+        if self._task is None or self._task.done():  # ended: nothing else writes it now
+            result = fn()
+            return await result if asyncio.iscoroutine(result) else result
         fut: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
 
         async def run() -> None:
@@ -209,6 +213,7 @@ class Director:
         if self.book is not None and not await self.book.enter(
                 info.id, player, info.buy_in, info.fee, entry=n):
             return "insufficient_funds"
+        await self._cash_changed(player)
         self.entry_no[player] = n
         self.entries.append(player)
         self.names[player] = name
@@ -230,6 +235,7 @@ class Director:
         if self.book is not None:
             await self.book.refund(self.info.id, player, self.info.buy_in, self.info.fee,
                                    entry=n, why="unregister")
+            await self._cash_changed(player)
         return None
 
     async def cancel(self, why: str = "cancelled") -> str | None:
@@ -243,6 +249,7 @@ class Director:
             if self.book is not None:
                 await self.book.refund(self.info.id, player, self.info.buy_in, self.info.fee,
                                        entry=seen[player], why=why)
+                await self._cash_changed(player)
             refunds[player] = refunds.get(player, 0) + self.info.buy_in + self.info.fee
         for t in list(self.tables.values()):
             await self._close_table(t, why)
@@ -275,6 +282,13 @@ class Director:
         self._start_clock()
         for t in list(self.tables.values()):
             await self._go(t)
+
+    async def _cash_changed(self, player: str) -> None:
+        """A booking moved the player's cash: their balance as the process shows it (and
+        its push to their connections) is read again."""
+        refresh = getattr(self.cash, "refresh", None)
+        if refresh is not None:
+            await refresh(player)
 
     async def _issue(self, player: str, amount: int, key: str) -> None:
         await self.wallet.issue(player, amount, key=f"{self.info.id}:{key}")
@@ -540,7 +554,7 @@ class Director:
         if t.pending or not self._may_deal(t):
             return
         t.pending = True
-        pause = t.actor.spec.pause if t.dealt else 0.0
+        pause = t.actor.spec.pause  # (the first too: the players reach their table)
         self.call_later(pause, lambda: self.inbox.put_nowait(lambda: self._deal(t)))
 
     def _may_deal(self, t: _Table) -> bool:
@@ -615,6 +629,7 @@ class Director:
         if self.book is not None and not await self.book.buy_chips(
                 info.id, player, info.buy_in, info.fee, n=n, why=why):
             return "insufficient_funds"
+        await self._cash_changed(player)
         self.buys[player] = n
         if why == "add_on":
             self.add_ons.add((player, self.entry_no.get(player, 1)))
@@ -660,6 +675,7 @@ class Director:
                 continue
             if self.book is not None:
                 await self.book.pay(self.info.id, p, amount, place=self.places[p])
+                await self._cash_changed(p)
             paid[p] = amount
             self.prizes[p] = amount
             self._write("payout", player=p, place=self.places[p], amount=amount)
