@@ -253,6 +253,7 @@ class Director:
             refunds[player] = refunds.get(player, 0) + self.info.buy_in + self.info.fee
         for t in list(self.tables.values()):
             await self._close_table(t, why)
+        await self._retire_all("cancel")
         self.state = "cancelled"
         self._write("cancel", refunds=refunds)
         self._stop_clock()
@@ -282,6 +283,16 @@ class Director:
         self._start_clock()
         for t in list(self.tables.values()):
             await self._go(t)
+
+    async def _retire_all(self, why: str) -> None:
+        """The end (or a cancel): every tournament chip goes back to its bank (TOUR-02:
+        none is left in anyone's account once the tournament is over)."""
+        for player in list(dict.fromkeys(self.entries)):
+            chips = await self.wallet.refresh(player)
+            if chips and self.wallet.chips is not None:
+                await self.wallet.chips.retire(player, chips,
+                                               key=f"{self.info.id}:{why}:{player}")
+        self.stacks.clear()
 
     async def _cash_changed(self, player: str) -> None:
         """A booking moved the player's cash: their balance as the process shows it (and
@@ -682,10 +693,7 @@ class Director:
         self._write("finish", pool=self.pool, paid=paid)
         for t in list(self.tables.values()):
             await self._close_table(t, "finished")
-        if winner is not None:
-            chips = self.stacks.pop(winner, 0)
-            if self.wallet.chips is not None and chips:
-                await self.wallet.chips.retire(winner, chips, key=f"{self.info.id}:retire")
+        await self._retire_all("finish")
         self.state = "finished"
         self._stop_clock()
         if winner is not None and self.tell is not None:

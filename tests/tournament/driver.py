@@ -109,10 +109,13 @@ class Room:
         return acted
 
     async def run(self, d: Director, *, max_steps: int = 200_000,
-                  until: Any = None) -> None:
-        """Play until the tournament ends (or ``until()`` is true)."""
+                  until: Any = None, check: Any = None) -> None:
+        """Play until the tournament ends (or ``until()`` is true); ``check()`` (a
+        coroutine) runs whenever the room has settled."""
         for _ in range(max_steps):
             await self.settle(d)
+            if check is not None:
+                await check()
             if d.state in ("finished", "cancelled") or (until is not None and until()):
                 return
             if not await self.act_once():
