@@ -40,7 +40,7 @@ export const EVENT_TYPES = Object.freeze(["snapshot", "seated", "left", "sat_out
 export const TOURNAMENT_GAMES = Object.freeze(["holdem", "manila", "manila3", "draw", "stud5", "stud7"]);
 export const TOURNAMENT_KINDS = Object.freeze(["sng", "scheduled"]);
 export const TOURNAMENT_STATES = Object.freeze(["registering", "running", "finished", "cancelled"]);
-export const TOURNAMENT_SEAT_REASONS = Object.freeze(["start", "balance", "break", "late", "re_entry"]);
+export const TOURNAMENT_SEAT_REASONS = Object.freeze(["start", "balance", "break", "late", "re_entry", "restore"]);
 export const TOURNAMENT_REQUEST_TYPES = Object.freeze(["tournaments", "tournament", "unfollow_tournament", "tournament_register", "tournament_unregister", "tournament_rebuy", "tournament_add_on", "create_tournament", "cancel_tournament"]);
 export const TOURNAMENT_MESSAGE_TYPES = Object.freeze(["tournaments", "tournament", "tournament_seat", "tournament_result"]);
 

@@ -145,7 +145,8 @@ TOURNAMENT_KINDS: Final = ("sng", "scheduled")
 TOURNAMENT_STATES: Final = ("registering", "running", "finished", "cancelled")
 #: ``why`` of a ``tournament_seat`` push: the first draw (TOUR-04), a move to balance
 #: (TOUR-06), a broken table (TOUR-08), a late entry or a re-entry (TOUR-14).
-TOURNAMENT_SEAT_REASONS: Final = ("start", "balance", "break", "late", "re_entry")
+TOURNAMENT_SEAT_REASONS: Final = ("start", "balance", "break", "late", "re_entry",
+                                   "restore")
 #: ``kind`` of a ``posted`` event (``straddle``: a home game's house rule, STRAD-01).
 POST_KINDS: Final = ("blind", "ante", "bring_in", "over_blind", "straddle")
 

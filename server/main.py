@@ -83,6 +83,7 @@ from server.table.house import jackpot_terms
 from server.table.jackpot import EmbeddedJackpot
 from server.tournament.hall import Hall
 from server.tournament.hall import Requests as TournamentRequests
+from server.tournament.saved import SavedTournaments
 
 log = logging.getLogger("server.main")
 
@@ -133,6 +134,7 @@ class App:
     room: Room | None = None  # cluster mode only: the room's limits (server.net.roomwide)
     lan_addresses: Callable[[], tuple[str, ...]] = lan_addresses  # (tests give their own)
     bots: PracticeBots | None = None  # the practice tables' bots (issue 24, server.practice_bots)
+    hall: Hall | None = None  # the process's tournaments (issue 27, server.tournament)
 
 
 def build_store(config: Config) -> Store:
@@ -157,6 +159,10 @@ async def start_ledger(app: App) -> None:
     log.info("event=ledger_started node=%s run=%s voided=%d cashed_out=%d", ledger.node,
              ledger.run, len(recovery.voided), len(recovery.cashed_out))
     await app.sessions.start()
+    if app.hall is not None:  # TOUR-15: after the recovery gave the tables' chips back
+        restored = await app.hall.restore_all()
+        if restored:
+            log.info("event=tournaments_restored count=%d", restored)
 
 
 def fence_jackpot(jackpot: JackpotService, lease: Lease) -> None:
@@ -204,6 +210,8 @@ def build_app(config: Config) -> App:
                 call_later=registry.clock.call_later,
                 tell=lambda player, msg: edge.send_to_player(player, msg))
     router.tournaments = TournamentRequests(hall)  # issue 27
+    if config.redis_url is None:  # (the data directory's files: TOUR-15)
+        hall.saved = SavedTournaments(config.data_dir / "tournaments")
     bots = PracticeBots(sessions.bot_token, think=config.practice_think,
                         revoke=sessions.revoke)
     registry.start_bots = bots.start  # practice tables: bots on the server's own WebSocket
@@ -242,7 +250,7 @@ def build_app(config: Config) -> App:
             jackpot.bus = directory.bus
     return App(config=config, wallet=wallet, registry=registry, metrics=metrics,
                sessions=sessions, edge=edge, router=router, http=http, jackpot=jackpot,
-               operator=operator, directory=directory, room=room, bots=bots)
+               operator=operator, directory=directory, room=room, bots=bots, hall=hall)
 
 
 async def _end_sessions(sessions: Sessions, router: Router, player_id: str) -> int:

@@ -97,6 +97,7 @@ class _Table:
     last_big_blind: int | None = None
     dealt: bool = False
     in_hand: bool = False  # between its hand's deal and its report of the end
+    hand: str | None = None  # the hand it is playing
     pending: bool = False  # its next deal is due after the pause (a break cancels it)
     level: int = 0  # the level whose stakes it deals
     hands: int = 0
@@ -111,8 +112,10 @@ class Director:
                  now: Callable[[], float], call_later: Callable[[float, Callable[[], None]],
                                                                 Any],
                  pick: Pick, on_change: Callable[[Director], None] | None = None,
-                 tell: Callable[[str, dict[str, Any]], None] | None = None) -> None:
+                 tell: Callable[[str, dict[str, Any]], None] | None = None,
+                 fields: dict[str, Any] | None = None) -> None:
         self.info = info
+        self.fields = fields or {}  # the request it was created from (saved, for a restore)
         self.config = config
         self.registrar = registrar
         self.wallet = TournamentWallet(wallet, info.id)
@@ -193,7 +196,8 @@ class Director:
         self.inbox.put_nowait(run)
         return await fut
 
-    def _write(self, kind: str, **fields: Any) -> None:
+    def write(self, kind: str, **fields: Any) -> None:
+        """One record of the tournament's log (docs/rules.md 5.1)."""
         self.log.append({"n": len(self.log) + 1, "kind": kind, **fields})
 
     # ================================================================ registration
@@ -255,7 +259,7 @@ class Director:
             await self._close_table(t, why)
         await self._retire_all("cancel")
         self.state = "cancelled"
-        self._write("cancel", refunds=refunds)
+        self.write("cancel", refunds=refunds)
         self._stop_clock()
         return None
 
@@ -270,16 +274,16 @@ class Director:
         players = list(dict.fromkeys(self.entries))
         draw = draw_seats(players, s.seats, self.pick)
         self.shares = info.shares or default_shares(len(self.entries))
-        self._write("start", seats=s.seats, paid=len(self.shares), entries=players,
+        self.write("start", seats=s.seats, paid=len(self.shares), entries=players,
                     draw={p: list(v) for p, v in draw.items()}, stack=s.starting_stack)
         if s.late_until == 0:
-            self._write("prizes", pool=self.pool, shares=list(self.shares))
+            self.write("prizes", pool=self.pool, shares=list(self.shares))
         self._new_level(1)
         for number in sorted({t for t, _ in draw.values()}):
-            self._open_table(number)
+            self.open_table(number)
         for player, (number, seat) in draw.items():
             await self._issue(player, s.starting_stack, f"start:{player}")
-            await self._seat(player, number, seat, s.starting_stack, "start")
+            await self.seat(player, number, seat, s.starting_stack, "start")
         self._start_clock()
         for t in list(self.tables.values()):
             await self._go(t)
@@ -305,7 +309,7 @@ class Director:
         await self.wallet.issue(player, amount, key=f"{self.info.id}:{key}")
         self.stacks[player] = self.stacks.get(player, 0) + amount
 
-    def _open_table(self, number: int) -> _Table:
+    def open_table(self, number: int) -> _Table:
         table_id = f"{self.info.id}.{number}"
         desk = TourneyDesk(self.info.id, _Hooks(self))
         actor = self.registrar.open_tournament_table(table_id, self._spec(self.level, number),
@@ -326,7 +330,7 @@ class Director:
         spec = build_spec(req, self.config, name=f"{self.info.name} {number}")
         return dataclasses.replace(spec, min_buy_in=1, max_buy_in=spec.max_buy_in)
 
-    async def _seat(self, player: str, number: int, seat: int, stack: int,
+    async def seat(self, player: str, number: int, seat: int, stack: int,
                     why: str) -> bool:
         t = self.tables[number]
         name = self.names.get(player, player)
@@ -362,6 +366,13 @@ class Director:
             self._timer.cancel()
             self._timer = None
 
+    async def resume_play(self) -> None:
+        """After a restore (TOUR-15): the clock runs on from where it stopped and every
+        table deals again."""
+        self._start_clock()
+        for t in list(self.tables.values()):
+            await self._go(t)
+
     def clock_state(self) -> float | None:
         """Seconds left in the level (or the break) now; None before the start, after the
         end, or for a level counted in hands."""
@@ -394,10 +405,10 @@ class Director:
         st = self._clock.at(self.running(), ended=self.ended)
         if st.on_break and not self.on_break:
             self.on_break = True
-            self._write("break", level=self.level)
+            self.write("break", level=self.level)
         elif not st.on_break and self.on_break:
             self.on_break = False
-            self._write("resume", level=st.level)
+            self.write("resume", level=st.level)
         if st.level != self.level and not st.on_break:
             self._new_level(st.level)
         if not self.on_break:
@@ -410,7 +421,7 @@ class Director:
         self.level = number
         self.level_hands = {}
         lv: Level = self.info.structure.level(number)
-        self._write("level", level=number, game=lv.game,
+        self.write("level", level=number, game=lv.game,
                     stakes=dataclasses.asdict(lv.stakes) | {"blinds": list(lv.stakes.blinds)})
         s = self.info.structure
         if s.late_until and number == s.late_until + 1:
@@ -418,14 +429,14 @@ class Director:
 
     def _close_registration(self) -> None:
         self.shares = self.info.shares or default_shares(len(self.entries))
-        self._write("prizes", pool=self.pool, shares=list(self.shares))
+        self.write("prizes", pool=self.pool, shares=list(self.shares))
 
     # ================================================================ the tables' reports
     def dealt(self, r: HandDealt) -> None:
         t = self._table(r.table)
         if t is None:
             return
-        t.in_hand, t.dealt = True, True
+        t.in_hand, t.dealt, t.hand = True, True, r.hand
         t.hands += 1
         self.level_hands[t.number] = self.level_hands.get(t.number, 0) + 1
         lv = self.info.structure.level(self.level)
@@ -436,7 +447,7 @@ class Director:
         if r.blinds:
             t.last_big_blind = r.blinds[-1]
         self.start_stacks[r.table] = dict(r.stacks)
-        self._write("hand_start", table=str(t.number), hand=r.hand, level=t.level,
+        self.write("hand_start", table=str(t.number), hand=r.hand, level=t.level,
                     players=dict(r.players), stacks=dict(r.stacks), button=r.button,
                     blinds=list(r.blinds))
 
@@ -455,9 +466,9 @@ class Director:
         stacks = {p: self.stacks[p] for p in t.players.values()}
         seats = {p: seat for seat, p in t.players.items()}
         if r.voided:
-            self._write("void", table=str(t.number), hand=r.hand, stacks=stacks)
+            self.write("void", table=str(t.number), hand=r.hand, stacks=stacks)
         else:
-            self._write("hand_end", table=str(t.number), hand=r.hand, stacks=stacks,
+            self.write("hand_end", table=str(t.number), hand=r.hand, stacks=stacks,
                         seats=seats)
         start = self.start_stacks.pop(r.table, {})
         outs = [Out(p, start.get(p, 0), r.high_cards.get(p, (0, 0)))
@@ -494,7 +505,7 @@ class Director:
         if tied:  # POT-01 names who takes a tied prize's odd chips (the best-placed tie's)
             high = {o.player: o.high_card for o in outs}
             odd = min(tied[0][1], key=lambda p: (tuple(-x for x in high[p]), p))
-        self._write("out", places=places, hand=hand, tie_odd_chip=odd if tied else None)
+        self.write("out", places=places, hand=hand, tie_odd_chip=odd if tied else None)
         for p, place_no in places.items():
             if self.tell is not None:
                 self.tell(p, pt.tournament_result(tournament=self.info.id, place=place_no,
@@ -525,7 +536,7 @@ class Director:
         on = hand_for_hand(len(self.stacks), len(self.shares) or 1, playing, self.hfh)
         if on != self.hfh:
             self.hfh = on
-            self._write("hand_for_hand", on=on)
+            self.write("hand_for_hand", on=on)
             for x in self.tables.values():  # this round: the hands running now
                 x.round_done = not x.in_hand
         if self.hfh:
@@ -548,16 +559,16 @@ class Director:
         assert mv.src is not None
         player = mv.player
         stack = await self._unseat(player)
-        self._write("move", player=player, **{"from": [str(mv.src[0]), mv.src[1]]},
+        self.write("move", player=player, **{"from": [str(mv.src[0]), mv.src[1]]},
                     to=[str(mv.dst[0]), mv.dst[1]], why=mv.why)
-        await self._seat(player, mv.dst[0], mv.dst[1], stack, mv.why)
+        await self.seat(player, mv.dst[0], mv.dst[1], stack, mv.why)
 
     async def _close_table(self, t: _Table, why: str) -> None:
         t.pending = False
         for p in list(t.players.values()):
             self.stacks[p] = await self._unseat(p)
         self.tables.pop(t.number, None)
-        self._write("close_table", table=str(t.number))
+        self.write("close_table", table=str(t.number))
         await t.actor.ask(lambda: t.actor.close_for_good(f"tournament {why}"))
 
     async def _go(self, t: _Table) -> None:
@@ -650,7 +661,7 @@ class Director:
         if not await t.actor.ask(lambda: add_chips(t.actor, player, amount)):
             log.error("event=tournament_chips_failed tournament=%s player=%s", info.id, player)
         self.stacks[player] += amount
-        self._write("chips", player=player, amount=amount, why=why)
+        self.write("chips", player=player, amount=amount, why=why)
         return None
 
     # ================================================================ late entries, the end
@@ -660,11 +671,11 @@ class Director:
         stack = self.info.structure.starting_stack
         await self._issue(player, stack, f"enter:{player}:{self.entry_no[player]}")
         if mv is None:  # every table full: a new one
-            t = self._open_table(max(self.tables, default=0) + 1)
+            t = self.open_table(max(self.tables, default=0) + 1)
             mv = Move(player, None, (t.number, 0), why)
-        self._write("enter", player=player, to=[str(mv.dst[0]), mv.dst[1]], stack=stack,
+        self.write("enter", player=player, to=[str(mv.dst[0]), mv.dst[1]], stack=stack,
                     why=why)
-        await self._seat(player, mv.dst[0], mv.dst[1], stack, mv.why)
+        await self.seat(player, mv.dst[0], mv.dst[1], stack, mv.why)
         await self._go(self.tables[mv.dst[0]])
 
     async def _finish(self) -> None:
@@ -689,8 +700,8 @@ class Director:
                 await self._cash_changed(p)
             paid[p] = amount
             self.prizes[p] = amount
-            self._write("payout", player=p, place=self.places[p], amount=amount)
-        self._write("finish", pool=self.pool, paid=paid)
+            self.write("payout", player=p, place=self.places[p], amount=amount)
+        self.write("finish", pool=self.pool, paid=paid)
         for t in list(self.tables.values()):
             await self._close_table(t, "finished")
         await self._retire_all("finish")

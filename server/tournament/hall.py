@@ -27,6 +27,7 @@ from server.ledger.tournaments import TournamentBook
 from server.ledger.wallet import Wallet
 from server.tournament.director import Director, Registrar, TournamentInfo
 from server.tournament.prizes import check_shares, default_shares, prizes
+from server.tournament.saved import SavedTournaments, restore
 from server.tournament.structure import StructureError, build_structure
 
 __all__ = ["Follower", "Hall"]
@@ -72,15 +73,32 @@ class Hall:
         self.followers: dict[str, weakref.WeakSet[Any]] = {}
         self._n = 0
         self.max_open = 200  # open tournaments (registering or running) in the process
+        self.saved: SavedTournaments | None = None  # the data directory's (TOUR-15)
 
     # ================================================================ create
     def create(self, fields: Mapping[str, Any], *, host: str | None) -> Director:
         """A new tournament from a ``create_tournament`` request's fields (or the
-        operator's); raises ProtocolError (``bad_structure``, ``too_many_tournaments``)."""
+        operator's); raises ProtocolError (``bad_structure``, ``server_busy``)."""
         open_now = sum(1 for d in self.directors.values()
                        if d.state in ("registering", "running"))
         if open_now >= self.max_open:
             raise _err("server_busy", "Too many tournaments are open; try later.")
+        self._n += 1
+        tid = f"T{self._n}-" + "".join(_ALPHABET[secrets.randbelow(36)] for _ in range(8))
+        private = bool(fields.get("private", False))
+        info = self.info_of(fields, tid=tid, host=host,
+                            invite=secrets.token_urlsafe(9) if private else None)
+        d = self._director(info, fields)
+        d.start_task()
+        self._schedule(d)
+        log.info("event=tournament_created tournament=%s game=%s kind=%s capacity=%d host=%s",
+                 tid, info.game, info.kind, info.capacity, host)
+        return d
+
+    def info_of(self, fields: Mapping[str, Any], *, tid: str, host: str | None,
+                invite: str | None) -> TournamentInfo:
+        """A tournament's description from a request's fields, its poker meaning checked
+        (raises ProtocolError ``bad_structure``)."""
         game = str(fields.get("game", "holdem"))
         if game not in _POT_GAMES:
             raise _err("bad_structure", "Tournaments play the games played player against "
@@ -108,27 +126,59 @@ class Hall:
             shares = tuple(shares_raw)
         if kind == "sng" and capacity > 10 * structure.seats:
             raise _err("bad_structure", "a sit-and-go seats at most ten tables")
-        self._n += 1
-        tid = f"T{self._n}-" + "".join(_ALPHABET[secrets.randbelow(36)] for _ in range(8))
-        private = bool(fields.get("private", False))
-        info = TournamentInfo(
-            id=tid, name=str(fields.get("name") or f"Tournament {self._n}"), game=game,
-            structure_name=structure_name, kind=kind, buy_in=int(fields.get("buy_in", 0)),
-            fee=int(fields.get("fee", 0)), capacity=capacity, structure=structure,
-            min_field=int(fields.get("min_field") or 2),
-            starts_at=fields.get("starts_at"), private=private, host=host,
-            invite=secrets.token_urlsafe(9) if private else None, shares=shares)
+        return TournamentInfo(
+            id=tid, name=str(fields.get("name") or f"Tournament {tid.split('-')[0][1:]}"),
+            game=game, structure_name=structure_name, kind=kind,
+            buy_in=int(fields.get("buy_in", 0)), fee=int(fields.get("fee", 0)),
+            capacity=capacity, structure=structure,
+            min_field=int(fields.get("min_field") or 2), starts_at=fields.get("starts_at"),
+            private=bool(fields.get("private", False)), host=host, invite=invite,
+            shares=shares)
+
+    def _director(self, info: TournamentInfo, fields: Mapping[str, Any]) -> Director:
         d = Director(info, config=self.config, registrar=self.registrar, wallet=self.wallet,
                      book=self.book, now=self.now, call_later=self.call_later,
-                     pick=self.pick, on_change=self._changed, tell=self.tell)
-        self.directors[tid] = d
-        d.start_task()
-        if kind == "scheduled" and info.starts_at is not None:
-            delay = max(0.0, float(info.starts_at) - self.wall())
-            self.call_later(delay, lambda: d.inbox.put_nowait(d.start_scheduled))
-        log.info("event=tournament_created tournament=%s game=%s kind=%s capacity=%d host=%s",
-                 tid, game, kind, capacity, host)
+                     pick=self.pick, on_change=self._changed, tell=self.tell,
+                     fields=_plain(fields))
+        self.directors[info.id] = d
         return d
+
+    def _schedule(self, d: Director) -> None:
+        """TOUR-03: a scheduled tournament starts at its time."""
+        if d.info.kind == "scheduled" and d.info.starts_at is not None \
+                and d.state == "registering":
+            delay = max(0.0, float(d.info.starts_at) - self.wall())
+            self.call_later(delay, lambda: d.inbox.put_nowait(d.start_scheduled))
+
+    async def restore_all(self) -> int:
+        """TOUR-15: every saved tournament that had not ended, back as it was (before any
+        request is served; after the ledger's recovery returned the tables' chips)."""
+        if self.saved is None:
+            return 0
+        n = 0
+        for state, records in list(self.saved.load()):
+            tid = state["id"]
+            try:
+                number = int(tid.split("-")[0][1:])
+            except ValueError:
+                continue
+            self._n = max(self._n, number)
+            if state["state"] not in ("registering", "running") or tid in self.directors:
+                continue
+            try:
+                info = self.info_of(state["fields"], tid=tid, host=state["host"],
+                                    invite=state["invite"])
+            except ProtocolError:
+                log.exception("event=tournament_restore_failed tournament=%s", tid)
+                continue
+            d = self._director(info, state["fields"])
+            await restore(d, state, records)
+            d.start_task()
+            if d.state == "running":
+                d.inbox.put_nowait(d.resume_play)
+            self._schedule(d)
+            n += 1
+        return n
 
     # ================================================================ find and show
     def find(self, tid: str, player: str | None, invite: str | None = None,
@@ -212,9 +262,26 @@ class Hall:
             ws.discard(conn)
 
     def _changed(self, d: Director) -> None:
-        """After each item of a director: every follower gets the new state (their own)."""
+        """After each item of a director: its state saved (TOUR-15), every follower gets
+        the new state (their own)."""
+        if self.saved is not None:
+            try:
+                self.saved.save(d)
+            except OSError:
+                log.exception("event=tournament_save_failed tournament=%s", d.info.id)
         for conn in list(self.followers.get(d.info.id, ())):
             conn.reply({"type": "tournament", **self.state_for(d, conn.player_id)})
+
+
+def _plain(fields: Mapping[str, Any]) -> dict[str, Any]:
+    """A request's fields as JSON data (tuples to lists)."""
+    def conv(v: Any) -> Any:
+        if isinstance(v, (list, tuple)):
+            return [conv(x) for x in v]
+        if isinstance(v, Mapping):
+            return {str(k): conv(x) for k, x in v.items()}
+        return v
+    return {str(k): conv(v) for k, v in fields.items()}
 
 
 def _level(lv: Any) -> dict[str, Any] | None:

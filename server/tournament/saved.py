@@ -1,0 +1,130 @@
+"""A tournament survives its process: its state saved after each decision, and restored (TOUR-15).
+
+Rule of this module: :class:`SavedTournaments` keeps, per tournament, one JSON file of its
+state (rewritten atomically after each item its director handles that changed it) and its log
+as JSON lines (appended, never rewritten), in the data directory's ``tournaments/``. Chips are
+never saved here: the ledger holds them (``tchips:<tid>:<player>``, and a crash's clean-up,
+``Ledger.recover``, returns every tournament table's chips there, the running hand voided).
+:func:`restore` rebuilds a director from its file and the ledger: the level, the clock's
+running time, every seat, place and payout come back; each table's hand that was running is
+logged ``void`` with the stacks it started with (which is what the ledger holds), its table
+reopens, and play goes on.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from server.tournament.director import Director, _Table
+
+__all__ = ["SavedTournaments", "restore", "snapshot"]
+
+log = logging.getLogger("server.tournament")
+
+
+def snapshot(d: Director) -> dict[str, Any]:
+    """What of ``d`` a restore needs (its log apart; no chips)."""
+    return {
+        "fields": d.fields, "id": d.info.id, "host": d.info.host, "invite": d.info.invite,
+        "state": d.state, "names": d.names, "entries": d.entries, "entry_no": d.entry_no,
+        "seat_of": {p: list(v) for p, v in d.seat_of.items()},
+        "places": d.places, "prizes": d.prizes,
+        "high": {p: list(v) for p, v in d.high.items()},
+        "level": d.level, "on_break": d.on_break, "running": d.running(),
+        "ended": {str(k): v for k, v in d.ended.items()}, "hfh": d.hfh,
+        "shares": list(d.shares), "pool": d.pool, "bought": d.bought, "buys": d.buys,
+        "add_ons": [list(x) for x in d.add_ons],
+        "tables": [{"number": t.number, "players": {str(s): p for s, p in t.players.items()},
+                    "last_big_blind": t.last_big_blind, "dealt": t.dealt,
+                    "level": t.level, "hands": t.hands,
+                    "running": t.hand if t.in_hand else None}
+                   for t in d.tables.values()],
+    }
+
+
+class SavedTournaments:
+    """The files of every tournament of a data directory (see the module docstring)."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self._logged: dict[str, int] = {}  # tournament -> records already appended
+
+    def _state(self, tid: str) -> Path:
+        return self.root / f"{tid}.json"
+
+    def _log(self, tid: str) -> Path:
+        return self.root / f"{tid}.log.jsonl"
+
+    def save(self, d: Director) -> None:
+        """After an item of ``d``: its new log records appended, its state rewritten."""
+        self.root.mkdir(parents=True, exist_ok=True)
+        tid = d.info.id
+        done = self._logged.get(tid, 0)
+        if len(d.log) > done:
+            with self._log(tid).open("a", encoding="utf-8") as f:
+                for rec in d.log[done:]:
+                    f.write(json.dumps(rec, separators=(",", ":")) + "\n")
+                f.flush()
+                os.fsync(f.fileno())
+            self._logged[tid] = len(d.log)
+        tmp = self._state(tid).with_suffix(".tmp")
+        tmp.write_text(json.dumps(snapshot(d), separators=(",", ":")), encoding="utf-8")
+        os.replace(tmp, self._state(tid))
+
+    def load(self) -> Iterator[tuple[dict[str, Any], list[dict[str, Any]]]]:
+        """Every saved tournament: its state and its log."""
+        if not self.root.is_dir():
+            return
+        for path in sorted(self.root.glob("*.json")):
+            try:
+                state = json.loads(path.read_text(encoding="utf-8"))
+                lines = self._log(state["id"]).read_text(encoding="utf-8").splitlines() \
+                    if self._log(state["id"]).exists() else []
+                records = [json.loads(x) for x in lines if x.strip()]
+            except (OSError, ValueError, KeyError):
+                log.exception("event=tournament_file_unreadable path=%s", path)
+                continue
+            self._logged[state["id"]] = len(records)
+            yield state, records
+
+
+async def restore(d: Director, state: dict[str, Any], records: list[dict[str, Any]]) -> None:
+    """Put ``state`` back into the fresh director ``d`` (built from ``state["fields"]``) and,
+    when it was running, reopen its tables from the ledger's chips (TOUR-15). Runs before
+    the director's task starts."""
+    d.log = records
+    d.state = state["state"]
+    d.names, d.entries, d.entry_no = state["names"], state["entries"], state["entry_no"]
+    d.places, d.prizes = state["places"], state["prizes"]
+    d.high = {p: (v[0], v[1]) for p, v in state["high"].items()}
+    d.level, d.on_break, d.hfh = state["level"], state["on_break"], state["hfh"]
+    d.elapsed = float(state["running"])
+    d.ended = {int(k): v for k, v in state["ended"].items()}
+    d.shares, d.pool, d.bought = tuple(state["shares"]), state["pool"], state["bought"]
+    d.buys = state["buys"]
+    d.add_ons = {(p, n) for p, n in state["add_ons"]}
+    if d.state != "running":
+        return
+    placed = set(d.places)
+    for player in dict.fromkeys(d.entries):
+        if player not in placed:
+            d.stacks[player] = await d.wallet.refresh(player)
+    for saved in state["tables"]:
+        if saved["running"] is not None:  # its hand was voided by the crash's clean-up
+            stacks = {p: d.stacks.get(p, 0) for p in saved["players"].values()}
+            d.write("void", table=str(saved["number"]), hand=saved["running"],
+                    stacks=stacks)
+    for saved in state["tables"]:
+        t: _Table = d.open_table(saved["number"])
+        t.last_big_blind, t.dealt = saved["last_big_blind"], saved["dealt"]
+        t.level, t.hands = saved["level"], saved["hands"]
+        for seat_s, player in saved["players"].items():
+            if d.stacks.get(player, 0) > 0:
+                await d.seat(player, t.number, int(seat_s), d.stacks[player], "restore")
+    log.info("event=tournament_restored tournament=%s level=%d tables=%d players=%d",
+             d.info.id, d.level, len(d.tables), len(d.stacks))
