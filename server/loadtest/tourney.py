@@ -72,6 +72,7 @@ class TournamentBot(Bot):
         self.done = asyncio.Event()
         self.seatings: list[Msg] = []  # every `tournament_seat` received, in order
         self.results = 0  # `tournament_result` messages received (one is right)
+        self.closed_tables: set[str] = set()  # `table_closed` seen: nothing to unwatch
         self._watch_lock = asyncio.Lock()
 
     async def register(self, tournament: str) -> Msg:
@@ -92,6 +93,8 @@ class TournamentBot(Bot):
                 self._turn_no += 1
                 self.done.set()
             return
+        if kind == "table_closed":
+            self.closed_tables.add(str(msg.get("table")))
         if kind == "left" and msg.get("table") == self.table and msg.get("seat") == self.seat:
             self.seat = None  # busted (or moved): the director took the seat
             return
@@ -105,7 +108,9 @@ class TournamentBot(Bot):
         self.track = self.tracks[new]
         self.cards = []
         self.last_seq = 0
-        self.spawn(self._follow_table(old, new))
+        # a table broken (`break`) closes by itself, which ends the watch: only a `balance`
+        # move leaves a table open behind
+        self.spawn(self._follow_table(old if msg.get("why") == "balance" else "", new))
 
     async def _follow_table(self, old: str, new: str) -> None:
         """Watch ``new`` (its snapshot shows this seat, maybe the turn), unwatch ``old``."""
@@ -113,7 +118,7 @@ class TournamentBot(Bot):
             with contextlib.suppress(ConnectionError, ConnectionClosed, TimeoutError):
                 if new == self.table:
                     await self.follow({"type": "watch", "table": new})
-                if old and old != self.table:
+                if old and old != self.table and old not in self.closed_tables:
                     await self.request({"type": "unwatch", "table": old})
 
     def _resumes(self) -> list[Msg]:

@@ -68,7 +68,7 @@ class TournamentConfig:
     server_args: tuple[str, ...] = ()
     data_root: Path | None = None
     entrants: int = 9
-    kind: str = "sng"
+    kind: str = "auto"  # sng when the field fits a sit-and-go's ten tables, else scheduled
     lead: float = 5.0
     variant: str = "holdem"
     structure: str = "no_limit"
@@ -93,8 +93,8 @@ class TournamentConfig:
             raise ValueError(f"a tournament deals one of {GAMES}, not {self.variant!r}")
         if self.structure not in STRUCTURES:
             raise ValueError(f"unknown structure {self.structure!r}")
-        if self.kind not in ("sng", "scheduled"):
-            raise ValueError("kind is sng or scheduled")
+        if self.kind not in ("auto", "sng", "scheduled"):
+            raise ValueError("kind is auto, sng or scheduled")
         if self.preset not in PRESETS:
             raise ValueError(f"preset is one of {PRESETS}")
         if not 2 <= self.entrants <= 10000 or not 2 <= self.seats <= 10:
@@ -104,15 +104,22 @@ class TournamentConfig:
         if not 0.0 <= self.shove <= 1.0:
             raise ValueError("shove is a probability (0..1)")
 
+    @property
+    def tournament_kind(self) -> str:
+        """``kind``, with ``auto`` read as a sit-and-go when the field fits its ten tables."""
+        if self.kind != "auto":
+            return self.kind
+        return "sng" if self.entrants <= 10 * self.seats else "scheduled"
+
     def create_fields(self, now: float) -> Msg:
         """The ``create_tournament`` fields (``now``: Unix seconds, for ``starts_at``)."""
         settings: Msg = {"seats": self.seats, "preset": self.preset}
         if self.starting_stack is not None:
             settings["starting_stack"] = self.starting_stack
         fields: Msg = {"name": f"load {self.entrants}", "game": self.variant,
-                       "structure": self.structure, "kind": self.kind, "buy_in": self.buy_in,
+                       "structure": self.structure, "kind": self.tournament_kind, "buy_in": self.buy_in,
                        "fee": self.fee, "capacity": self.entrants, "settings": settings}
-        if self.kind == "scheduled":
+        if self.tournament_kind == "scheduled":
             fields.update(starts_at=int(now + self.lead) + 1, min_field=self.entrants)
         return fields
 
