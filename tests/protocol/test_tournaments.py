@@ -156,7 +156,8 @@ def test_every_tournament_type_is_known_and_sampled() -> None:
     assert {m["type"] for m in TOURNAMENT_MESSAGES} == set(TOURNAMENT_MESSAGE_TYPES)
     assert tuple(v for v in VARIANTS if v != "caribbean") == TOURNAMENT_GAMES
     assert TOURNAMENT_STATES == ("registering", "running", "finished", "cancelled")
-    assert TOURNAMENT_SEAT_REASONS == ("start", "balance", "break", "late", "re_entry")
+    assert TOURNAMENT_SEAT_REASONS == ("start", "balance", "break", "late", "re_entry",
+                                       "restore")
 
 
 def test_the_package_exports_the_tournament_requests() -> None:
