@@ -6,6 +6,11 @@ Examples::
     poker-loadtest --url ws://127.0.0.1:8080/ws --variant stud7 --structure fixed_limit \\
         --tables 5 --spectators 10 --hands 500 --think 0.5 --json report.json
     poker-loadtest --spawn --server-cpu 0 --client-cpu 1 --churn 5 --duration 30
+    poker-loadtest --spawn --tournament 180 --seats 9 --preset hyper --json tourney.json
+
+With ``--tournament N`` the run is one tournament of N bots instead of cash tables
+(:mod:`server.loadtest.tourney_run`): a sit-and-go when N fits ten tables, else a
+scheduled tournament starting ``--lead`` seconds after its creation; it plays to the end.
 
 Exit status: 0 when the run had no error answer, no unexpected disconnect and every chip
 accounted for; 1 otherwise; 2 on bad options.
@@ -24,8 +29,9 @@ from protocol import STRUCTURES, VARIANTS
 
 from .report import summary_table, write_html, write_json
 from .runner import RunConfig, run_load
+from .tourney_run import TournamentConfig, run_tournament, tournament_summary
 
-__all__ = ["build_parser", "config_from_args", "main"]
+__all__ = ["build_parser", "config_from_args", "main", "tournament_config_from_args"]
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -73,6 +79,26 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--html", type=Path, default=None, metavar="PATH",
                         help="write the HTML report here")
     parser.add_argument("--quiet", action="store_true", help="no live progress line")
+    tour = parser.add_argument_group("tournament mode (issue 27)")
+    tour.add_argument("--tournament", type=int, default=None, metavar="N",
+                      help="play one tournament of N bots to the end instead of cash tables "
+                           "(--variant, --structure, --think, --seed, --pause: the spawned "
+                           "server's hand pause, default 0, apply)")
+    tour.add_argument("--kind", choices=("auto", "sng", "scheduled"), default="auto",
+                      help="sit-and-go or scheduled (auto: sng when N fits ten tables)")
+    tour.add_argument("--lead", type=float, default=5.0,
+                      help="scheduled: seconds from its creation to its start (default 5)")
+    tour.add_argument("--seats", type=int, default=9, help="seats per table (default 9)")
+    tour.add_argument("--preset", choices=("regular", "turbo", "hyper"), default="hyper",
+                      help="blind structure preset (default hyper)")
+    tour.add_argument("--starting-stack", type=int, default=None, metavar="CHIPS",
+                      help="starting stack (default: the preset's)")
+    tour.add_argument("--buy-in", type=int, default=100, help="buy-in (default 100)")
+    tour.add_argument("--fee", type=int, default=0, help="entry fee (default 0)")
+    tour.add_argument("--shove", type=float, default=0.25, metavar="P",
+                      help="chance a bot's bet or raise is its whole stack (default 0.25)")
+    tour.add_argument("--timeout", type=float, default=900.0,
+                      help="seconds the tournament may take (default 900)")
     return parser
 
 
@@ -88,9 +114,34 @@ def config_from_args(args: argparse.Namespace) -> RunConfig:
         progress=not args.quiet)
 
 
+def tournament_config_from_args(args: argparse.Namespace) -> TournamentConfig:
+    return TournamentConfig(
+        url=args.url, spawn=args.spawn, server_cpu=args.server_cpu, client_cpu=args.client_cpu,
+        server_args=tuple(args.server_arg), data_root=args.data_root,
+        entrants=args.tournament, kind=args.kind, lead=args.lead, variant=args.variant,
+        structure=args.structure, seats=args.seats, preset=args.preset,
+        starting_stack=args.starting_stack, buy_in=args.buy_in, fee=args.fee,
+        pause=args.pause, think=args.think, shove=args.shove, seed=args.seed,
+        encoding=args.encoding, timeout=args.timeout, progress=not args.quiet)
+
+
+def _tournament_main(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
+    try:
+        config = tournament_config_from_args(args)
+    except ValueError as error:
+        parser.error(str(error))
+    report = asyncio.run(run_tournament(config))
+    print(tournament_summary(report))
+    if args.json is not None:
+        args.json.write_text(json.dumps(report.to_dict(), indent=2) + "\n")
+    return 0 if report.ok else 1
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
+    if args.tournament is not None:
+        return _tournament_main(parser, args)
     try:
         config = config_from_args(args)
     except ValueError as error:
