@@ -26,6 +26,8 @@ import { dispatch, page, store } from "./page.js";
 import { PokerSocket } from "./socket.js";
 import { renderTable, renderTop } from "./table-render.js";
 import { setupTable } from "./table-page.js";
+import { tournamentRoute } from "./tournament-format.js";
+import { renderTournaments, setupTournaments, tournamentRouted } from "./tournament-page.js";
 import { $, setHTML, show } from "./ui/dom.js";
 import { stripHTML } from "./ui/strip.js";
 import { tickClocks } from "./ui/table.js";
@@ -99,7 +101,7 @@ function dispatched(msg) {
 
 // ------------------------------------------------------------------ routing
 function parseRoute() {
-  return routeOf(location.hash);
+  return tournamentRoute(location.hash, location.search) || routeOf(location.hash);
 }
 
 /** The invite code to bring to table `id` (the link's, else the one kept for it). */
@@ -130,6 +132,7 @@ async function onRoute() {
     openTable(next.id, next.watch, next);
   }
   if (next.view === "lobby") refreshTables();
+  tournamentRouted(prev, next);
   page.actionsKey = "";
   render();
 }
@@ -240,8 +243,9 @@ function render() {
   show($("#lobby"), page.route.view === "lobby");
   show($("#table-view"), page.route.view === "table");
   if (page.route.view === "lobby") renderLobby(state);
-  else renderTable(state);
+  else if (page.route.view === "table") renderTable(state);
   renderHome(state);
+  renderTournaments(state);
   document.body.dataset.view = page.route.view;
   document.body.dataset.status = state.status;
 }
@@ -303,6 +307,7 @@ async function boot() {
   setupTable();
   setupHistory();
   setupHost();
+  setupTournaments();
   setupChrome();
   window.addEventListener("hashchange", onRoute);
   window.addEventListener("pagehide", saveOpenTable); // a reload: what was seen last is kept

@@ -45,6 +45,11 @@ export const FRIENDLY = {
   account_frozen: "Your account is frozen by the room: you can watch, but not sit or chat. Contact the room if you think this is a mistake.",
   account_muted: "The room has muted your chat: your messages are not sent.",
   not_allowed: "That is not possible here.",
+  unknown_tournament: "No such tournament (a private one opens only from its invite link).",
+  registration_closed: "Registration for this tournament is closed.",
+  tournament_full: "This tournament is full.",
+  already_registered: "You are already registered in this tournament.",
+  not_registered: "You are not registered in this tournament.",
 };
 
 const DEVELOPER = /[<>=_]|\([A-Z]+-\d+\)|`|\bneed\b|\bmust be an?\b (int|number|string)/;
