@@ -10,7 +10,8 @@ The run, step by step:
    ``hello`` as guests (in batches of ``connect_batch``).
 2. The host creates the tournament: a sit-and-go of ``capacity`` = entrants (it starts at
    the last registration, TOUR-03), or a scheduled one (``starts_at`` ``lead`` seconds ahead,
-   ``min_field`` = ``capacity`` = entrants), and follows it. The measured window opens.
+   ``min_field`` = ``capacity`` = entrants; by default 5 s plus 1 s per 40 entrants, as
+   registrations are booked one by one, ~100/s measured), and follows it. The measured window opens.
 3. Every bot registers; each is seated by the director, plays, is moved, and gets its
    ``tournament_result``. The run waits for all of them (at most ``timeout`` seconds).
 4. The window closes; the results are checked as an outside client can: each bot got
@@ -69,7 +70,7 @@ class TournamentConfig:
     data_root: Path | None = None
     entrants: int = 9
     kind: str = "auto"  # sng when the field fits a sit-and-go's ten tables, else scheduled
-    lead: float = 5.0
+    lead: float | None = None  # scheduled: seconds to the start (None: 5 + entrants / 40)
     variant: str = "holdem"
     structure: str = "no_limit"
     seats: int = 9
@@ -99,7 +100,7 @@ class TournamentConfig:
             raise ValueError(f"preset is one of {PRESETS}")
         if not 2 <= self.entrants <= 10000 or not 2 <= self.seats <= 10:
             raise ValueError("need 2..10000 entrants and 2..10 seats")
-        if min(self.think, self.pause, self.lead, self.buy_in, self.fee) < 0:
+        if min(self.think, self.pause, self.lead or 0, self.buy_in, self.fee) < 0:
             raise ValueError("think, pause, lead, buy-in and fee must not be negative")
         if not 0.0 <= self.shove <= 1.0:
             raise ValueError("shove is a probability (0..1)")
@@ -121,7 +122,8 @@ class TournamentConfig:
                        "buy_in": self.buy_in, "fee": self.fee, "capacity": self.entrants,
                        "settings": settings}
         if self.tournament_kind == "scheduled":
-            fields.update(starts_at=int(now + self.lead) + 1, min_field=self.entrants)
+            lead = self.lead if self.lead is not None else 5.0 + self.entrants / 40
+            fields.update(starts_at=int(now + lead) + 1, min_field=self.entrants)
         return fields
 
 
