@@ -445,15 +445,17 @@ class TableActor:
             self.use_spec(spec)
         if self.in_hand or not self.lifecycle.may_start_hand:
             return None
-        await self.dealer.start()
-        d = self.dealer
-        if not self.in_hand or d.hand_id is None:
-            return None
-        report = HandDealt(self.table_id, d.hand_id, {p: s for s, p in d.hand_owner.items()},
-                           {d.hand_owner[s]: v for s, v in d.start_stacks.items()},
-                           d.button, d.blinds)
-        self.tourney.dealt(report)
-        return report
+        self.tourney.last_dealt = None
+        await self.dealer.start()  # (calls hand_dealt; the hand may even end at once)
+        return self.tourney.last_dealt
+
+    def hand_dealt(self) -> None:
+        if self.tourney is not None:
+            d = self.dealer
+            assert d.hand_id is not None
+            self.tourney.dealt(HandDealt(
+                self.table_id, d.hand_id, {p: s for s, p in d.hand_owner.items()},
+                {d.hand_owner[s]: v for s, v in d.start_stacks.items()}, d.button, d.blinds))
 
     def use_spec(self, spec: TableSpec) -> None:
         """The table's stakes and settings from now on (a host's change, between hands)."""

@@ -45,7 +45,8 @@ class BlindPlan:
                       else next_positions(prev, players, n_seats).button)
             self.positions = Positions(button, ())
             return button, None, players, []
-        if self.positions is None:
+        if self.positions is None or not self.positions.blinds:  # (or after a stud level
+            # of a tournament's mixed rotation, TOUR-05: the blinds start again)
             pos = first_positions(players, n_blinds, n_seats, heads_up_button_first_blind=hu)
             for s in players:  # the first hand deals everyone in
                 seats[s].wait_for_bb = False  # type: ignore[union-attr]

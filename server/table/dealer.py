@@ -119,6 +119,7 @@ class Dealer:
         log.debug("event=hand_started table=%s hand=%s players=%d", t.table_id,
                   self.hand_id, len(placement.players))
         self.engine = self.game.new_engine(placement, deck, seed)
+        t.hand_dealt()  # (a tournament's director hears who is in it, before any event)
         self.game.opened()
         await self.apply(list(self.engine.start()))
 

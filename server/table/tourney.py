@@ -82,6 +82,7 @@ class TourneyDesk:
     hooks: TourneyHooks
     fresh: set[str] = field(default_factory=set)  # seated since the table's last hand
     hand: str | None = None  # the hand dealt and not yet reported over
+    last_dealt: HandDealt | None = None  # the last hand dealt (its director's answer)
 
     # ---------------------------------------------------------------- dealing
     def waits(self, st: SeatState, seat: int, button: int,
@@ -93,6 +94,7 @@ class TourneyDesk:
 
     def dealt(self, report: HandDealt) -> None:
         self.hand = report.hand
+        self.last_dealt = report
         self.fresh -= set(report.players)
 
     def over(self, table: str, seats: SeatMap, *, voided: bool,

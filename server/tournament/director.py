@@ -273,11 +273,11 @@ class Director:
         self.state = "running"
         players = list(dict.fromkeys(self.entries))
         draw = draw_seats(players, s.seats, self.pick)
-        self.shares = info.shares or default_shares(len(self.entries))
-        self.write("start", seats=s.seats, paid=len(self.shares), entries=players,
-                    draw={p: list(v) for p, v in draw.items()}, stack=s.starting_stack)
-        if s.late_until == 0:
-            self.write("prizes", pool=self.pool, shares=list(self.shares))
+        paid = len(info.shares or default_shares(len(self.entries)))
+        self.write("start", seats=s.seats, paid=paid, entries=players,
+                   draw={p: list(v) for p, v in draw.items()}, stack=s.starting_stack)
+        if s.late_until == 0:  # (else when late registration closes: TOUR-12, TOUR-14)
+            self._close_registration()
         self._new_level(1)
         for number in sorted({t for t, _ in draw.values()}):
             self.open_table(number)
@@ -602,7 +602,11 @@ class Director:
         if refill:
             await t.actor.ask(lambda: refill_banks(t.actor, refill, self.config.time_bank))
         t.in_hand = True
-        report = await t.actor.ask(lambda: t.actor.tourney_deal(spec))
+        try:
+            report = await t.actor.ask(lambda: t.actor.tourney_deal(spec))
+        except Exception:
+            t.in_hand = False
+            raise
         if report is None:
             t.in_hand = False
             log.error("event=tournament_deal_failed tournament=%s table=%s", self.info.id,

@@ -108,7 +108,9 @@ class Hall:
         if fields.get("levels") is not None:
             data["levels"] = fields["levels"]
         try:
-            structure = build_structure(data, game=game, structure=structure_name)
+            structure = build_structure(  # (a mixed rotation: TOUR-05, a game per level)
+                data, game="mixed" if data.get("rotation") else game,
+                structure=structure_name)
         except StructureError as exc:
             raise _err("bad_structure", str(exc)) from None
         kind = str(fields.get("kind", "sng"))

@@ -197,6 +197,9 @@ class FakeTable:
     def hand_ended(self) -> None:
         self.calls.append(("hand_ended", None))
 
+    def hand_dealt(self) -> None:
+        self.calls.append(("hand_dealt", None))
+
     async def after_hand(self) -> None:
         self.calls.append(("after_hand", None))
         if self.dealer is not None:  # (as the actor does: nothing runs)

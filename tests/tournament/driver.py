@@ -59,6 +59,7 @@ class Room:
         self.all_in = all_in
         self.think = think
         self.acts = 0
+        self.idle: set[str] = set()  # players who never act (away: their clock runs out)
         self._rid = itertools.count(1)
 
     def sink(self, player: str) -> FakeSink:
@@ -87,7 +88,7 @@ class Room:
             seat = hand.to_act
             opts = hand.options(seat)
             st = actor.seats[seat]
-            if opts is None or st is None:
+            if opts is None or st is None or st.player_id in self.idle:
                 continue
             if opts.raise_ is not None and self.rnd.random() < self.all_in:
                 kind, amount, discard = "raise", opts.raise_[1], ()

@@ -80,3 +80,65 @@ async def test_a_multi_table_tournament_balances_breaks_and_finishes(
     assert check_log(d.log) == []
     if seed == 1:  # (this draw reaches the bubble on two tables)
         assert "hand_for_hand" in kinds
+
+
+async def test_an_away_player_is_dealt_in_posts_and_is_folded_tour_13() -> None:
+    """TOUR-13: a player who never acts (away, or sitting out) is still dealt every hand,
+    posts every blind, and is folded (or checked) when the clock runs out, until out."""
+    room = Room(seed=8, all_in=0.0)
+    d = _create(room, capacity=4, settings={"starting_stack": 600, "seats": 4,
+                                             "preset": "hyper"})
+    room.idle = {"p3"}
+    await _enter(room, d, ["p0", "p1", "p2", "p3"])
+    await room.run(d, until=lambda: "p3" in d.places or d.state == "finished")
+    dealt = [r for r in d.log if r["kind"] == "hand_start" and "p3" in r["players"]]
+    starts = [r for r in d.log if r["kind"] == "hand_start"]
+    assert len(dealt) == len(starts) >= 3  # every hand until out
+    assert "p3" in d.places  # blinded away, never folded out of the tournament
+    assert check_log(d.log) == []
+
+
+async def test_late_entries_and_re_entries_are_seated_tour_14() -> None:
+    """TOUR-14: registration stays open to the end of level `late_until`; a late entrant is
+    seated at the table with the fewest players, and a player out may enter again."""
+    room = Room(seed=9, all_in=0.2)
+    d = _create(room, kind="scheduled", capacity=30, min_field=4,
+                starts_at=room.clock.wall() + 10,
+                settings={"starting_stack": 1000, "seats": 6, "preset": "turbo",
+                          "late_until": 3, "re_entries": 1})
+    await _enter(room, d, [f"p{i}" for i in range(10)])
+    await d.ask(d.start_scheduled)
+    assert [r["kind"] for r in d.log if r["kind"] == "prizes"] == []  # not fixed yet
+    await room.run(d, until=lambda: len(d.places) >= 1)
+    out = next(iter(d.places))
+    late = "late1"
+    room.wallet.ensure(late, 10_000)
+    assert await d.ask(lambda: d.register(late, "Late")) is None
+    assert await d.ask(lambda: d.register(out, out)) is None  # a re-entry
+    assert await d.ask(lambda: d.register(out, out)) in ("already_registered",)
+    kinds = [(r["kind"], r.get("why")) for r in d.log]
+    assert ("enter", "late") in kinds and ("enter", "re_entry") in kinds
+    await room.run(d)
+    assert d.state == "finished"
+    assert d.pool == 100 * 12
+    assert sum(d.prizes.values()) == d.pool
+    assert [r for r in d.log if r["kind"] == "prizes"][0]["pool"] == 1200
+    assert check_log(d.log) == []
+
+
+async def test_a_mixed_rotation_plays_a_game_per_level_tour_05() -> None:
+    """TOUR-05: in a mixed tournament each level names its game; a table changes game only
+    between hands."""
+    room = Room(seed=10, all_in=0.1)
+    d = _create(room, game="holdem", structure="fixed_limit", capacity=6,
+                settings={"starting_stack": 2000, "seats": 6, "preset": "turbo",
+                          "rotation": ["holdem", "stud7", "draw"]})
+    await _enter(room, d, [f"p{i}" for i in range(6)])
+    await room.run(d)
+    assert d.state == "finished"
+    games = [r["game"] for r in d.log if r["kind"] == "level"]
+    assert games[:3] == ["holdem", "stud7", "draw"]
+    hands = [r for r in d.log if r["kind"] == "hand_start"]
+    by_level = {r["level"] for r in hands}
+    assert len(by_level) >= 2
+    assert check_log(d.log) == []
