@@ -331,8 +331,9 @@ class TableRegistry:
         self.lobby.changed(table_id)
         if self.listing_listener is not None:
             self.listing_listener(table_id)
-        empty = not actor.in_hand and actor.tourney is None and (actor.seats.is_empty() or (  # a practice table:
-            actor.practice and not has_person(actor, playing=True)))  # no person playing
+        empty = (not actor.in_hand and actor.tourney is None  # (its director closes it)
+                 and (actor.seats.is_empty() or (  # a practice table: no person playing
+                     actor.practice and not has_person(actor, playing=True))))
         timer = self._idle.get(table_id)
         if empty and timer is None and not actor.closing and self.accepting:
             self._idle[table_id] = self.clock.call_later(
