@@ -43,13 +43,14 @@ export function clockLeft(left, at, now) {
   return Math.max(0, Number(left) - (now - at) / 1000);
 }
 
-/** A level as the players read it: "Level 3 · 50/100, ante 10 · 4 min" (a level by hands:
+/** A level as the players read it: "Level 3 · blinds 50/100, ante 10 · 4 min" (a level by hands:
  * "· 12 hands"; a mixed tournament names the game). */
 export function levelText(level, mixedFrom) {
   if (!level) return "";
   const parts = [`Level ${level.number}`];
   if (mixedFrom && level.game !== mixedFrom) parts.push(VARIANT_NAMES[level.game] || level.game);
-  parts.push(stakesText(level.game, level.stakes));
+  const blinds = level.stakes && Array.isArray(level.stakes.blinds) && level.stakes.blinds.length;
+  parts.push(`${blinds ? "blinds " : ""}${stakesText(level.game, level.stakes)}`);
   if (level.minutes) parts.push(`${level.minutes} min`);
   else if (level.hands) parts.push(`${level.hands} hands`);
   return parts.join(" \u00b7 ");
@@ -109,8 +110,8 @@ export function inviteLink(base, id, code) {
   return `${base}?${q.toString()}`;
 }
 
-export const PRESETS = { regular: "Regular (15-minute levels)", turbo: "Turbo (8-minute levels)",
-  hyper: "Hyper (4-minute levels)" };
+export const PRESETS = { regular: "Regular (15-min levels)", turbo: "Turbo (8-min levels)",
+  hyper: "Hyper (4-min levels)" };
 
 /** The create form's values (strings, as FormData gives them) -> the `create_tournament`
  * fields of a sit-and-go, and the problems to fix first ({field: words}). */

@@ -315,6 +315,12 @@ function renderTourneyTable(state) {
   if (t && t.you == null && !page.route.watch) { // out, or not seated here any more
     $("#watch-badge").textContent = "Watching";
   }
+  if (state.gone && state.gone.table === tableId) { // broken up (TOUR-08), or the end
+    $("#table-title").textContent = "Table closed";
+    $("#gone-text").textContent = info && info.t.state === "finished"
+      ? "The tournament is over: its tables are closed. The results are on the tournament page."
+      : "The tournament closed this table (its players were moved to the other tables).";
+  }
 }
 
 function renderResult() {

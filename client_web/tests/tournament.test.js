@@ -33,7 +33,7 @@ test("the level clock counts down in m:ss, h:mm:ss past the hour, nothing withou
 
 test("a level in words: stakes and length", () => {
   const level = { number: 3, game: "holdem", structure: "no_limit", stakes: { blinds: [50, 100], ante: 10 }, minutes: 4, hands: null };
-  assert.equal(levelText(level, "holdem"), "Level 3 \u00b7 50/100, ante 10 \u00b7 4 min");
+  assert.equal(levelText(level, "holdem"), "Level 3 \u00b7 blinds 50/100, ante 10 \u00b7 4 min");
   assert.equal(levelText({ ...level, game: "stud7", stakes: { ante: 5, bring_in: 10, small_bet: 20, big_bet: 40 }, minutes: null, hands: 12 }, "holdem"),
     "Level 3 \u00b7 Seven Card Stud \u00b7 ante 5, bring-in 10, bets 20/40 \u00b7 12 hands");
   assert.equal(levelText(null), "");

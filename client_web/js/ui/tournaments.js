@@ -85,6 +85,7 @@ function rowsOrNone(rows, cols, none) {
 /** The tournament page's body from a `tournament` message; `reading`: its clock, `now` ms;
  * `ctx`: {registered, result, error, inviteUrl}. */
 export function tournamentPageHTML(t, reading, now, ctx) {
+  const over = t.state === "finished" || t.state === "cancelled";
   const lvl = t.on_break ? "On a break" : t.level ? esc(levelText(t.level, t.game)) : "Not started";
   const next = t.next_level ? esc(levelText(t.next_level, t.game)) : "\u2014";
   const payouts = rowsOrNone((t.payouts || []).map(([place, amount]) =>
@@ -113,12 +114,12 @@ export function tournamentPageHTML(t, reading, now, ctx) {
     `<p class="muted">${esc(gameText(t))} \u00b7 buy-in ${esc(buyInText(t))} \u00b7 ` +
     `<span class="tstate ${esc(t.state)}">${esc(STATE_NAMES[t.state] || t.state)}</span></p></div>` +
     won + (ctx.result ? `<p class="tourney-you">${esc(resultText(ctx.result))}</p>` : "") +
-    `<dl class="tourney-stats">` +
-    stat(t.on_break ? "Break" : "Level", lvl, "wide") +
-    stat(t.on_break ? "Break ends in" : "Level ends in", clockHTML(reading, now)) +
-    stat("Next level", next, "wide") +
-    stat("Players left", `${chips(t.players_left)} / ${chips(t.entrants)}`) +
-    stat("Average stack", chips(t.average_stack)) +
+    `<dl class="tourney-stats">` + (over ? stat("Entrants", chips(t.entrants)) :
+      stat(t.on_break ? "Break" : "Level", lvl, "wide") +
+      stat(t.on_break ? "Break ends in" : "Level ends in", clockHTML(reading, now)) +
+      stat("Players left", `${chips(t.players_left)} / ${chips(t.entrants)}`) +
+      stat("Next level", next, "wide") +
+      stat("Average stack", chips(t.average_stack))) +
     stat("Prize pool", chips(t.pool)) +
     youHTML(t, ctx.result) + `</dl>` +
     (buttons.length ? `<div class="buttons tourney-buttons">${buttons.join("")}</div>` : "") +
@@ -132,12 +133,19 @@ export function tournamentPageHTML(t, reading, now, ctx) {
 
 /** The bar above a tournament table: the tournament, its level and clock, a link back. */
 export function tourneyBarHTML(tid, t, reading, now) {
-  const name = t ? esc(t.name) : "Tournament";
-  const lvl = !t ? "" : t.on_break ? "On a break" : t.level ? esc(levelText(t.level, t.game)) : "";
-  const left = t ? ` \u00b7 ${chips(t.players_left)} of ${chips(t.entrants)} left` : "";
-  const clock = t && reading && reading.left != null ? ` \u00b7 ${clockHTML(reading, now)}` : "";
-  return `<a class="btn" href="${href(tid)}">&#127942; ${name}</a>` +
-    `<span class="tourney-level">${lvl}${clock}${left}</span>`;
+  const name = t ? esc(t.name) : "The tournament";
+  const over = t && (t.state === "finished" || t.state === "cancelled");
+  let line = "";
+  if (over) {
+    line = t.state === "finished" && t.places && t.places.length
+      ? `Finished: won by ${esc(t.places[0][1])}` : esc(STATE_NAMES[t.state]);
+  } else if (t) {
+    const lvl = t.on_break ? "On a break" : t.level ? esc(levelText(t.level, t.game)) : "";
+    const clock = reading && reading.left != null ? ` \u00b7 ${clockHTML(reading, now)}` : "";
+    line = `${lvl}${clock} \u00b7 ${chips(t.players_left)} of ${chips(t.entrants)} left`;
+  }
+  return `<a class="btn" href="${href(tid)}">${name}: standings</a>` +
+    `<span class="tourney-level">${line}</span>`;
 }
 
 /** The finishing banner of a `tournament_result`. */

@@ -1,0 +1,194 @@
+"""A sit-and-go in the browser (issue 27; docs/rules.md TOUR-01, 03, 04, 11, 12, 13): Ann
+creates it in the lobby's Tournaments tab on a laptop, Bob (a laptop) and Cy (a 360 px phone)
+register from the list; the third registration starts it (TOUR-03), each page goes to its
+table by itself (TOUR-04: `tournament_seat`), the tournament table offers no sit, leave or
+add-chips control (TOUR-13), and the three play through the page's buttons (all-in, call,
+check) to the end. Every player then sees a banner with their place and prize (TOUR-11,
+TOUR-12: three entries of 100, one place paid, 300), and the tournament page shows the
+places and the payout.
+
+Nothing sleeps: each wait is on the page (Playwright's `expect`) or on the page's own state
+(the action bar's turn key, `window.__poker.app.actionsKey`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+from playwright.async_api import expect
+
+from tests.net.conftest import Live, start_live, test_config
+from tests.web.conftest import PHONE, OpenPlayer, Player, host
+
+pytestmark = pytest.mark.browser
+
+PLAY_WAIT_MS = 60_000
+"""The longest a player waits for their next turn or their result: a hand's all-in run-out
+is paced card by card for the eye (js/pacing.js), then the result stays up."""
+
+ORDINAL = {1: "1st", 2: "2nd", 3: "3rd"}
+
+
+@pytest.fixture
+async def live(tmp_path: Path) -> AsyncIterator[Live]:
+    """The server in test mode, with a short pause between hands."""
+    server = await start_live(test_config(tmp_path, hand_pause=0.5))
+    yield server
+    await server.close()
+
+
+async def tournaments_tab(p: Player, name: str) -> None:
+    await p.hello(name)
+    await p.page.get_by_role("link", name="Tournaments", exact=True).click()
+    await expect(p.page.locator("#tournaments")).to_be_visible()
+
+
+async def play_to_the_end(p: Player) -> int:
+    """Act on each turn the page offers (all-in when the bar offers it, else call, else
+    check) until the finishing banner shows; returns the turns played."""
+    page = p.page
+    banner = page.locator("#tourney-result:not([hidden])")
+    turn = page.locator("#actions [data-act]").first
+    played = 0
+    while True:
+        either = page.locator("#tourney-result:not([hidden]), #actions [data-act]").first
+        await expect(either).to_be_visible(timeout=PLAY_WAIT_MS)
+        if await banner.count():
+            return played
+        key = await page.evaluate("() => window.__poker.app.actionsKey")
+        all_in = page.locator("#actions .quick", has_text="All-in")
+        raise_ = page.locator("#actions [data-act='raise'], #actions [data-act='bet']")
+        if await all_in.count():
+            await all_in.click()
+            await raise_.click()
+        elif await raise_.count() and (await raise_.inner_text()).startswith("All-in"):
+            await raise_.click()
+        elif await page.locator("#actions [data-act='call']").count():
+            await page.click("#actions [data-act='call']")
+        elif await page.locator("#actions [data-act='check']").count():
+            await page.click("#actions [data-act='check']")
+        else:
+            await turn.click()
+        played += 1
+        await page.wait_for_function("k => window.__poker.app.actionsKey !== k", arg=key,
+                                     timeout=PLAY_WAIT_MS)
+
+
+async def test_a_sit_and_go_created_entered_and_played_to_the_end_in_the_browser_tour_03_12(
+        live: Live, open_player: OpenPlayer) -> None:
+    base = live.url
+    ann, bob, cy = await open_player(), await open_player(), await open_player(PHONE)
+
+    # Ann creates a sit-and-go of three (TOUR-03) from the Tournaments tab, and plays in it.
+    await ann.goto(base)
+    await tournaments_tab(ann, "Ann")
+    form = ann.page.locator("#tcreate-form")
+    await form.locator("[name='name']").fill("Friday SNG")
+    await form.locator("[name='game']").select_option("holdem")
+    await form.locator("[name='structure']").select_option("no_limit")
+    await form.locator("[name='buy_in']").fill("100")
+    await form.locator("[name='fee']").fill("10")
+    await form.locator("[name='capacity']").fill("3")
+    await form.locator("[name='starting_stack']").fill("300")
+    await form.locator("[name='preset']").select_option("hyper")
+    await expect(form.locator("[name='play']")).to_be_checked()
+    await ann.page.click("#tcreate-btn")
+    row = ann.page.locator("#tourney-list tr", has_text="Friday SNG")
+    await expect(row).to_contain_text("1/3")
+    await expect(row).to_contain_text("100 + 10")
+    await expect(row).to_contain_text("Registering")
+    await expect(row.get_by_role("button", name=re.compile("^Unregister"))).to_be_visible()
+    tid = await row.get_attribute("data-tournament")
+    assert tid
+
+    # Bob registers from the list; so does Cy on a phone, which starts it.
+    await bob.goto(base)
+    await tournaments_tab(bob, "Bob")
+    bob_row = bob.page.locator(f"#tourney-list tr[data-tournament='{tid}']")
+    await bob_row.get_by_role("button", name=re.compile("^Register")).click()
+    await expect(bob_row).to_contain_text("2/3")
+    await expect(bob_row.get_by_role("button", name=re.compile("^Unregister"))).to_be_visible()
+    await expect(ann.page.locator(f"#tourney-list tr[data-tournament='{tid}']")).to_contain_text("2/3")
+    await ann.shot("tournament-lobby")
+
+    await cy.goto(base)
+    await tournaments_tab(cy, "Cy")
+    cy_row = cy.page.locator(f"#tourney-list tr[data-tournament='{tid}']")
+    assert await cy.page.evaluate("() => document.documentElement.scrollWidth <= innerWidth")
+    await cy_row.get_by_role("button", name=re.compile("^Register")).click()
+
+    # TOUR-04: each page opens its table by itself, seated, with the tournament's bar;
+    # TOUR-13: no sit, leave or add-chips control there.
+    for p in (ann, bob, cy):
+        await expect(p.page).to_have_url(re.compile(rf"#/table/{re.escape(tid)}\.\d+$"))
+        await expect(p.page.locator(".seat.me")).to_have_count(1)
+        bar = p.page.locator("#tourney-bar")
+        await expect(bar).to_contain_text("Friday SNG")
+        await expect(bar).to_contain_text("Level 1")
+        await expect(bar).to_contain_text("3 of 3 left")
+        for control in ("#leave-btn", "#rebuy-btn", "[data-sit]"):
+            await expect(p.page.locator(control)).to_be_hidden()
+        stack = await p.page.locator(".seat.me .stack").inner_text()
+        assert 0 < int(re.sub(r"\D", "", stack)) <= 300, stack  # the starting stack
+    assert await cy.page.evaluate("() => document.documentElement.scrollWidth <= innerWidth")
+    await cy.shot("tournament-table-phone")
+
+    # Someone who did not enter opens the tournament page by its address and signs in there:
+    # the level, its clock counting down, the players left, the table, the payouts.
+    rail = await open_player()
+    await rail.goto(base, f"#/tournament/{tid}")
+    await rail.page.fill("#tourney-hello-name", "Rail")
+    await rail.page.click("#tourney-hello button[type='submit']")
+    body = rail.page.locator("#tourney-body")
+    await expect(body.locator("h1")).to_have_text("Friday SNG")
+    await expect(body).to_contain_text("Running")
+    await expect(body.locator(".stat", has_text="Players left")).to_contain_text("3 / 3")
+    await expect(body.locator(".stat", has_text="Prize pool")).to_contain_text("300")
+    await expect(body.locator("#tp-tables + table")).to_contain_text("Table 1")
+    await expect(body.locator("#tp-pay + table tr")).to_have_text(["1st300"])
+    clock = body.locator(".tourney-clock")
+    first = await clock.inner_text()
+    assert re.fullmatch(r"[0-4]:[0-5]\d", first), first  # hyper: 4-minute levels
+    await expect(clock).not_to_have_text(first)  # it counts down
+    await expect(body.locator(".stat", has_text="Level ends in")).to_be_visible()
+    await rail.shot("tournament-page-running")
+
+    turns = await asyncio.gather(*(play_to_the_end(p) for p in (ann, bob, cy)))
+    assert sum(turns) >= 2, turns
+
+    # The truth, from the server's own message (TOUR-11, TOUR-12).
+    observer = await host(live, "Observer")
+    assert (await observer.request("tournament", tournament=tid, follow=False))["type"] == "ok"
+    final = await observer.event("tournament", id=tid)
+    assert final["state"] == "finished" and final["pool"] == 300
+    assert final["payouts"] == [[1, 300]]
+    places = {name: (place, prize) for place, name, prize in final["places"]}
+    assert set(places) == {"Ann", "Bob", "Cy"}
+    assert sorted(p for p, _ in places.values()) in ([1, 2, 3], [1, 2, 2])
+    winner = next(n for n, (p, _) in places.items() if p == 1)
+    assert places[winner][1] == 300
+
+    for name, p in (("Ann", ann), ("Bob", bob), ("Cy", cy)):
+        place, prize = places[name]
+        words = f"You finished {ORDINAL[place]} of 3: " + ("300 chips" if prize else "no prize")
+        await expect(p.page.locator("#tourney-result .big")).to_have_text(words)
+    assert await cy.page.evaluate("() => document.documentElement.scrollWidth <= innerWidth")
+    await cy.shot("tournament-finished-phone")
+
+    # The tournament page (from the banner's link): the places, the payout, the winner.
+    await ann.page.locator("#tourney-result a", has_text="results").click()
+    body = ann.page.locator("#tourney-body")
+    await expect(body.locator("h1")).to_have_text("Friday SNG")
+    await expect(body).to_contain_text("Finished")
+    await expect(body).to_contain_text(f"Won by {winner}: 300 chips")
+    await expect(body.locator("#tp-pay + table tr")).to_have_text(["1st300"])
+    place_rows = body.locator("#tp-places + table tr")
+    await expect(place_rows).to_have_count(3)
+    await expect(place_rows.first).to_contain_text(winner)
+    await expect(place_rows.first).to_contain_text("300")
+    await expect(body.locator(".stat", has_text="Entrants")).to_contain_text("3")
+    await ann.shot("tournament-page")
