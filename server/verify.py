@@ -58,6 +58,11 @@ class Report:
 
 
 # --------------------------------------------------------------------------- dealing order
+
+_LABELS = frozenset({"practice", "tournament", "tournament_name", "level", "buy_in", "fee"})
+"""Settings that label a hand (a practice table's, a tournament's id and level) and are not
+rules of its play."""
+
 def _deal_seats(record: HandRecord, seats: Sequence[int]) -> list[int]:
     if record.button is None:  # Caribbean: seat order, the dealer ("-1") last
         return sorted(seats)
@@ -242,9 +247,11 @@ def replay(record: HandRecord) -> list[dict[str, Any]]:
     # a house rule in the settings: the hand was played at a home game (the only tables that
     # have them), so it is replayed as one
     home = any((record.settings or {}).get(k) for k in HOUSE_RULES)
+    settings = {k: v for k, v in (record.settings or {}).items()  # (what the hand was, not
+                if k not in _LABELS}  # how it was played: a tournament's id and level ...)
     req = parse_request({"type": "create_table", "variant": record.variant,
                          "structure": record.structure, "stakes": record.stakes,
-                         "seats": record.num_seats, "settings": record.settings,
+                         "seats": record.num_seats, "settings": settings,
                          "private": home})
     spec = build_spec(req, Config(), name="verify")  # type: ignore[arg-type]
     try:

@@ -328,7 +328,10 @@ class Director:
                           seats=self.info.structure.seats,
                           settings={"action_clock": self.config.action_clock})
         spec = build_spec(req, self.config, name=f"{self.info.name} {number}")
-        return dataclasses.replace(spec, min_buy_in=1, max_buy_in=spec.max_buy_in)
+        labels = {"tournament": self.info.id, "tournament_name": self.info.name,
+                  "level": max(1, level_no), "buy_in": self.info.buy_in, "fee": self.info.fee}
+        return dataclasses.replace(spec, min_buy_in=1, max_buy_in=spec.max_buy_in,
+                                   settings_wire={**spec.settings_wire, **labels})
 
     async def seat(self, player: str, number: int, seat: int, stack: int,
                     why: str) -> bool:

@@ -40,6 +40,7 @@ def to_phh(record: HandRecord) -> str:
     antes = dict.fromkeys(order, 0)
     blinds = dict.fromkeys(order, 0)
     actions, bring_in = _phh_actions(record, order, antes, blinds)
+    tour = record.settings or {}  # a tournament's hand: its id and level (issue 27)
     fields: list[str] = [
         f"# hand {record.hand} at table {record.table}; seats are 1-based",
         f"variant = {_toml_str(phh_variant_code(record.variant, record.structure))}",
@@ -61,6 +62,8 @@ def to_phh(record: HandRecord) -> str:
         f"_variant = {_toml_str(record.variant)}",
         f"_structure = {_toml_str(record.structure or '')}",
         f"_commitment = {_toml_str(record.commitment)}",
+        *([f"_tournament = {_toml_str(str(tour['tournament']))}",
+           f"_level = {int(tour.get('level', 1))}"] if tour.get("tournament") else []),
     ]
     return "\n".join(fields) + "\n"
 

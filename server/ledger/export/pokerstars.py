@@ -26,6 +26,17 @@ from server.ledger.history import HandRecord
 __all__ = ["read_pokerstars", "to_pokerstars"]
 
 
+def _roman(n: int) -> str:
+    """A tournament level as PokerStars writes it (Level I, II, ... XIV)."""
+    out = ""
+    for value, letters in ((1000, "M"), (900, "CM"), (500, "D"), (400, "CD"), (100, "C"),
+                           (90, "XC"), (50, "L"), (40, "XL"), (10, "X"), (9, "IX"), (5, "V"),
+                           (4, "IV"), (1, "I")):
+        while n >= value:
+            out, n = out + letters, n - value
+    return out
+
+
 def _stakes_text(record: HandRecord) -> str:
     st = record.stakes
     if record.variant in STUD or record.structure == "fixed_limit":
@@ -86,8 +97,16 @@ class _StarsText:
     def header(self) -> None:
         record = self.record
         game = f"{GAMES[record.variant]} {STRUCTURES.get(record.structure or '', '')}".strip()
-        self.lines.append(f"PokerStars Hand #{hand_number(record.hand)}: {game} "
-                          f"({_stakes_text(record)}) - {when(record.started)} UTC")
+        t = record.settings or {}
+        if t.get("tournament"):  # issue 27: PokerStars' tournament header form
+            self.lines.append(
+                f"PokerStars Hand #{hand_number(record.hand)}: Tournament #{t['tournament']}, "
+                f"{t.get('buy_in', 0)}+{t.get('fee', 0)} {game} - Level "
+                f"{_roman(int(t.get('level', 1)))} ({_stakes_text(record)}) - "
+                f"{when(record.started)} UTC")
+        else:
+            self.lines.append(f"PokerStars Hand #{hand_number(record.hand)}: {game} "
+                              f"({_stakes_text(record)}) - {when(record.started)} UTC")
         button = (f" Seat #{record.button + 1} is the button" if record.button is not None
                   else "")
         self.lines.append(f"Table '{record.table}' {record.num_seats}-max{button} "
@@ -301,6 +320,9 @@ def read_pokerstars(text: str) -> dict[str, Any]:
     if m is None:
         raise ValueError("not a PokerStars hand")
     out["number"], out["game"] = int(m.group(1)), m.group(2)
+    tm = re.match(r"^Tournament #(\S+), (\d+)\+(\d+) (.+) - Level ([IVXLCDM]+)$", m.group(2))
+    if tm is not None:  # a tournament's hand (issue 27)
+        out["tournament"], out["game"], out["level"] = tm.group(1), tm.group(4), tm.group(5)
     m = re.match(r"^Table '(.+?)' (\d+)-max(?: Seat #(\d+) is the button)? \(hand (.+)\)$",
                  lines[1])
     if m is None:
