@@ -28,7 +28,7 @@ async def test_tournament_hands_export_with_their_tournament_and_level() -> None
     assert record is not None
     stars = export(record, "pokerstars")
     first = stars.splitlines()[0]
-    assert first.startswith(f"PokerStars Hand #") and f"Tournament #{d.info.id}, 50+5 " in first
+    assert first.startswith("PokerStars Hand #") and f"Tournament #{d.info.id}, 50+5 " in first
     roman = {1: "I", 2: "II", 3: "III", 4: "IV", 5: "V", 6: "VI", 7: "VII", 8: "VIII",
              9: "IX", 10: "X", 11: "XI", 12: "XII"}[last["level"]]
     assert f" - Level {roman} (" in first
