@@ -123,8 +123,10 @@ class Moves:
         """Hand every table of this process to others (each at the end of its hand, within
         ``deadline`` seconds); how many moved. The others stay for the ordinary shutdown, as
         does a practice table (issue 24: its bots are this process's; it closes with it, its
-        play money back to the ledger's ``practice`` account)."""
-        actors = [a for a in self._tables.actors.values() if not a.practice]
+        play money back to the ledger's ``practice`` account), and a tournament's table (issue
+        27: its director is this process's and deals its hands; it is restored with it)."""
+        actors = [a for a in self._tables.actors.values()
+                  if not a.practice and a.tourney is None]
         if not actors:
             return 0
         done = await asyncio.gather(*(self.move(a, deadline) for a in actors))

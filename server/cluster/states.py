@@ -56,6 +56,8 @@ class TableStates:
         actor = self._tables.actors.get(table_id)
         if actor is None or actor.stopped or (between_hands and actor.in_hand):
             return
+        if actor.tourney is not None:  # a tournament's: its director saves and restores it
+            return
         self._kept[table_id] = self.export(actor)
         self._wake()
 
