@@ -73,6 +73,7 @@ class Hall:
         self.followers: dict[str, weakref.WeakSet[Any]] = {}
         self._n = 0
         self.max_open = 200  # open tournaments (registering or running) in the process
+        self.max_per_host = 3  # open tournaments one player hosts (the operator's: no limit)
         self.saved: SavedTournaments | None = None  # the data directory's (TOUR-15)
 
     # ================================================================ create
@@ -83,6 +84,11 @@ class Hall:
                        if d.state in ("registering", "running"))
         if open_now >= self.max_open:
             raise _err("server_busy", "Too many tournaments are open; try later.")
+        if host is not None and sum(1 for d in self.directors.values() if d.info.host == host
+                                    and d.state in ("registering", "running")) \
+                >= self.max_per_host:
+            raise _err("limit_exceeded", f"A player hosts at most {self.max_per_host} open "
+                       "tournaments.")
         self._n += 1
         tid = f"T{self._n}-" + "".join(_ALPHABET[secrets.randbelow(36)] for _ in range(8))
         private = bool(fields.get("private", False))

@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 from protocol.codec import SUBPROTOCOL_MSGPACK
+from protocol.messages import check_server_message
 from tests.net.conftest import Client, Live, open_client
 
 pytestmark = pytest.mark.asyncio
@@ -52,7 +53,9 @@ async def test_a_sit_and_go_over_the_wire_tour_01_03_12(live: Live) -> None:
     tid = created["tournament"]
     listed = await host.request("tournaments")
     assert listed["type"] == "ok"
-    summary = (await host.event("tournaments"))["tournaments"]
+    listing = await host.event("tournaments")
+    check_server_message(listing)
+    summary = listing["tournaments"]
     assert [t["id"] for t in summary] == [tid] and summary[0]["state"] == "registering"
     players = [host, await _player(live, "Bob", msgpack=True), await _player(live, "Cy")]
     for p in players:
@@ -76,6 +79,7 @@ async def test_a_sit_and_go_over_the_wire_tour_01_03_12(live: Live) -> None:
         assert p.player_id is not None
         while True:
             e = await p.event_any()
+            check_server_message(e)  # every message keeps the wire contract
             if e["type"] == "tournament_result":
                 results[p.player_id] = e
                 return
@@ -104,7 +108,9 @@ async def test_a_sit_and_go_over_the_wire_tour_01_03_12(live: Live) -> None:
     info = await host.request("tournament", tournament=tid)
     assert info["type"] == "ok"
     state = await host.event("tournament", id=tid)
+    check_server_message(state)
     assert state["state"] == "finished" and state["pool"] == 300
+    assert [p[0] for p in state["places"]] == sorted(r["place"] for r in results.values())
 
 
 async def test_cancelling_refunds_every_entry_tour_01(live: Live) -> None:
@@ -141,3 +147,28 @@ async def test_unknown_and_private_tournaments_answer_alike(live: Live) -> None:
         k: v for k, v in b.items() if k != "rid"}
     ok = await eve.request("tournament_register", tournament=tid, invite=created["invite"])
     assert ok["type"] == "ok", ok
+
+
+async def test_a_host_opens_at_most_three_tournaments_and_bad_ones_are_refused(
+        live: Live) -> None:
+    """Attack: a guest opening tournament after tournament gets `limit_exceeded` from the
+    fourth; a structure the poker cannot play gets `bad_structure`, a malformed request its
+    protocol code; the server goes on."""
+    host = await _player(live, "Spammer")
+    for _ in range(3):
+        assert (await _create(host, SNG))["type"] == "ok"
+    over = await _create(host, SNG)
+    assert over["code"] == "limit_exceeded"
+    other = await _player(live, "Other")
+    bad = await _create(other, SNG | {"settings": {"starting_stack": 100, "seats": 3,
+                                                    "levels": [{"blinds": [50, 20],
+                                                                "minutes": 5}]}})
+    assert bad["code"] == "bad_structure"
+    huge = await _create(other, SNG | {"buy_in": -5})
+    assert huge["code"] in ("bad_amount", "bad_field")
+    deep: Any = {}
+    for _ in range(50):
+        deep = {"x": deep}
+    nested = await _create(other, SNG | {"settings": deep})
+    assert nested["type"] == "error"
+    assert (await _create(other, SNG))["type"] == "ok"  # the server goes on
