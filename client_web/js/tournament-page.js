@@ -189,6 +189,16 @@ function setupList() {
 
 function setupCreate() {
   const form = $("#tcreate-form");
+  $("#tcreate-copy").addEventListener("click", async () => {
+    const link = $("#tcreate-invite");
+    link.select();
+    try {
+      await navigator.clipboard.writeText(link.value);
+      showBanner("Invite link copied.", 2500);
+    } catch {
+      showBanner("Select the link and copy it (this browser does not let the page do it).", 4000);
+    }
+  });
   const opts = createFormOptions(TOURNAMENT_GAMES, STRUCTURES, STRUCTURE_NAMES);
   form.elements.game.innerHTML = opts.games;
   form.elements.structure.innerHTML = opts.structures;

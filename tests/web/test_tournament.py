@@ -112,7 +112,8 @@ async def test_a_sit_and_go_created_entered_and_played_to_the_end_in_the_browser
     await bob_row.get_by_role("button", name=re.compile("^Register")).click()
     await expect(bob_row).to_contain_text("2/3")
     await expect(bob_row.get_by_role("button", name=re.compile("^Unregister"))).to_be_visible()
-    await expect(ann.page.locator(f"#tourney-list tr[data-tournament='{tid}']")).to_contain_text("2/3")
+    ann_row = ann.page.locator(f"#tourney-list tr[data-tournament='{tid}']")
+    await expect(ann_row).to_contain_text("2/3")  # the list is polled
     await ann.shot("tournament-lobby")
 
     await cy.goto(base)
@@ -134,6 +135,7 @@ async def test_a_sit_and_go_created_entered_and_played_to_the_end_in_the_browser
             await expect(p.page.locator(control)).to_be_hidden()
         stack = await p.page.locator(".seat.me .stack").inner_text()
         assert 0 < int(re.sub(r"\D", "", stack)) <= 300, stack  # the starting stack
+    await expect(cy.page.locator(".seat.me [data-card]")).to_have_count(2)  # dealt in
     assert await cy.page.evaluate("() => document.documentElement.scrollWidth <= innerWidth")
     await cy.shot("tournament-table-phone")
 
@@ -192,3 +194,58 @@ async def test_a_sit_and_go_created_entered_and_played_to_the_end_in_the_browser
     await expect(place_rows.first).to_contain_text("300")
     await expect(body.locator(".stat", has_text="Entrants")).to_contain_text("3")
     await ann.shot("tournament-page")
+
+
+async def test_a_private_sit_and_go_by_its_invite_link_and_refusals_in_words_tour_01(
+        live: Live, open_player: OpenPlayer) -> None:
+    """A private sit-and-go shows its invite link; the link opens its page for someone who
+    has not signed in yet, who signs in there and registers (TOUR-01: the buy-in and fee
+    leave the balance). A refusal is said in words: a buy-in above the balance."""
+    base = live.url
+    ann, bob = await open_player(), await open_player(PHONE)
+    await ann.goto(base, "#/tournaments")
+    await ann.hello("Ann")
+    form = ann.page.locator("#tcreate-form")
+    await form.locator("[name='name']").fill("Home SNG")
+    await form.locator("[name='capacity']").fill("4")
+    await form.locator("[name='private']").check()
+    await form.locator("[name='play']").uncheck()
+    await ann.page.click("#tcreate-btn")
+    link = ann.page.locator("#tcreate-invite")
+    await expect(link).to_be_visible()
+    url = await link.input_value()
+    match = re.fullmatch(re.escape(base.rstrip("/")) + r"/\?tournament=([\w-]+)&invite=([\w-]+)",
+                         url)
+    assert match, url
+    row = ann.page.locator(f"#tourney-list tr[data-tournament='{match[1]}']")
+    await expect(row).to_contain_text("private")  # listed to its host
+    await expect(row).to_contain_text("0/4")
+
+    await bob.page.goto(url)
+    await expect(bob.page.locator("body[data-ready='1']")).to_have_count(1)
+    await bob.page.fill("#tourney-hello-name", "Bob")
+    await bob.page.click("#tourney-hello button[type='submit']")
+    body = bob.page.locator("#tourney-body")
+    await expect(body.locator("h1")).to_have_text("Home SNG")
+    await expect(body).to_contain_text("It starts as soon as 4 players have registered.")
+    await expect(body.locator(".stat", has_text="Registered")).to_contain_text("0 / 4")
+    await expect(bob.page.locator("#me .balance")).to_contain_text("10,000")
+    await body.get_by_role("button", name=re.compile("^Register")).click()
+    await expect(body.get_by_role("button", name=re.compile("^Unregister"))).to_be_visible()
+    await expect(body.locator(".stat", has_text="Registered")).to_contain_text("1 / 4")
+    await expect(bob.page.locator("#me .balance")).to_contain_text("9,890")  # 100 + 10
+    assert await bob.page.evaluate("() => document.documentElement.scrollWidth <= innerWidth")
+    await bob.shot("tournament-invite-phone")
+    await ann.shot("tournament-private-created")
+
+    # A buy-in above Bob's balance: the list says why, in words.
+    await form.locator("[name='name']").fill("High roller")
+    await form.locator("[name='private']").uncheck()
+    await form.locator("[name='buy_in']").fill("50000")
+    await ann.page.click("#tcreate-btn")
+    await expect(ann.page.locator("#tourney-list tr", has_text="High roller")).to_be_visible()
+    await bob.page.click(".tourney-back a")  # "← Tournaments"
+    high = bob.page.locator("#tourney-list tr", has_text="High roller")
+    await high.get_by_role("button", name=re.compile("^Register")).click()
+    await expect(high.locator(".error")).to_have_text("Your balance is too low for that buy-in.")
+    await expect(bob.page.locator("#me .balance")).to_contain_text("9,890")

@@ -5,7 +5,7 @@
 // goes through `esc`; the clock is drawn with its reading (`data-left`, `data-at`) so that the
 // page's ticker (js/tournament-page.js) counts it down without a redraw.
 
-import { chips, VARIANT_NAMES } from "../format.js";
+import { chips, STRUCTURE_NAMES, VARIANT_NAMES } from "../format.js";
 import {
   buyInText, clockLeft, clockText, gameText, levelText, ordinal, PRESETS, resultText,
   STATE_NAMES, tableNumber,
@@ -41,7 +41,7 @@ export function tournamentListHTML(list, registered, errors) {
     const error = errors[t.id] ? `<p class="error" role="alert">${esc(errors[t.id])}</p>` : "";
     const lock = t.private ? ` <span class="badge">private</span>` : "";
     return `<tr data-tournament="${esc(t.id)}"><th scope="row"><a href="${href(t.id)}">${esc(t.name)}</a>${lock}</th>` +
-      `<td>${esc(gameText(t))}</td>` +
+      `<td>${esc(VARIANT_NAMES[t.game] || t.game)}<span class="structure">${esc(STRUCTURE_NAMES[t.structure] || t.structure)}</span></td>` +
       `<td class="money-cell">${esc(buyInText(t))}<span class="phone-only"> buy-in</span></td>` +
       `<td class="entrants-cell"><span class="entrants">${chips(t.entrants)}/${chips(t.capacity)}</span><span class="phone-only"> players</span></td>` +
       `<td class="state-cell"><span class="tstate ${esc(t.state)}">${esc(STATE_NAMES[t.state] || t.state)}</span></td>` +
@@ -67,6 +67,7 @@ function stat(label, value, cls = "") {
 function youHTML(t, result) {
   const you = t.you;
   if (!you || !you.entered) return "";
+  if (t.state === "registering") return stat("You", "in: waiting for the start", "you");
   const place = you.place ?? (result ? result.place : null);
   if (place != null) {
     const prize = you.prize ?? (result ? result.prize : null);
@@ -113,8 +114,12 @@ export function tournamentPageHTML(t, reading, now, ctx) {
   return `<div class="tourney-head"><h1 id="tourney-title">${esc(t.name)}</h1>` +
     `<p class="muted">${esc(gameText(t))} \u00b7 buy-in ${esc(buyInText(t))} \u00b7 ` +
     `<span class="tstate ${esc(t.state)}">${esc(STATE_NAMES[t.state] || t.state)}</span></p></div>` +
-    won + (ctx.result ? `<p class="tourney-you">${esc(resultText(ctx.result))}</p>` : "") +
+    won + (t.state === "registering" && t.kind === "sng"
+      ? `<p class="muted">It starts as soon as ${chips(t.capacity)} players have registered.</p>` : "") +
+    (ctx.result ? `<p class="tourney-you">${esc(resultText(ctx.result))}</p>` : "") +
     `<dl class="tourney-stats">` + (over ? stat("Entrants", chips(t.entrants)) :
+      t.state === "registering" ? stat("Registered", `${chips(t.entrants)} / ${chips(t.capacity)}`) +
+      stat("Starting stack", chips(t.starting_stack)) + stat("First level", next, "wide") :
       stat(t.on_break ? "Break" : "Level", lvl, "wide") +
       stat(t.on_break ? "Break ends in" : "Level ends in", clockHTML(reading, now)) +
       stat("Players left", `${chips(t.players_left)} / ${chips(t.entrants)}`) +
