@@ -87,8 +87,8 @@ def build_parser() -> argparse.ArgumentParser:
     tour.add_argument("--kind", choices=("auto", "sng", "scheduled"), default="auto",
                       help="sit-and-go or scheduled (auto: sng when N fits ten tables)")
     tour.add_argument("--lead", type=float, default=None,
-                      help="scheduled: seconds from its creation to its start (default 5 "
-                           "plus 1 per 40 entrants: time to register them all)")
+                      help="scheduled: seconds from its creation to its start (default: "
+                           "time to register them all, 74 s for 1000)")
     tour.add_argument("--seats", type=int, default=9, help="seats per table (default 9)")
     tour.add_argument("--preset", choices=("regular", "turbo", "hyper"), default="hyper",
                       help="blind structure preset (default hyper)")
