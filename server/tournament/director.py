@@ -19,89 +19,30 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import logging
-import math
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any
 
 from protocol import tournaments as pt
 from protocol.requests import CreateTable
 from server.config import Config
-from server.ledger.tournaments import TournamentBook, TournamentWallet
+from server.ledger.tournaments import TournamentBook
 from server.ledger.wallet import Wallet
-from server.table.actor import TableActor
+from server.table import tourney
 from server.table.settings import TableSpec, build_spec
-from server.table.tourney import (
-    HandDealt,
-    HandOver,
-    TourneyDesk,
-    add_chips,
-    place,
-    refill_banks,
-    remove,
-)
-from server.tournament.plan import (
-    Move,
-    TableView,
-    balance_move,
-    break_moves,
-    draw_seats,
-    hand_for_hand,
-    held,
-    table_to_break,
-)
+from server.table.tourney import HandDealt, HandOver, TourneyDesk
+from server.tournament import plan
+from server.tournament.clock import TournamentClock
+from server.tournament.model import Registrar, TableRecord, TournamentInfo
+from server.tournament.plan import Move, TableView
 from server.tournament.prizes import Out, default_shares, place_outs, prizes, share_prizes
-from server.tournament.structure import Level, LevelClock, Structure
+from server.tournament.purse import Purse
+from server.tournament.structure import Level
 
-__all__ = ["Director", "Registrar", "TournamentInfo"]
+__all__ = ["Director"]
 
 log = logging.getLogger("server.tournament")
 
 Pick = Callable[[int], int]
-
-
-class Registrar(Protocol):
-    """How a director opens its tables (the registry)."""
-
-    def open_tournament_table(self, table_id: str, tspec: TableSpec, wallet: Wallet,
-                              desk: TourneyDesk) -> TableActor: ...
-
-
-@dataclass(frozen=True, slots=True)
-class TournamentInfo:
-    """What a tournament is, fixed at its creation (validated by the hall)."""
-
-    id: str
-    name: str
-    game: str
-    structure_name: str
-    kind: str  # "sng" | "scheduled"
-    buy_in: int
-    fee: int
-    capacity: int
-    structure: Structure
-    min_field: int = 2
-    starts_at: float | None = None
-    private: bool = False
-    host: str | None = None
-    invite: str | None = None
-    shares: tuple[int, ...] | None = None  # the tournament's own table of places (TOUR-12)
-
-
-@dataclass(slots=True)
-class _Table:
-    number: int
-    table_id: str
-    actor: TableActor
-    players: dict[int, str] = field(default_factory=dict)  # seat -> player
-    last_big_blind: int | None = None
-    dealt: bool = False
-    in_hand: bool = False  # between its hand's deal and its report of the end
-    hand: str | None = None  # the hand it is playing
-    pending: bool = False  # its next deal is due after the pause (a break cancels it)
-    level: int = 0  # the level whose stakes it deals
-    hands: int = 0
-    round_done: bool = False  # hand-for-hand: this round's hand has ended
 
 
 class Director:
@@ -118,10 +59,8 @@ class Director:
         self.fields = fields or {}  # the request it was created from (saved, for a restore)
         self.config = config
         self.registrar = registrar
-        self.wallet = TournamentWallet(wallet, info.id)
-        self.cash = wallet  # the players' balances (their view is refreshed after a booking)
-        self.book = book
-        self.now = now
+        self.purse = Purse(info.id, wallet, book, buy_in=info.buy_in, fee=info.fee)
+        self.wallet = self.purse.chips  # the tables' wallet: the tournament's chips
         self.call_later = call_later
         self.pick = pick
         self.on_change = on_change
@@ -135,16 +74,13 @@ class Director:
         self.places: dict[str, int] = {}
         self.prizes: dict[str, int] = {}
         self.high: dict[str, tuple[int, int]] = {}  # POT-01 key of each player out (TOUR-11)
-        self.tables: dict[int, _Table] = {}
+        self.tables: dict[int, TableRecord] = {}
         self.log: list[dict[str, Any]] = []
         self.level = 0
         self.on_break = False
-        self.elapsed = 0.0  # running seconds of the clock (no breaks, no pauses)
-        self._since: float | None = None  # when the clock last started running
-        self._clock = LevelClock(info.structure)
-        self.ended: dict[int, float] = {}  # a level by hands -> the running time it ended
+        self.clock = TournamentClock(info.structure, now=now, call_later=call_later,
+                                     wake=lambda: self.inbox.put_nowait(self._tick))
         self.level_hands: dict[int, int] = {}  # hands dealt at the current level, per table
-        self._timer: Any = None
         self.hfh = False
         self.round_outs: list[Out] = []
         self.start_stacks: dict[str, dict[str, int]] = {}  # table id -> the hand's start
@@ -214,10 +150,8 @@ class Director:
         if len(self.entries) >= info.capacity:
             return "tournament_full"
         n = self.entry_no.get(player, 0) + 1
-        if self.book is not None and not await self.book.enter(
-                info.id, player, info.buy_in, info.fee, entry=n):
+        if not await self.purse.enter(player, n):
             return "insufficient_funds"
-        await self._cash_changed(player)
         self.entry_no[player] = n
         self.entries.append(player)
         self.names[player] = name
@@ -236,10 +170,7 @@ class Director:
         n = self.entry_no.pop(player)
         self.entries.remove(player)
         self.pool -= self.info.buy_in
-        if self.book is not None:
-            await self.book.refund(self.info.id, player, self.info.buy_in, self.info.fee,
-                                   entry=n, why="unregister")
-            await self._cash_changed(player)
+        await self.purse.refund(player, n, "unregister")
         return None
 
     async def cancel(self, why: str = "cancelled") -> str | None:
@@ -250,17 +181,14 @@ class Director:
         seen: dict[str, int] = {}
         for player in self.entries:
             seen[player] = seen.get(player, 0) + 1
-            if self.book is not None:
-                await self.book.refund(self.info.id, player, self.info.buy_in, self.info.fee,
-                                       entry=seen[player], why=why)
-                await self._cash_changed(player)
+            await self.purse.refund(player, seen[player], why)
             refunds[player] = refunds.get(player, 0) + self.info.buy_in + self.info.fee
         for t in list(self.tables.values()):
             await self._close_table(t, why)
         await self._retire_all("cancel")
         self.state = "cancelled"
         self.write("cancel", refunds=refunds)
-        self._stop_clock()
+        self.clock.stop()
         return None
 
     # ================================================================ the start
@@ -272,7 +200,7 @@ class Director:
         s = info.structure
         self.state = "running"
         players = list(dict.fromkeys(self.entries))
-        draw = draw_seats(players, s.seats, self.pick)
+        draw = plan.draw_seats(players, s.seats, self.pick)
         paid = len(info.shares or default_shares(len(self.entries)))
         self.write("start", seats=s.seats, paid=paid, entries=players,
                    draw={p: list(v) for p, v in draw.items()}, stack=s.starting_stack)
@@ -284,37 +212,24 @@ class Director:
         for player, (number, seat) in draw.items():
             await self._issue(player, s.starting_stack, f"start:{player}")
             await self.seat(player, number, seat, s.starting_stack, "start")
-        self._start_clock()
+        self.clock.start()
         for t in list(self.tables.values()):
             await self._go(t)
 
     async def _retire_all(self, why: str) -> None:
-        """The end (or a cancel): every tournament chip goes back to its bank (TOUR-02:
-        none is left in anyone's account once the tournament is over)."""
-        for player in list(dict.fromkeys(self.entries)):
-            chips = await self.wallet.refresh(player)
-            if chips and self.wallet.chips is not None:
-                await self.wallet.chips.retire(player, chips,
-                                               key=f"{self.info.id}:{why}:{player}")
+        await self.purse.retire_all(list(dict.fromkeys(self.entries)), why)
         self.stacks.clear()
 
-    async def _cash_changed(self, player: str) -> None:
-        """A booking moved the player's cash: their balance as the process shows it (and
-        its push to their connections) is read again."""
-        refresh = getattr(self.cash, "refresh", None)
-        if refresh is not None:
-            await refresh(player)
-
     async def _issue(self, player: str, amount: int, key: str) -> None:
-        await self.wallet.issue(player, amount, key=f"{self.info.id}:{key}")
+        await self.purse.issue(player, amount, key)
         self.stacks[player] = self.stacks.get(player, 0) + amount
 
-    def open_table(self, number: int) -> _Table:
+    def open_table(self, number: int) -> TableRecord:
         table_id = f"{self.info.id}.{number}"
         desk = TourneyDesk(self.info.id, _Hooks(self))
         actor = self.registrar.open_tournament_table(table_id, self._spec(self.level, number),
                                                      self.wallet, desk)
-        t = _Table(number, table_id, actor, level=self.level)
+        t = TableRecord(number, table_id, actor, level=self.level)
         self.tables[number] = t
         return t
 
@@ -337,7 +252,7 @@ class Director:
                     why: str) -> bool:
         t = self.tables[number]
         name = self.names.get(player, player)
-        ok = bool(await t.actor.ask(lambda: place(t.actor, player, name, seat, stack)))
+        ok = bool(await t.actor.ask(lambda: tourney.place(t.actor, player, name, seat, stack)))
         if ok:
             t.players[seat] = player
             self.seat_of[player] = (number, seat)
@@ -352,27 +267,15 @@ class Director:
     async def _unseat(self, player: str) -> int:
         number, seat = self.seat_of.pop(player)
         t = self.tables[number]
-        stack = await t.actor.ask(lambda: remove(t.actor, player))
+        stack = await t.actor.ask(lambda: tourney.remove(t.actor, player))
         t.players.pop(seat, None)
         return int(stack or 0)
 
     # ================================================================ the clock
-    def _start_clock(self) -> None:
-        self._since = self.now()
-        self._arm()
-
-    def _stop_clock(self) -> None:
-        if self._since is not None:
-            self.elapsed += self.now() - self._since
-            self._since = None
-        if self._timer is not None:
-            self._timer.cancel()
-            self._timer = None
-
     async def resume_play(self) -> None:
         """After a restore (TOUR-15): the clock runs on from where it stopped and every
         table deals again."""
-        self._start_clock()
+        self.clock.start()
         for t in list(self.tables.values()):
             await self._go(t)
 
@@ -381,31 +284,17 @@ class Director:
         end, or for a level counted in hands."""
         if self.state != "running":
             return None
-        left = self._clock.at(self.running(), ended=self.ended).left
-        return round(left, 1) if math.isfinite(left) else None
+        return self.clock.left()
 
     async def start_scheduled(self) -> None:
         """TOUR-03: a scheduled tournament's time has come."""
         if self.state == "registering":
             await self._start()
 
-    def running(self) -> float:
-        return self.elapsed + (self.now() - self._since if self._since is not None else 0.0)
-
-    def _arm(self) -> None:
-        if self._timer is not None:
-            self._timer.cancel()
-        st = self._clock.at(self.running(), ended=self.ended)
-        if not math.isfinite(st.left):
-            return
-        self._timer = self.call_later(max(st.left, 0.0) + 1e-3,
-                                      lambda: self.inbox.put_nowait(self._tick))
-
     async def _tick(self) -> None:
-        self._timer = None
         if self.state != "running":
             return
-        st = self._clock.at(self.running(), ended=self.ended)
+        st = self.clock.at()
         if st.on_break and not self.on_break:
             self.on_break = True
             self.write("break", level=self.level)
@@ -418,7 +307,7 @@ class Director:
             for t in list(self.tables.values()):
                 if not t.in_hand:
                     await self._go(t)
-        self._arm()
+        self.clock.arm()
 
     def _new_level(self, number: int) -> None:
         self.level = number
@@ -443,9 +332,9 @@ class Director:
         t.hands += 1
         self.level_hands[t.number] = self.level_hands.get(t.number, 0) + 1
         lv = self.info.structure.level(self.level)
-        if (lv.hands and self.level not in self.ended
+        if (lv.hands and self.level not in self.clock.ended
                 and max(self.level_hands.values()) >= lv.hands):
-            self.ended[self.level] = self.running()  # TOUR-05: counted where most are dealt
+            self.clock.end_level(self.level)  # TOUR-05: counted where most are dealt
             self.inbox.put_nowait(self._tick)
         if r.blinds:
             t.last_big_blind = r.blinds[-1]
@@ -504,11 +393,7 @@ class Director:
                 places[p] = place_no
                 self.places[p] = place_no
         self.high.update({o.player: o.high_card for o in outs})
-        tied = sorted((g for g in groups if len(g[1]) > 1), key=lambda g: g[0])
-        if tied:  # POT-01 names who takes a tied prize's odd chips (the best-placed tie's)
-            high = {o.player: o.high_card for o in outs}
-            odd = min(tied[0][1], key=lambda p: (tuple(-x for x in high[p]), p))
-        self.write("out", places=places, hand=hand, tie_odd_chip=odd if tied else None)
+        self.write("out", places=places, hand=hand, tie_odd_chip=odd)  # (POT-01's player)
         for p, place_no in places.items():
             if self.tell is not None:
                 self.tell(p, pt.tournament_result(tournament=self.info.id, place=place_no,
@@ -523,20 +408,20 @@ class Director:
         table = prizes(self.pool, self.shares)
         return table[place_no - 1] if place_no <= len(table) else 0
 
-    async def _decide(self, ended: _Table) -> None:
+    async def _decide(self, ended: TableRecord) -> None:
         """docs/rules.md 5.1's order after a hand: break, balance, hand-for-hand, deal."""
         views = self._views()
-        broken = table_to_break(views)
+        broken = plan.table_to_break(views)
         if broken is not None and not self.tables[broken].in_hand:
             await self._break(broken)
         elif ended.number in self.tables and ended.players:
-            mv = balance_move(self._views(), ended.number, self.pick)
+            mv = plan.balance_move(self._views(), ended.number, self.pick)
             if mv is not None:
                 await self._move(mv)
         for t in [t for t in self.tables.values() if not t.players]:
             await self._close_table(t, "empty")
         playing = sum(1 for t in self.tables.values() if t.players)
-        on = hand_for_hand(len(self.stacks), len(self.shares) or 1, playing, self.hfh)
+        on = plan.hand_for_hand(len(self.stacks), len(self.shares) or 1, playing, self.hfh)
         if on != self.hfh:
             self.hfh = on
             self.write("hand_for_hand", on=on)
@@ -554,7 +439,7 @@ class Director:
                 await self._go(t)
 
     async def _break(self, number: int) -> None:
-        for mv in break_moves(self._views(), number, self.pick):
+        for mv in plan.break_moves(self._views(), number, self.pick):
             await self._move(mv)
         await self._close_table(self.tables[number], "broken")
 
@@ -566,7 +451,7 @@ class Director:
                     to=[str(mv.dst[0]), mv.dst[1]], why=mv.why)
         await self.seat(player, mv.dst[0], mv.dst[1], stack, mv.why)
 
-    async def _close_table(self, t: _Table, why: str) -> None:
+    async def _close_table(self, t: TableRecord, why: str) -> None:
         t.pending = False
         for p in list(t.players.values()):
             self.stacks[p] = await self._unseat(p)
@@ -574,7 +459,7 @@ class Director:
         self.write("close_table", table=str(t.number))
         await t.actor.ask(lambda: t.actor.close_for_good(f"tournament {why}"))
 
-    async def _go(self, t: _Table) -> None:
+    async def _go(self, t: TableRecord) -> None:
         """Deal ``t``'s next hand after the pause, when the rules allow it (TOUR-05..10)."""
         if t.pending or not self._may_deal(t):
             return
@@ -582,15 +467,15 @@ class Director:
         pause = t.actor.spec.pause  # (the first too: the players reach their table)
         self.call_later(pause, lambda: self.inbox.put_nowait(lambda: self._deal(t)))
 
-    def _may_deal(self, t: _Table) -> bool:
+    def _may_deal(self, t: TableRecord) -> bool:
         if (self.state != "running" or self.on_break or t.in_hand or len(t.players) < 2
                 or t.number not in self.tables):
             return False
-        if held(self._views(), t.number):
+        if plan.held(self._views(), t.number):
             return False  # TOUR-07
         return not (self.hfh and t.round_done)
 
-    async def _deal(self, t: _Table) -> None:
+    async def _deal(self, t: TableRecord) -> None:
         """The pause is over: deal now at the current level (or give the turn back when
         things changed meanwhile: a break, a hold, the table closed)."""
         if not t.pending:
@@ -603,7 +488,7 @@ class Director:
         spec = self._spec(self.level, t.number) if new_level else None
         refill = self.info.structure.time_bank_refill if new_level else 0.0
         if refill:
-            await t.actor.ask(lambda: refill_banks(t.actor, refill, self.config.time_bank))
+            await t.actor.ask(lambda: tourney.refill_banks(t.actor, refill, self.config.time_bank))
         t.in_hand = True
         try:
             report = await t.actor.ask(lambda: t.actor.tourney_deal(spec))
@@ -626,7 +511,7 @@ class Director:
                                dealt=t.dealt, in_hand=t.in_hand)
         return out
 
-    def _table(self, table_id: str) -> _Table | None:
+    def _table(self, table_id: str) -> TableRecord | None:
         return next((t for t in self.tables.values() if t.table_id == table_id), None)
 
     # ================================================================ rebuys and add-ons
@@ -655,17 +540,15 @@ class Director:
         if t.in_hand:
             return "not_allowed"  # between hands only (the table's next deal waits on us)
         n = self.buys.get(player, 0) + 1
-        if self.book is not None and not await self.book.buy_chips(
-                info.id, player, info.buy_in, info.fee, n=n, why=why):
+        if not await self.purse.buy(player, n, why):
             return "insufficient_funds"
-        await self._cash_changed(player)
         self.buys[player] = n
         if why == "add_on":
             self.add_ons.add((player, self.entry_no.get(player, 1)))
         self.pool += info.buy_in
         self.bought += amount
         await self.wallet.issue(player, amount, key=f"{info.id}:{why}:{player}:{n}")
-        if not await t.actor.ask(lambda: add_chips(t.actor, player, amount)):
+        if not await t.actor.ask(lambda: tourney.add_chips(t.actor, player, amount)):
             log.error("event=tournament_chips_failed tournament=%s player=%s", info.id, player)
         self.stacks[player] += amount
         self.write("chips", player=player, amount=amount, why=why)
@@ -673,8 +556,7 @@ class Director:
 
     # ================================================================ late entries, the end
     async def _enter_late(self, player: str, why: str) -> None:
-        from server.tournament.plan import entry_seat
-        mv = entry_seat(self._views(), player, why, self.pick)
+        mv = plan.entry_seat(self._views(), player, why, self.pick)
         stack = self.info.structure.starting_stack
         await self._issue(player, stack, f"enter:{player}:{self.entry_no[player]}")
         if mv is None:  # every table full: a new one
@@ -702,9 +584,7 @@ class Director:
         for p, amount in sorted(amounts.items(), key=lambda x: self.places[x[0]]):
             if amount <= 0:
                 continue
-            if self.book is not None:
-                await self.book.pay(self.info.id, p, amount, place=self.places[p])
-                await self._cash_changed(p)
+            await self.purse.pay(p, amount, self.places[p])
             paid[p] = amount
             self.prizes[p] = amount
             self.write("payout", player=p, place=self.places[p], amount=amount)
@@ -713,7 +593,7 @@ class Director:
             await self._close_table(t, "finished")
         await self._retire_all("finish")
         self.state = "finished"
-        self._stop_clock()
+        self.clock.stop()
         if winner is not None and self.tell is not None:
             self.tell(winner, pt.tournament_result(tournament=self.info.id, place=1,
                                                    prize=paid.get(winner, 0),

@@ -25,7 +25,8 @@ from protocol.errors import ProtocolError
 from server.config import Config
 from server.ledger.tournaments import TournamentBook
 from server.ledger.wallet import Wallet
-from server.tournament.director import Director, Registrar, TournamentInfo
+from server.tournament.director import Director
+from server.tournament.model import Registrar, TournamentInfo
 from server.tournament.prizes import check_shares, default_shares, prizes
 from server.tournament.saved import SavedTournaments, restore
 from server.tournament.structure import StructureError, build_structure

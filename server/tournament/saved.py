@@ -20,7 +20,8 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from server.tournament.director import Director, _Table
+from server.tournament.director import Director
+from server.tournament.model import TableRecord
 
 __all__ = ["SavedTournaments", "restore", "snapshot"]
 
@@ -35,8 +36,8 @@ def snapshot(d: Director) -> dict[str, Any]:
         "seat_of": {p: list(v) for p, v in d.seat_of.items()},
         "places": d.places, "prizes": d.prizes,
         "high": {p: list(v) for p, v in d.high.items()},
-        "level": d.level, "on_break": d.on_break, "running": d.running(),
-        "ended": {str(k): v for k, v in d.ended.items()}, "hfh": d.hfh,
+        "level": d.level, "on_break": d.on_break, "running": d.clock.running(),
+        "ended": {str(k): v for k, v in d.clock.ended.items()}, "hfh": d.hfh,
         "shares": list(d.shares), "pool": d.pool, "bought": d.bought, "buys": d.buys,
         "add_ons": [list(x) for x in d.add_ons],
         "tables": [{"number": t.number, "players": {str(s): p for s, p in t.players.items()},
@@ -103,8 +104,8 @@ async def restore(d: Director, state: dict[str, Any], records: list[dict[str, An
     d.places, d.prizes = state["places"], state["prizes"]
     d.high = {p: (v[0], v[1]) for p, v in state["high"].items()}
     d.level, d.on_break, d.hfh = state["level"], state["on_break"], state["hfh"]
-    d.elapsed = float(state["running"])
-    d.ended = {int(k): v for k, v in state["ended"].items()}
+    d.clock.elapsed = float(state["running"])
+    d.clock.ended = {int(k): v for k, v in state["ended"].items()}
     d.shares, d.pool, d.bought = tuple(state["shares"]), state["pool"], state["bought"]
     d.buys = state["buys"]
     d.add_ons = {(p, n) for p, n in state["add_ons"]}
@@ -120,7 +121,7 @@ async def restore(d: Director, state: dict[str, Any], records: list[dict[str, An
             d.write("void", table=str(saved["number"]), hand=saved["running"],
                     stacks=stacks)
     for saved in state["tables"]:
-        t: _Table = d.open_table(saved["number"])
+        t: TableRecord = d.open_table(saved["number"])
         t.last_big_blind, t.dealt = saved["last_big_blind"], saved["dealt"]
         t.level, t.hands = saved["level"], saved["hands"]
         for seat_s, player in saved["players"].items():
