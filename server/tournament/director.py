@@ -204,7 +204,7 @@ class Director:
         paid = len(info.shares or default_shares(len(self.entries)))
         self.write("start", seats=s.seats, paid=paid, entries=players,
                    draw={p: list(v) for p, v in draw.items()}, stack=s.starting_stack)
-        if s.late_until == 0:  # (else when late registration closes: TOUR-12, TOUR-14)
+        if self._buying_until() == 0:  # (else once no entry or chip can be bought: TOUR-12)
             self._close_registration()
         self._new_level(1)
         for number in sorted({t for t, _ in draw.values()}):
@@ -315,9 +315,14 @@ class Director:
         lv: Level = self.info.structure.level(number)
         self.write("level", level=number, game=lv.game,
                     stakes=dataclasses.asdict(lv.stakes) | {"blinds": list(lv.stakes.blinds)})
-        s = self.info.structure
-        if s.late_until and number == s.late_until + 1:
+        if not self.shares and number > self._buying_until() > 0:
             self._close_registration()
+
+    def _buying_until(self) -> int:
+        """The last level at which an entry, a rebuy or an add-on can still add to the pool
+        (TOUR-14); the table of prizes is fixed after it (TOUR-12)."""
+        s = self.info.structure
+        return max(s.late_until, s.rebuy_until, s.add_on_break() or 0)
 
     def _close_registration(self) -> None:
         self.shares = self.info.shares or default_shares(len(self.entries))

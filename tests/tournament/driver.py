@@ -98,6 +98,10 @@ class Room:
                 kind, amount, discard = random_action(self.rnd, opts, hand.cards_of(seat))
                 if kind == "fold" and opts.check:
                     kind = "check"
+                if self.all_in == 0 and kind in ("bet", "raise"):  # a calm table: min bets
+                    bounds = opts.bet if kind == "bet" else opts.raise_
+                    assert bounds is not None
+                    amount = bounds[0]
             fields: dict[str, Any] = {"type": "act", "rid": next(self._rid),
                                       "table": actor.table_id, "action": kind}
             if amount is not None:

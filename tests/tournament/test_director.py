@@ -142,3 +142,42 @@ async def test_a_mixed_rotation_plays_a_game_per_level_tour_05() -> None:
     by_level = {r["level"] for r in hands}
     assert len(by_level) >= 2
     assert check_log(d.log) == []
+
+
+async def test_rebuys_and_an_add_on_buy_chips_between_hands_tour_14() -> None:
+    """TOUR-14: a rebuy (at most the starting stack, until the end of level `rebuy_until`)
+    and one add-on per entry at the break after the rebuys; each pays the buy-in to the pool
+    and gives its chips; out of their windows they are refused `not_allowed`."""
+    room = Room(seed=12, all_in=0.0)
+    d = _create(room, capacity=3, settings={
+        "starting_stack": 1000, "seats": 3, "rebuy_until": 1, "add_on": 1500,
+        "levels": [{"blinds": [2, 4], "minutes": 3}, {"blinds": [20, 40], "minutes": 2},
+                   {"blinds": [40, 80], "minutes": 5}],
+        "breaks": [{"after_level": 1, "minutes": 1}]})
+    await _enter(room, d, ["p0", "p1", "p2"])
+    await room.settle(d)
+    assert await d.ask(lambda: d.buy_chips("p0", "add_on")) == "not_allowed"  # not yet
+
+    def short() -> str | None:  # a player at most at the starting stack, between hands
+        if any(t.in_hand for t in d.tables.values()) or d.level != 1:
+            return None
+        return next((p for p in ("p0", "p1", "p2") if 0 < d.stacks.get(p, 0) <= 1000), None)
+    await room.run(d, until=lambda: short() is not None and max(d.stacks.values()) > 1000)
+    who = short()
+    assert who is not None
+    rich = next(p for p in ("p0", "p1", "p2") if d.stacks.get(p, 0) > 1000)
+    assert await d.ask(lambda: d.buy_chips(rich, "rebuy")) == "not_allowed"  # too many chips
+    assert await d.ask(lambda: d.buy_chips(who, "rebuy")) is None
+    assert d.pool == 400
+    await room.run(d, until=lambda: d.on_break and not any(
+        t.in_hand for t in d.tables.values()))
+    assert await d.ask(lambda: d.buy_chips(who, "rebuy")) == "not_allowed"  # level 1 over
+    taker = next(p for p in ("p0", "p1", "p2") if p in d.stacks)
+    assert await d.ask(lambda: d.buy_chips(taker, "add_on")) is None
+    assert await d.ask(lambda: d.buy_chips(taker, "add_on")) == "not_allowed"  # once
+    assert d.pool == 500 and d.bought == 2500
+    await room.run(d)
+    assert d.state == "finished" and sum(d.prizes.values()) == 500
+    assert [(r["player"], r["why"]) for r in d.log if r["kind"] == "chips"] == [
+        (who, "rebuy"), (taker, "add_on")]
+    assert check_log(d.log) == []
