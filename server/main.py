@@ -210,8 +210,10 @@ def build_app(config: Config) -> App:
                 call_later=registry.clock.call_later,
                 tell=lambda player, msg: edge.send_to_player(player, msg))
     router.tournaments = TournamentRequests(hall)  # issue 27
-    if config.redis_url is None:  # (the data directory's files: TOUR-15)
-        hall.saved = SavedTournaments(config.data_dir / "tournaments")
+    # TOUR-15: the data directory's files (a cluster's process: its own, by node name; its
+    # tournaments come back when it starts again)
+    hall.saved = SavedTournaments(config.data_dir / "tournaments" / (
+        config.node if config.redis_url is not None else ""))
     bots = PracticeBots(sessions.bot_token, think=config.practice_think,
                         revoke=sessions.revoke)
     registry.start_bots = bots.start  # practice tables: bots on the server's own WebSocket
