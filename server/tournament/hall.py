@@ -37,6 +37,7 @@ log = logging.getLogger("server.tournament")
 
 _ALPHABET = string.ascii_lowercase + string.digits
 _POT_GAMES = ("holdem", "manila", "manila3", "draw", "stud5", "stud7")
+PLACES_SHOWN = 100  # the best places a `tournament` message lists
 
 
 class Follower(Protocol):
@@ -76,6 +77,8 @@ class Hall:
         self.max_open = 200  # open tournaments (registering or running) in the process
         self.max_per_host = 3  # open tournaments one player hosts (the operator's: no limit)
         self.saved: SavedTournaments | None = None  # the data directory's (TOUR-15)
+        self.push_interval = 1.0  # seconds between two pushes of a tournament's state
+        self._push_due: set[str] = set()
 
     # ================================================================ create
     def create(self, fields: Mapping[str, Any], *, host: str | None) -> Director:
@@ -229,6 +232,22 @@ class Hall:
 
     def state_for(self, d: Director, player: str | None) -> dict[str, Any]:
         """The ``tournament`` message's body for ``player``."""
+        return {**self._common(d), "you": self._you(d, player)}
+
+    @staticmethod
+    def _you(d: Director, player: str | None) -> dict[str, Any] | None:
+        if player is None or player not in d.entry_no:
+            return None
+        seat = d.seat_of.get(player)
+        table = d.tables.get(seat[0]) if seat else None
+        return {"entered": True, "stack": d.stacks.get(player),
+                "table": table.table_id if table else None,
+                "seat": seat[1] if seat else None, "place": d.places.get(player),
+                "prize": d.prizes.get(player)}
+
+    def _common(self, d: Director) -> dict[str, Any]:
+        """What every follower's ``tournament`` message shares (``places``: the best
+        ``PLACES_SHOWN``; a player's own is in their ``you``)."""
         i, s = d.info, d.info.structure
         lv = s.level(d.level) if d.level else None
         nxt = s.level(d.level + 1) if d.level else s.level(1)
@@ -236,16 +255,8 @@ class Hall:
         chips = sum(d.stacks.values())
         shares = d.shares or default_shares(max(len(d.entries), 2))
         pool_prizes = prizes(d.pool, shares)
-        you = None
-        if player is not None and player in d.entry_no:
-            seat = d.seat_of.get(player)
-            table = d.tables.get(seat[0]) if seat else None
-            you = {"entered": True, "stack": d.stacks.get(player),
-                   "table": table.table_id if table else None,
-                   "seat": seat[1] if seat else None, "place": d.places.get(player),
-                   "prize": d.prizes.get(player)}
         places = sorted(((pl, d.names.get(p, p), d.prizes.get(p, 0))
-                         for p, pl in d.places.items()), key=lambda x: x[0])
+                         for p, pl in d.places.items()), key=lambda x: x[0])[:PLACES_SHOWN]
         return {
             "id": i.id, "name": i.name, "game": i.game, "structure": i.structure_name,
             "kind": i.kind, "state": d.state, "buy_in": i.buy_in, "fee": i.fee,
@@ -258,7 +269,6 @@ class Hall:
             "payouts": [[n + 1, a] for n, a in enumerate(pool_prizes)],
             "places": [list(x) for x in places],
             "tables": [[t.table_id, len(t.players)] for t in d.tables.values()],
-            "you": you,
         }
 
     # ================================================================ following
@@ -278,8 +288,19 @@ class Hall:
                 self.saved.save(d)
             except OSError:
                 log.exception("event=tournament_save_failed tournament=%s", d.info.id)
+        tid = d.info.id
+        if tid in self._push_due or not self.followers.get(tid):
+            return
+        self._push_due.add(tid)  # (coalesced: at most one push per interval)
+        every = max(self.push_interval, len(self.followers[tid]) / 200)
+        self.call_later(every, lambda: self._push(d))
+
+    def _push(self, d: Director) -> None:
+        """Every follower gets the tournament's state (the shared part built once)."""
+        self._push_due.discard(d.info.id)
+        common = self._common(d)
         for conn in list(self.followers.get(d.info.id, ())):
-            conn.reply({"type": "tournament", **self.state_for(d, conn.player_id)})
+            conn.reply({"type": "tournament", **common, "you": self._you(d, conn.player_id)})
 
 
 def _plain(fields: Mapping[str, Any]) -> dict[str, Any]:
