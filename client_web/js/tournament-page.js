@@ -40,6 +40,7 @@ const tour = {
   invites: new Map(), // tournament id -> its invite code (private)
   pageError: "",
   dropTable: null, // a tournament table left by a move: forgotten once the new one opens
+  moved: new Map(), // table id -> why the player was moved there (TOUR-06, TOUR-08)
 };
 
 /** The tournament a table belongs to (a seat told, a followed tournament's tables, its id). */
@@ -108,6 +109,7 @@ function seated(msg) {
   tour.tableOf.set(msg.table, msg.tournament);
   tour.registered.add(msg.tournament);
   showBanner(seatNotice(msg), 6000);
+  if (msg.why === "balance" || msg.why === "break") tour.moved.set(msg.table, seatNotice(msg));
   if (!tour.followed.has(msg.tournament)) follow(msg.tournament);
   const here = page.route.view === "table" ? page.route.id : null;
   if (here === msg.table) return;
@@ -319,7 +321,8 @@ function renderTourneyTable(state) {
   show($("#tourney-bar"), !!tid);
   if (!tid) return;
   const info = tour.infos.get(tid);
-  setHTML($("#tourney-bar"), tourneyBarHTML(tid, info ? info.t : null, info ? info.reading : null, Date.now()));
+  setHTML($("#tourney-bar"), tourneyBarHTML(tid, info ? info.t : null, info ? info.reading : null, Date.now(),
+    tour.moved.get(tableId)));
   for (const sel of ["#leave-btn", "#rebuy-btn", "#postbb-btn", "#busted", "#sit-panel", "#share-btn"]) show($(sel), false);
   const t = state.table;
   if (t && t.you == null && !page.route.watch) { // out, or not seated here any more

@@ -47,9 +47,10 @@ async def tournaments_tab(p: Player, name: str) -> None:
     await expect(p.page.locator("#tournaments")).to_be_visible()
 
 
-async def play_to_the_end(p: Player) -> int:
+async def play_to_the_end(p: Player, seen: set[str] | None = None) -> int:
     """Act on each turn the page offers (all-in when the bar offers it, else call, else
-    check) until the finishing banner shows; returns the turns played."""
+    check) until the finishing banner shows; returns the turns played. `seen` collects the
+    addresses of the tables the page was at on its turns."""
     page = p.page
     banner = page.locator("#tourney-result:not([hidden])")
     turn = page.locator("#actions [data-act]").first
@@ -59,6 +60,8 @@ async def play_to_the_end(p: Player) -> int:
         await expect(either).to_be_visible(timeout=PLAY_WAIT_MS)
         if await banner.count():
             return played
+        if seen is not None:
+            seen.add(page.url)
         key = await page.evaluate("() => window.__poker.app.actionsKey")
         all_in = page.locator("#actions .quick", has_text="All-in")
         raise_ = page.locator("#actions [data-act='raise'], #actions [data-act='bet']")
@@ -249,3 +252,57 @@ async def test_a_private_sit_and_go_by_its_invite_link_and_refusals_in_words_tou
     await high.get_by_role("button", name=re.compile("^Register")).click()
     await expect(high.locator(".error")).to_have_text("Your balance is too low for that buy-in.")
     await expect(bob.page.locator("#me .balance")).to_contain_text("9,890")
+
+
+async def test_a_broken_table_moves_its_player_and_the_page_follows_tour_08(
+        live: Live, open_player: OpenPlayer) -> None:
+    """TOUR-04/08: four entrants at tables of three are drawn 2 + 2; after the first player
+    is out the three left fit at one table, so the other is broken and its player moved: their
+    page opens the new table by itself, says why, forgets the old one, and plays on."""
+    hostess = await host(live, "Hostess")
+    rid = next(hostess.rids)
+    await hostess.send({"type": "create_tournament", "rid": rid, "name": "Four SNG",
+                        "game": "holdem", "structure": "no_limit", "kind": "sng", "buy_in": 10,
+                        "fee": 0, "capacity": 4,
+                        "settings": {"starting_stack": 300, "seats": 3, "preset": "hyper"}})
+    created = await hostess.answer(rid)
+    assert created["type"] == "ok", created
+    tid = created["tournament"]
+    players = {"Dee": await open_player(), "Eli": await open_player(PHONE),
+               "Fay": await open_player(), "Gus": await open_player(PHONE)}
+    for name, p in players.items():
+        await p.goto(live.url, f"#/tournament/{tid}")
+        await p.page.fill("#tourney-hello-name", name)
+        await p.page.click("#tourney-hello button[type='submit']")
+        body = p.page.locator("#tourney-body")
+        await body.get_by_role("button", name=re.compile("^Register")).click()
+        if name != "Gus":  # (Gus's registration starts it)
+            await expect(body.get_by_role("button", name=re.compile("^Unregister"))).to_be_visible()
+    first: dict[str, str] = {}
+    for name, p in players.items():
+        await expect(p.page).to_have_url(re.compile(rf"#/table/{re.escape(tid)}\.[12]$"))
+        first[name] = p.page.url
+    assert sorted(u[-1] for u in first.values()) == ["1", "1", "2", "2"]  # drawn 2 + 2
+
+    seen: dict[str, set[str]] = {n: set() for n in players}
+    await asyncio.gather(*(play_to_the_end(p, seen[n]) for n, p in players.items()))
+    moved = [n for n, p in players.items() if p.page.url != first[n]]
+    assert moved, (first, seen)
+    for name in moved:
+        page = players[name].page
+        await expect(page.locator("#tourney-bar")).to_contain_text("Finished: won by")
+        await expect(page.locator("#tourney-bar .moved")).to_have_text(
+            re.compile(r"^Moved to table [12](: your table was broken up| to balance the "
+                       r"tables)\.$"))
+        old = first[name].rsplit("/", 1)[-1]
+        await expect(page.locator(f"#my-tables-list [href$='{old}']")).to_have_count(0)
+    observer = await host(live, "Observer")
+    assert (await observer.request("tournament", tournament=tid, follow=False))["type"] == "ok"
+    final = await observer.event("tournament", id=tid)
+    assert final["state"] == "finished" and final["entrants"] == 4
+    assert sorted(name for _, name, _ in final["places"]) == sorted(players)
+    for place, name, prize in final["places"]:
+        words = f"You finished {ORDINAL.get(place, f'{place}th')} of 4: " + (
+            f"{prize:,} chips" if prize else "no prize")
+        await expect(players[name].page.locator("#tourney-result .big")).to_have_text(words)
+    await players[moved[0]].shot("tournament-moved")

@@ -136,8 +136,9 @@ export function tournamentPageHTML(t, reading, now, ctx) {
     `</div>`;
 }
 
-/** The bar above a tournament table: the tournament, its level and clock, a link back. */
-export function tourneyBarHTML(tid, t, reading, now) {
+/** The bar above a tournament table: the tournament, its level and clock, a link back, and
+ * why the player was moved here (`notice`, TOUR-06/08), if they were. */
+export function tourneyBarHTML(tid, t, reading, now, notice) {
   const name = t ? esc(t.name) : "The tournament";
   const over = t && (t.state === "finished" || t.state === "cancelled");
   let line = "";
@@ -150,7 +151,8 @@ export function tourneyBarHTML(tid, t, reading, now) {
     line = `${lvl}${clock} \u00b7 ${chips(t.players_left)} of ${chips(t.entrants)} left`;
   }
   return `<a class="btn" href="${href(tid)}">${name}: standings</a>` +
-    `<span class="tourney-level">${line}</span>`;
+    `<span class="tourney-level">${line}</span>` +
+    (notice ? `<span class="moved" role="status">${esc(notice)}</span>` : "");
 }
 
 /** The finishing banner of a `tournament_result`. */
