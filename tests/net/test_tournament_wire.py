@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from protocol.codec import SUBPROTOCOL_MSGPACK
+from protocol import SUBPROTOCOL_MSGPACK
 from protocol.messages import check_server_message
 from tests.net.conftest import Client, Live, open_client
 

@@ -90,6 +90,9 @@ class Room:
             st = actor.seats[seat]
             if opts is None or st is None or st.player_id in self.idle:
                 continue
+            kind: str
+            amount: int | None
+            discard: tuple[str, ...]
             if opts.raise_ is not None and self.rnd.random() < self.all_in:
                 kind, amount, discard = "raise", opts.raise_[1], ()
             elif opts.bet is not None and self.rnd.random() < self.all_in:

@@ -4,6 +4,8 @@ tournaments played to the end by test players, every log refereed by the checker
 
 from __future__ import annotations
 
+import functools
+
 import pytest
 
 from server.tournament.director import Director
@@ -25,7 +27,7 @@ def _create(room: Room, **fields: object) -> Director:
 async def _enter(room: Room, d: Director, players: list[str]) -> None:
     for p in players:
         room.wallet.ensure(p, 10_000)
-        code = await d.ask(lambda p=p: d.register(p, p.title()))
+        code = await d.ask(functools.partial(d.register, p, p.title()))
         assert code is None, code
 
 

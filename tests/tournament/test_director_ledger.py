@@ -3,6 +3,7 @@ refunds booked, the tournament's chips conserved and retired (TOUR-01, TOUR-02, 
 
 from __future__ import annotations
 
+import functools
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -45,7 +46,7 @@ async def test_a_tournament_books_entries_fees_and_prizes_tour_01_02_12(
     d = _create(room, kind="sng", capacity=12, buy_in=200, fee=20,
                 settings={"starting_stack": 1000, "seats": 6, "preset": "hyper"})
     for p in PLAYERS:
-        assert await d.ask(lambda p=p: d.register(p, p)) is None
+        assert await d.ask(functools.partial(d.register, p, p)) is None
     assert [wallet.balance(p) for p in PLAYERS] == [5_000 - 220] * 12
     assert await ledger.balance(tourney_pool(d.info.id)) == 2_400
     chips = TournamentChips(ledger, d.info.id)
@@ -77,7 +78,7 @@ async def test_cancelling_mid_way_refunds_every_entry_tour_01(ledger: Ledger) ->
     d = _create(room, kind="sng", capacity=12, buy_in=200, fee=20,
                 settings={"starting_stack": 1000, "seats": 6, "preset": "regular"})
     for p in PLAYERS:
-        assert await d.ask(lambda p=p: d.register(p, p)) is None
+        assert await d.ask(functools.partial(d.register, p, p)) is None
     await room.run(d, until=lambda: len(d.places) >= 3)  # some are out already
     assert d.state == "running"
     assert await d.ask(lambda: d.cancel("test")) is None

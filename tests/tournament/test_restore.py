@@ -5,6 +5,7 @@ the clock, every stack, seat and place survive; it then plays to the end, refere
 from __future__ import annotations
 
 import asyncio
+import functools
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -62,7 +63,7 @@ async def test_a_tournament_is_restored_after_a_crash_mid_hand_tour_15(
                 settings={"starting_stack": 1000, "seats": 6, "preset": "turbo"})
     tid = d.info.id
     for p in PLAYERS:
-        assert await d.ask(lambda p=p: d.register(p, p)) is None
+        assert await d.ask(functools.partial(d.register, p, p)) is None
     await room.run(d, until=lambda: len(d.places) >= 4 and any(
         t.in_hand for t in d.tables.values()) and room.acts % 7 == 3)
     level, places = d.level, dict(d.places)
