@@ -280,6 +280,8 @@ export function tournamentRouted(prev, next) {
     if (!playing) unfollow(prev.id); // a tournament played in stays followed (its table's bar)
   }
   if (next.view === "lobby" && next.tab === "tournaments") refreshTournaments();
+  const tableOf = next.view === "table" ? tournamentOf(next.id) : null;
+  if (tableOf && !tour.followed.has(tableOf)) follow(tableOf); // its bar (a reload, a link)
   const drop = tour.dropTable;
   if (drop && next.view === "table" && next.id !== drop) {
     tour.dropTable = null;

@@ -23,6 +23,7 @@ from playwright.async_api import expect
 
 from tests.net.conftest import Live, start_live, test_config
 from tests.web.conftest import PHONE, OpenPlayer, Player, host
+from tests.web.test_a11y import axe_violations
 
 pytestmark = pytest.mark.browser
 
@@ -118,6 +119,7 @@ async def test_a_sit_and_go_created_entered_and_played_to_the_end_in_the_browser
     ann_row = ann.page.locator(f"#tourney-list tr[data-tournament='{tid}']")
     await expect(ann_row).to_contain_text("2/3")  # the list is polled
     await ann.shot("tournament-lobby")
+    assert await axe_violations(ann.page) == []  # the Tournaments tab: no serious violation
 
     await cy.goto(base)
     await tournaments_tab(cy, "Cy")
@@ -161,6 +163,7 @@ async def test_a_sit_and_go_created_entered_and_played_to_the_end_in_the_browser
     await expect(clock).not_to_have_text(first)  # it counts down
     await expect(body.locator(".stat", has_text="Level ends in")).to_be_visible()
     await rail.shot("tournament-page-running")
+    assert await axe_violations(rail.page) == []
 
     turns = await asyncio.gather(*(play_to_the_end(p) for p in (ann, bob, cy)))
     assert sum(turns) >= 2, turns
