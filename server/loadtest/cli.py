@@ -98,6 +98,9 @@ def build_parser() -> argparse.ArgumentParser:
     tour.add_argument("--fee", type=int, default=0, help="entry fee (default 0)")
     tour.add_argument("--shove", type=float, default=0.25, metavar="P",
                       help="chance a bot's bet or raise is its whole stack (default 0.25)")
+    tour.add_argument("--unfollow", action="store_true",
+                      help="entrants unfollow the tournament after registering (no "
+                           "`tournament` message at each change of it)")
     tour.add_argument("--timeout", type=float, default=900.0,
                       help="seconds the tournament may take (default 900)")
     return parser
@@ -122,7 +125,8 @@ def tournament_config_from_args(args: argparse.Namespace) -> TournamentConfig:
         entrants=args.tournament, kind=args.kind, lead=args.lead, variant=args.variant,
         structure=args.structure, seats=args.seats, preset=args.preset,
         starting_stack=args.starting_stack, buy_in=args.buy_in, fee=args.fee,
-        pause=args.pause, think=args.think, shove=args.shove, seed=args.seed,
+        pause=args.pause, think=args.think, shove=args.shove, unfollow=args.unfollow,
+        seed=args.seed,
         encoding=args.encoding, timeout=args.timeout, progress=not args.quiet)
 
 

@@ -75,10 +75,18 @@ class TournamentBot(Bot):
         self.closed_tables: set[str] = set()  # `table_closed` seen: nothing to unwatch
         self._watch_lock = asyncio.Lock()
 
-    async def register(self, tournament: str) -> Msg:
-        """``tournament_register``; returns the answer (``ok``, or the error counted)."""
+    async def register(self, tournament: str, *, unfollow: bool = False) -> Msg:
+        """``tournament_register``; returns the answer (``ok``, or the error counted).
+
+        The server makes every entrant a follower of the tournament (a ``tournament``
+        message at each change); with ``unfollow`` the bot stops that at once
+        (``unfollow_tournament``), as a player whose tournament page is closed: its seats
+        and its result are pushed to it all the same."""
         self.tournament = tournament
-        return await self.request({"type": "tournament_register", "tournament": tournament})
+        answer = await self.request({"type": "tournament_register", "tournament": tournament})
+        if unfollow and answer["type"] == "ok":
+            await self.request({"type": "unfollow_tournament", "tournament": tournament})
+        return answer
 
     # --- events ---------------------------------------------------------------------
     def _on_event(self, msg: Msg, kind: Any, now: float) -> None:

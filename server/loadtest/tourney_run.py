@@ -21,6 +21,10 @@ The run, step by step:
    bot and the host add up to what they started with less the fees (the buy-ins went to
    the pool and came back as prizes).
 
+The server makes every entrant a follower of the tournament (a whole ``tournament`` message
+to each at every change of it); ``unfollow`` has each bot send ``unfollow_tournament`` right
+after registering, as players whose tournament page is closed.
+
 Wall time per level: from the host's view of the ``tournament`` messages (the first one
 showing a level, or a break, begins it; the tournament's end closes the last one); the
 hands and actions of a level are those counted between those moments.
@@ -81,6 +85,7 @@ class TournamentConfig:
     pause: float = 0.0
     think: float = 0.0
     shove: float = 0.25
+    unfollow: bool = False  # entrants unfollow the tournament after registering
     seed: int = 1
     encoding: str = "json"
     timeout: float = 900.0
@@ -236,7 +241,8 @@ async def _setup(run: _Run) -> None:
     await run.host.watch()
     run.stats.begin()
     run.registered_at = run.stats.clock()
-    answers = await _batched([b.register(tid) for b in run.bots], cfg.connect_batch)
+    answers = await _batched([b.register(tid, unfollow=cfg.unfollow) for b in run.bots],
+                             cfg.connect_batch)
     refused = [a for a in answers if a["type"] != "ok"]
     if refused:
         raise RuntimeError(f"{len(refused)} registrations refused, e.g. {refused[0]}")
