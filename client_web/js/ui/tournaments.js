@@ -116,6 +116,8 @@ export function tournamentPageHTML(t, reading, now, ctx) {
     `<span class="tstate ${esc(t.state)}">${esc(STATE_NAMES[t.state] || t.state)}</span></p></div>` +
     won + (t.state === "registering" && t.kind === "sng"
       ? `<p class="muted">It starts as soon as ${chips(t.capacity)} players have registered.</p>` : "") +
+    (t.state === "registering" && t.starts_at
+      ? `<p class="muted">It starts at ${esc(new Date(t.starts_at * 1000).toLocaleString())}.</p>` : "") +
     (ctx.result ? `<p class="tourney-you">${esc(resultText(ctx.result))}</p>` : "") +
     `<dl class="tourney-stats">` + (over ? stat("Entrants", chips(t.entrants)) :
       t.state === "registering" ? stat("Registered", `${chips(t.entrants)} / ${chips(t.capacity)}`) +
