@@ -149,6 +149,7 @@ class TournamentReport:
     finished: bool
     wall_s: float  # from the first level's start to the tournament's end
     registration_s: float  # from the first registration to the start
+    register_s: float  # from the first registration to the last one's answer
     levels: list[dict[str, Any]]
     hands: int
     actions: int
@@ -212,6 +213,7 @@ class _Run:
     bots: list[TournamentBot] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     registered_at: float = 0.0
+    register_s: float = 0.0
 
 
 async def _batched(coros: list[Any], batch: int) -> list[Any]:
@@ -243,6 +245,7 @@ async def _setup(run: _Run) -> None:
     run.registered_at = run.stats.clock()
     answers = await _batched([b.register(tid, unfollow=cfg.unfollow) for b in run.bots],
                              cfg.connect_batch)
+    run.register_s = run.stats.clock() - run.registered_at
     refused = [a for a in answers if a["type"] != "ok"]
     if refused:
         raise RuntimeError(f"{len(refused)} registrations refused, e.g. {refused[0]}")
@@ -389,6 +392,7 @@ async def run_tournament(config: TournamentConfig, *,
         tournament=run.host.tournament, entrants=len(run.bots),
         finished=finished and state.get("state") == "finished",
         wall_s=round(end - first, 3), registration_s=round(first - run.registered_at, 3),
+        register_s=round(run.register_s, 3),
         levels=levels, hands=stats.hands, actions=stats.actions,
         latency=summarize(stats.latencies), errors=dict(stats.errors),
         disconnects=stats.disconnects, reconnects=stats.reconnects, results=results,
@@ -402,7 +406,8 @@ def tournament_summary(report: TournamentReport) -> str:
     lines = [
         f"tournament {report.tournament}: {report.entrants} entrants, "
         f"{'finished' if report.finished else 'NOT finished'}",
-        f"wall time      {report.wall_s:.1f} s (registration {report.registration_s:.1f} s)",
+        f"wall time      {report.wall_s:.1f} s (registration {report.registration_s:.1f} s, "
+        f"of which registering {report.register_s:.1f} s)",
         f"hands          {report.hands} ({report.hands / max(report.wall_s, 1e-9):.1f}/s)",
         f"actions        {report.actions}",
         f"act->acted     p50 {lat.p50_ms:.2f} ms  p99 {lat.p99_ms:.2f} ms  "

@@ -69,6 +69,7 @@ async def _tournament(args: argparse.Namespace) -> dict[str, Any]:
     cpu_s = report.cpu.get("server_cpu_s")
     return {"entrants": report.entrants, "finished": report.finished,
             "wall_s": report.wall_s, "registration_s": report.registration_s,
+            "register_s": report.register_s,
             "hands": report.hands, "actions": report.actions,
             "hands_per_s": round(report.hands / max(report.wall_s, 1e-9), 1),
             "p50_ms": round(report.latency.p50_ms, 2), "p99_ms": round(report.latency.p99_ms, 2),
