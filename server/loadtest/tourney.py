@@ -72,6 +72,7 @@ class TournamentBot(Bot):
         self.done = asyncio.Event()
         self.seatings: list[Msg] = []  # every `tournament_seat` received, in order
         self.results = 0  # `tournament_result` messages received (one is right)
+        self.first_seat_at: float | None = None  # the run's clock at the first seating
         self.closed_tables: set[str] = set()  # `table_closed` seen: nothing to unwatch
         self._watch_lock = asyncio.Lock()
 
@@ -109,6 +110,8 @@ class TournamentBot(Bot):
         super()._on_event(msg, kind, now)
 
     def _moved_to(self, msg: Msg) -> None:
+        if self.first_seat_at is None:
+            self.first_seat_at = self.stats.clock()
         old, new = self.table, str(msg["table"])
         self.seatings.append(msg)
         self._turn_no += 1  # a turn offered at the old table is over

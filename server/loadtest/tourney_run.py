@@ -26,7 +26,8 @@ to each at every change of it); ``unfollow`` has each bot send ``unfollow_tourna
 after registering, as players whose tournament page is closed.
 
 Wall time per level: from the host's view of the ``tournament`` messages (the first one
-showing a level, or a break, begins it; the tournament's end closes the last one); the
+showing a level, or a break, begins it; the tournament's end closes the last one; the first
+level begins at the first ``tournament_seat`` a bot received, if that came first); the
 hands and actions of a level are those counted between those moments.
 """
 
@@ -49,7 +50,7 @@ from protocol import STRUCTURES
 from .bots import fetch_balance
 from .report import LatencySummary, percentile, summarize
 from .runner import ServerProcess, start_server
-from .tourney import TournamentBot, TournamentHost, Tracks
+from .tourney import LevelMark, TournamentBot, TournamentHost, Tracks
 from .tracking import Stats
 
 __all__ = ["GAMES", "TournamentConfig", "TournamentReport", "check_places",
@@ -297,7 +298,11 @@ async def _play(run: _Run) -> bool:
 
 
 def _levels(run: _Run, end: float) -> list[dict[str, Any]]:
-    marks = run.host.levels
+    marks = list(run.host.levels)
+    seated = [b.first_seat_at for b in run.bots if b.first_seat_at is not None]
+    if marks and seated and not marks[0].on_break:  # the start: the first seat pushed, no
+        first = marks[0]  # hand before it (the host's level message may come after some)
+        marks[0] = LevelMark(first.level, False, min(first.t, min(seated)), 0, 0)
     out: list[dict[str, Any]] = []
     for i, mark in enumerate(marks):
         nxt = marks[i + 1] if i + 1 < len(marks) else None
@@ -374,7 +379,7 @@ async def run_tournament(config: TournamentConfig, *,
                 await client.close()
     end = stats.end if stats.end is not None else stats.clock()
     levels = _levels(run, end)
-    first = run.host.levels[0].t if run.host.levels else end
+    first = end - sum(lv["seconds"] for lv in levels)
     state = run.host.state or {}
     results = [{"name": b.name, "player": b.player_id,
                 "place": (b.result or {}).get("place"), "prize": (b.result or {}).get("prize"),
@@ -406,8 +411,9 @@ def tournament_summary(report: TournamentReport) -> str:
     lines = [
         f"tournament {report.tournament}: {report.entrants} entrants, "
         f"{'finished' if report.finished else 'NOT finished'}",
-        f"wall time      {report.wall_s:.1f} s (registration {report.registration_s:.1f} s, "
-        f"of which registering {report.register_s:.1f} s)",
+        f"wall time      {report.wall_s:.1f} s (from the first registration to the start "
+        f"{report.registration_s:.1f} s; every registration answered in "
+        f"{report.register_s:.1f} s)",
         f"hands          {report.hands} ({report.hands / max(report.wall_s, 1e-9):.1f}/s)",
         f"actions        {report.actions}",
         f"act->acted     p50 {lat.p50_ms:.2f} ms  p99 {lat.p99_ms:.2f} ms  "
