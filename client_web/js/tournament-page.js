@@ -339,7 +339,8 @@ function renderTourneyTable(state) {
 }
 
 function renderResult() {
-  const result = tour.banner ? tour.results.get(tour.banner) : null;
+  const here = page.route.view === "tournament" && page.route.id === tour.banner; // it says so
+  const result = tour.banner && !here ? tour.results.get(tour.banner) : null;
   show($("#tourney-result"), !!result);
   if (!result) return;
   const info = tour.infos.get(result.tournament);

@@ -180,10 +180,12 @@ async def test_a_sit_and_go_created_entered_and_played_to_the_end_in_the_browser
     winner = next(n for n, (p, _) in places.items() if p == 1)
     assert places[winner][1] == 300
 
+    said: dict[str, str] = {}
     for name, p in (("Ann", ann), ("Bob", bob), ("Cy", cy)):
         place, prize = places[name]
-        words = f"You finished {ORDINAL[place]} of 3: " + ("300 chips" if prize else "no prize")
-        await expect(p.page.locator("#tourney-result .big")).to_have_text(words)
+        money = "300 chips" if prize else "no prize"
+        said[name] = f"You finished {ORDINAL[place]} of 3: {money}"
+        await expect(p.page.locator("#tourney-result .big")).to_have_text(said[name])
     assert await cy.page.evaluate("() => document.documentElement.scrollWidth <= innerWidth")
     await cy.shot("tournament-finished-phone")
 
@@ -193,6 +195,8 @@ async def test_a_sit_and_go_created_entered_and_played_to_the_end_in_the_browser
     await expect(body.locator("h1")).to_have_text("Friday SNG")
     await expect(body).to_contain_text("Finished")
     await expect(body).to_contain_text(f"Won by {winner}: 300 chips")
+    await expect(body.locator(".tourney-you")).to_have_text(said["Ann"])
+    await expect(ann.page.locator("#tourney-result")).to_be_hidden()  # the page says it
     await expect(body.locator("#tp-pay + table tr")).to_have_text(["1st300"])
     place_rows = body.locator("#tp-places + table tr")
     await expect(place_rows).to_have_count(3)
