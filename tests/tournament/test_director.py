@@ -183,3 +183,24 @@ async def test_rebuys_and_an_add_on_buy_chips_between_hands_tour_14() -> None:
     assert [(r["player"], r["why"]) for r in d.log if r["kind"] == "chips"] == [
         (who, "rebuy"), (taker, "add_on")]
     assert check_log(d.log) == []
+
+
+async def test_the_time_bank_is_refilled_at_each_new_level_tour_13() -> None:
+    """TOUR-13: each new level tops every seated player's time bank up by the structure's
+    `time_bank_refill`, never above the table's cap (`Config.time_bank`)."""
+    room = Room(seed=14, all_in=0.0)
+    d = _create(room, capacity=3, settings={
+        "starting_stack": 5000, "seats": 3, "time_bank_refill": 2.0,
+        "levels": [{"blinds": [5, 10], "minutes": 1}, {"blinds": [10, 20], "minutes": 30}]})
+    await _enter(room, d, ["p0", "p1", "p2"])
+    await room.settle(d)
+    (table,) = d.tables.values()
+    seats = [st for _, st in table.actor.seats.occupied()]
+    for st in seats:  # as if each had used most of their bank
+        st.bank = 1.0
+    await room.run(d, until=lambda: d.level == 2 and table.level == 2)
+    assert all(st.bank == pytest.approx(3.0) for st in seats), [st.bank for st in seats]
+    for st in seats:
+        st.bank = 4.5  # near the cap of 5 seconds: topped up to the cap only
+    await room.run(d, until=lambda: d.level == 3 and table.level == 3)
+    assert all(st.bank == pytest.approx(5.0) for st in seats)
