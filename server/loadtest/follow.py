@@ -118,6 +118,7 @@ class Client:
         self.codec = codec_for(f"poker.v1.{encoding}")
         self._rids = itertools.count(1)
         self._pending: dict[int, asyncio.Future[Msg]] = {}
+        self._expected: dict[int, frozenset[str]] = {}  # rid -> error codes not counted
         self._reader: asyncio.Task[None] | None = None
         self._tasks: set[asyncio.Task[Any]] = set()
         self.dropping = False  # an intended drop (churn, a move or the end): not a disconnect
@@ -144,28 +145,35 @@ class Client:
         self.stats.frames_in += 1
         await self.ws.send(self.codec.encode(msg, check=False))
 
-    async def request(self, msg: Msg, timeout: float = REQUEST_TIMEOUT) -> Msg:
-        """Send ``msg`` with a fresh rid and return its answer (``ok``/``error``/``pong``)."""
+    async def request(self, msg: Msg, timeout: float = REQUEST_TIMEOUT, *,
+                      expected: frozenset[str] = frozenset()) -> Msg:
+        """Send ``msg`` with a fresh rid and return its answer (``ok``/``error``/``pong``).
+        An error answer whose code is in ``expected`` is an outcome the caller handles, not
+        counted as an error (a tournament bot's watch of a table being broken)."""
         rid = next(self._rids)
         future: asyncio.Future[Msg] = asyncio.get_running_loop().create_future()
         self._pending[rid] = future
+        if expected:
+            self._expected[rid] = expected
         try:
             await self.send({**msg, "rid": rid})
             return await asyncio.wait_for(future, timeout)
         finally:
             self._pending.pop(rid, None)
+            self._expected.pop(rid, None)
 
-    async def follow(self, msg: Msg, timeout: float = REQUEST_TIMEOUT) -> Msg:
+    async def follow(self, msg: Msg, timeout: float = REQUEST_TIMEOUT, *,
+                     expected: frozenset[str] = frozenset()) -> Msg:
         """:meth:`request`, following ``moved`` (docs/protocol.md, wave 2): a new
         connection to its ``url``, the rejoin (a bot says ``hello`` with its token), then
         the same request again; at most :data:`MAX_MOVES` times."""
-        answer = await self.request(msg, timeout)
+        answer = await self.request(msg, timeout, expected=expected)
         for _ in range(MAX_MOVES):
             url = moved_url(answer)
             if url is None:
                 return answer
             await self.move(url)
-            answer = await self.request(msg, timeout)
+            answer = await self.request(msg, timeout, expected=expected)
         return answer
 
     async def move(self, url: str) -> None:
@@ -315,8 +323,10 @@ class Client:
         kind = msg.get("type")
         if kind == "ok" or kind == "error" or kind == "pong":
             if kind == "error":
-                if msg.get("code") != "moved":  # a cluster's redirection, not a failure
-                    stats.error(str(msg.get("code")), now)
+                code = msg.get("code")
+                if code != "moved":  # a cluster's redirection, not a failure
+                    if code not in self._expected.get(msg.get("rid"), ()):  # type: ignore[arg-type]
+                        stats.error(str(code), now)
                 elif "rid" not in msg:  # pushed: a table followed changes process
                     self._pushed_moved(msg)
                     return

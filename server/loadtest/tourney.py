@@ -42,6 +42,9 @@ __all__ = ["LevelMark", "TournamentBot", "TournamentHost"]
 
 Msg = dict[str, Any]
 
+#: What a request naming a table answers when that table has closed (docs/protocol.md).
+TABLE_GONE = frozenset({"unknown_table", "table_closed"})
+
 
 class Tracks(dict[str, TableTrack]):
     """The run's table tracks by table id, made on first sight (bots share them, so each
@@ -72,6 +75,7 @@ class TournamentBot(Bot):
         self.done = asyncio.Event()
         self.seatings: list[Msg] = []  # every `tournament_seat` received, in order
         self.results = 0  # `tournament_result` messages received (one is right)
+        self.gone = 0  # a watch or unwatch answered: that table is gone (closed)
         self.first_seat_at: float | None = None  # the run's clock at the first seating
         self.closed_tables: set[str] = set()  # `table_closed` seen: nothing to unwatch
         self._watch_lock = asyncio.Lock()
@@ -124,13 +128,19 @@ class TournamentBot(Bot):
         self.spawn(self._follow_table(old if msg.get("why") == "balance" else "", new))
 
     async def _follow_table(self, old: str, new: str) -> None:
-        """Watch ``new`` (its snapshot shows this seat, maybe the turn), unwatch ``old``."""
+        """Watch ``new`` (its snapshot shows this seat, maybe the turn), unwatch ``old``.
+        A table broken and closed meanwhile answers ``unknown_table`` or ``table_closed``
+        (docs/protocol.md: the table is gone): counted in :attr:`gone`, not an error."""
         async with self._watch_lock:  # two moves in a row: in order
             with contextlib.suppress(ConnectionError, ConnectionClosed, TimeoutError):
+                answers = []
                 if new == self.table:
-                    await self.follow({"type": "watch", "table": new})
+                    answers.append(await self.follow({"type": "watch", "table": new},
+                                                     expected=TABLE_GONE))
                 if old and old != self.table and old not in self.closed_tables:
-                    await self.request({"type": "unwatch", "table": old})
+                    answers.append(await self.request({"type": "unwatch", "table": old},
+                                                      expected=TABLE_GONE))
+                self.gone += sum(1 for a in answers if a.get("code") in TABLE_GONE)
 
     def _resumes(self) -> list[Msg]:
         if not self.table or self.done.is_set():

@@ -385,6 +385,9 @@ async def run_tournament(config: TournamentConfig, *,
                 "place": (b.result or {}).get("place"), "prize": (b.result or {}).get("prize"),
                 "results": b.results} for b in run.bots]
     pool = state.get("pool")
+    gone = sum(b.gone for b in run.bots)
+    if gone:
+        run.notes.append(f"{gone} watch/unwatch answers: the table was gone (broken, closed)")
     problems = check_places(results, pool if isinstance(pool, int) else None, len(run.bots))
     if state.get("state") != "finished":
         problems.append(f"the tournament's last state seen is {state.get('state')!r}")
