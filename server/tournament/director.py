@@ -520,11 +520,13 @@ class Director:
         return next((t for t in self.tables.values() if t.table_id == table_id), None)
 
     # ================================================================ rebuys and add-ons
-    async def buy_chips(self, player: str, why: str) -> str | None:
-        """TOUR-14: a rebuy (a player with at most the starting stack, until the end of
-        level ``rebuy_until``) or an add-on (once per entry, on the first break after the
-        rebuys), between the player's hands; an error code, or None when bought."""
-        s, info = self.info.structure, self.info
+    def may_buy(self, player: str, why: str) -> bool:
+        """Whether ``player`` may take a rebuy or the add-on now (TOUR-14; their table's
+        hand aside: one is bought between hands)."""
+        return self._refusal(player, why) is None
+
+    def _refusal(self, player: str, why: str) -> str | None:
+        s = self.info.structure
         if self.state != "running":
             return "not_allowed"
         if player not in self.stacks or player not in self.seat_of:
@@ -532,15 +534,22 @@ class Director:
         if why == "rebuy":
             if not (s.rebuy_until and self.level <= s.rebuy_until):
                 return "not_allowed"
-            if self.stacks[player] > s.starting_stack:
-                return "not_allowed"
-            amount = s.starting_stack
-        else:
-            key = (player, self.entry_no.get(player, 1))
-            if not s.add_on or key in self.add_ons or not self.on_break \
-                    or self.level < s.rebuy_until:
-                return "not_allowed"
-            amount = s.add_on
+            return "not_allowed" if self.stacks[player] > s.starting_stack else None
+        key = (player, self.entry_no.get(player, 1))
+        if not s.add_on or key in self.add_ons or not self.on_break \
+                or self.level < s.rebuy_until:
+            return "not_allowed"
+        return None
+
+    async def buy_chips(self, player: str, why: str) -> str | None:
+        """TOUR-14: a rebuy (a player with at most the starting stack, until the end of
+        level ``rebuy_until``) or an add-on (once per entry, on the first break after the
+        rebuys), between the player's hands; an error code, or None when bought."""
+        s, info = self.info.structure, self.info
+        refused = self._refusal(player, why)
+        if refused is not None:
+            return refused
+        amount = s.starting_stack if why == "rebuy" else s.add_on
         t = self.tables[self.seat_of[player][0]]
         if t.in_hand:
             return "not_allowed"  # between hands only (the table's next deal waits on us)

@@ -243,7 +243,8 @@ class Hall:
         return {"entered": True, "stack": d.stacks.get(player),
                 "table": table.table_id if table else None,
                 "seat": seat[1] if seat else None, "place": d.places.get(player),
-                "prize": d.prizes.get(player)}
+                "prize": d.prizes.get(player), "rebuy": d.may_buy(player, "rebuy"),
+                "add_on": d.may_buy(player, "add_on")}
 
     def _common(self, d: Director) -> dict[str, Any]:
         """What every follower's ``tournament`` message shares (``places``: the best

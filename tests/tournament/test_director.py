@@ -169,6 +169,9 @@ async def test_rebuys_and_an_add_on_buy_chips_between_hands_tour_14() -> None:
     assert who is not None
     rich = next(p for p in ("p0", "p1", "p2") if d.stacks.get(p, 0) > 1000)
     assert await d.ask(lambda: d.buy_chips(rich, "rebuy")) == "not_allowed"  # too many chips
+    you = room.hall.state_for(d, who)["you"]  # what the page shows: the Rebuy button
+    assert you["rebuy"] is True and you["add_on"] is False
+    assert room.hall.state_for(d, rich)["you"]["rebuy"] is False
     assert await d.ask(lambda: d.buy_chips(who, "rebuy")) is None
     assert d.pool == 400
     await room.run(d, until=lambda: d.on_break and not any(

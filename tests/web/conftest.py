@@ -168,6 +168,10 @@ README_SHOTS: list[tuple[str, str, str]] = [
      "same moment on Bob's 360 px phone", "evening-holdem-host", "evening-holdem-phone"),
     ("the evening's closing ledger on Bob's phone: Hold'em at 360 px / Seven Card Stud at "
      "430 px", "evening-holdem-ledger-phone", "evening-stud7-ledger-phone"),
+    ("a sit-and-go (issue 27): the Tournaments tab / its table on a phone", "tournament-lobby",
+     "tournament-table-phone"),
+    ("the tournament page / the finishing banner on a phone", "tournament-page",
+     "tournament-finished-phone"),
 ]
 README = ROOT / "README.md"
 _BEGIN = "<!-- screenshots: written by tests/web/conftest.py (README_SHOTS) after a browser run -->"
