@@ -7,7 +7,7 @@ Run from the repository root::
 
     .venv/bin/python -m tests.benchmarks.bench_tournament [--entrants 1000] [--seats 9]
         [--preset hyper] [--shove 0.25] [--anchor-seconds 20] [--server-cpu 0]
-        [--client-cpu 1] [--data-root /dev/shm] [--follow] [--json PATH]
+        [--client-cpu 1] [--data-root /dev/shm] [--unfollow] [--json PATH]
 
 Both runs spawn a fresh ``poker-server --test-mode`` (``server.loadtest``'s ``--spawn``)
 pinned to ``--server-cpu``, the bots in this process on ``--client-cpu``, no pause between
@@ -19,10 +19,9 @@ the tournament's bookkeeping add to a hand), and its p99 over theirs. The tourna
 hands/s is over its whole length, tables closing as players go out, so it is shown but not
 compared. Registration (the wait to the scheduled start) is timed apart.
 
-The entrants unfollow the tournament after registering unless ``--follow``: the server pushes
-the whole ``tournament`` state to every follower at every change of the tournament (each
-hand's end), built per follower, so with every entrant following its cost per change grows
-with the square of the field (measured: 1000 entrants, ~1.7 hands/s, p99 3 s).
+The entrants stay followers of the tournament (the server makes each one a follower at
+``tournament_register``: a ``tournament`` message as it changes) unless ``--unfollow``: each
+then sends ``unfollow_tournament`` after registering, as players whose page is closed.
 """
 
 from __future__ import annotations
@@ -63,7 +62,7 @@ async def _tournament(args: argparse.Namespace) -> dict[str, Any]:
         spawn=True, server_cpu=args.server_cpu, client_cpu=args.client_cpu,
         data_root=args.data_root, entrants=args.entrants, seats=args.seats,
         preset=args.preset, shove=args.shove, think=0.0, seed=args.seed,
-        unfollow=not args.follow,
+        unfollow=args.unfollow,
         timeout=args.timeout, progress=not args.quiet))
     print(tournament_summary(report))
     cpu_s = report.cpu.get("server_cpu_s")
@@ -93,8 +92,8 @@ async def main() -> None:
     parser.add_argument("--client-cpu", type=int, default=1)
     parser.add_argument("--data-root", type=Path, default=None)
     parser.add_argument("--timeout", type=float, default=1800.0)
-    parser.add_argument("--follow", action="store_true",
-                        help="entrants keep following the tournament (the server's default)")
+    parser.add_argument("--unfollow", action="store_true",
+                        help="entrants unfollow the tournament after registering")
     parser.add_argument("--seed", type=int, default=27)
     parser.add_argument("--json", type=Path, default=None)
     parser.add_argument("--quiet", action="store_true")
