@@ -119,9 +119,10 @@ class TournamentConfig:
         return "sng" if self.entrants <= 10 * self.seats else "scheduled"
 
     def default_lead(self) -> float:
-        """Seconds to register every entrant before a scheduled start: measured on the
-        2-core machine (December 2026), the k-th registration costs the server time growing
-        with k (1000 took 43 s, 180 under 2 s); this allows about 1.5 times that."""
+        """Seconds to register every entrant before a scheduled start (74 for 1000): each
+        registration is saved by the server (TOUR-15, an fsync in its data directory), and
+        on the shared 2-core machine (December 2026) 1000 took from 1.1 s (/dev/shm) to 43 s
+        (ext4 under other engineers' load); this allows more than the worst seen."""
         return 5.0 + self.entrants / 40 + (self.entrants / 150) ** 2
 
     def create_fields(self, now: float) -> Msg:
