@@ -7,7 +7,7 @@ Run from the repository root::
 
     .venv/bin/python -m tests.benchmarks.bench_tournament [--entrants 1000] [--seats 9]
         [--preset hyper] [--shove 0.25] [--anchor-seconds 20] [--server-cpu 0]
-        [--client-cpu 1] [--data-root /dev/shm] [--unfollow] [--json PATH]
+        [--client-cpu 1] [--data-root /dev/shm] [--lead S] [--unfollow] [--json PATH]
 
 Both runs spawn a fresh ``poker-server --test-mode`` (``server.loadtest``'s ``--spawn``)
 pinned to ``--server-cpu``, the bots in this process on ``--client-cpu``, no pause between
@@ -62,7 +62,7 @@ async def _tournament(args: argparse.Namespace) -> dict[str, Any]:
         spawn=True, server_cpu=args.server_cpu, client_cpu=args.client_cpu,
         data_root=args.data_root, entrants=args.entrants, seats=args.seats,
         preset=args.preset, shove=args.shove, think=0.0, seed=args.seed,
-        unfollow=args.unfollow,
+        unfollow=args.unfollow, lead=args.lead,
         timeout=args.timeout, progress=not args.quiet))
     print(tournament_summary(report))
     cpu_s = report.cpu.get("server_cpu_s")
@@ -92,6 +92,9 @@ async def main() -> None:
     parser.add_argument("--client-cpu", type=int, default=1)
     parser.add_argument("--data-root", type=Path, default=None)
     parser.add_argument("--timeout", type=float, default=1800.0)
+    parser.add_argument("--lead", type=float, default=None,
+                        help="seconds from creation to the start (default: the load "
+                             "tester's, 74 s for 1000; registering took 1-2 s, once 43 s)")
     parser.add_argument("--unfollow", action="store_true",
                         help="entrants unfollow the tournament after registering")
     parser.add_argument("--seed", type=int, default=27)
