@@ -213,7 +213,7 @@ def build_app(config: Config) -> App:
     # TOUR-15: the data directory's files (a cluster's process: its own, by node name; its
     # tournaments come back when it starts again)
     hall.saved = SavedTournaments(config.data_dir / "tournaments" / (
-        config.node if config.redis_url is not None else ""))
+        config.node if config.redis_url is not None else ""), fsync=config.ledger_fsync)
     bots = PracticeBots(sessions.bot_token, think=config.practice_think,
                         revoke=sessions.revoke)
     registry.start_bots = bots.start  # practice tables: bots on the server's own WebSocket

@@ -51,8 +51,10 @@ def snapshot(d: Director) -> dict[str, Any]:
 class SavedTournaments:
     """The files of every tournament of a data directory (see the module docstring)."""
 
-    def __init__(self, root: Path) -> None:
+    def __init__(self, root: Path, *, fsync: bool = True) -> None:
         self.root = root
+        self.fsync = fsync  # (the ledger's policy, Config.ledger_fsync: False survives a
+        # killed process, not a power cut)
         self._logged: dict[str, int] = {}  # tournament -> records already appended
 
     def _state(self, tid: str) -> Path:
@@ -71,7 +73,8 @@ class SavedTournaments:
                 for rec in d.log[done:]:
                     f.write(json.dumps(rec, separators=(",", ":")) + "\n")
                 f.flush()
-                os.fsync(f.fileno())
+                if self.fsync:
+                    os.fsync(f.fileno())
             self._logged[tid] = len(d.log)
         tmp = self._state(tid).with_suffix(".tmp")
         tmp.write_text(json.dumps(snapshot(d), separators=(",", ":")), encoding="utf-8")
