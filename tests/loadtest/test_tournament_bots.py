@@ -78,7 +78,8 @@ async def test_180_bots_play_a_hyper_turbo_to_the_end_tour_03_06_08_11_12(
         status, body = await admin(server, "GET", f"/admin/tournaments/{report.tournament}/log")
         assert status == 200, body
         log: list[dict[str, Any]] = body["log"]
-        assert check_log(log) == []
+        violations = check_log(log)
+        assert violations == [], violations
         start = log[0]
         assert start["kind"] == "start" and len(start["entries"]) == ENTRANTS
         assert len(start["draw"]) == ENTRANTS
