@@ -14,7 +14,7 @@ sum to the pool and nobody is paid twice (TOUR-12); each bot got exactly one
 
 The bots' choices are seeded (``seed``); the server's shuffles and draws are its own
 (``secrets``), so the hands differ from run to run and every assertion is one that holds
-whatever the cards. Measured on the 2-core machine: about 35 s (hence ``slow``).
+whatever the cards. Measured on the 2-core machine: 16-36 s (hence ``slow``).
 """
 
 from __future__ import annotations
