@@ -374,16 +374,17 @@ class Director:
             await self._unseat(o.player)
             self.stacks.pop(o.player, None)
         self.round_outs.extend(outs)
-        if self.hfh:
+        round_end = True
+        if self.hfh:  # TOUR-10: the round ends when every table dealt in it (or held) is done
             t.round_done = True
-            if any(x.in_hand or not x.round_done for x in self.tables.values()
-                   if x.players):
-                return  # hand-for-hand: the round goes on
-        self._place_outs(r.hand)
-        if len(self.stacks) <= 1:
-            await self._finish()
-            return
-        await self._decide(t)
+            round_end = not any(x.in_hand or not (x.round_done or self._held(x))
+                                for x in self.tables.values() if x.players)
+        if round_end:  # (players out during a round are placed together at its end)
+            self._place_outs(r.hand)
+            if len(self.stacks) <= 1:
+                await self._finish()
+                return
+        await self._decide(t, round_end)
 
     def _place_outs(self, hand: str | None) -> None:
         outs, self.round_outs = self.round_outs, []
@@ -413,35 +414,38 @@ class Director:
         table = prizes(self.pool, self.shares)
         return table[place_no - 1] if place_no <= len(table) else 0
 
-    async def _decide(self, ended: TableRecord) -> None:
-        """docs/rules.md 5.1's order after a hand: break, balance, hand-for-hand, deal."""
-        views = self._views()
-        broken = plan.table_to_break(views)
+    async def _decide(self, ended: TableRecord, round_end: bool) -> None:
+        """docs/rules.md 5.1's order after a hand: break, balance, hand-for-hand, deal.
+        During hand-for-hand the players out in the round still count as left until its end,
+        and the next deals wait for it (TOUR-10)."""
+        left = len(self.stacks) + len(self.round_outs)
+        broken = plan.table_to_break(self._views(), left=left)
         if broken is not None and not self.tables[broken].in_hand:
             await self._break(broken)
-        elif ended.number in self.tables and ended.players:
+        if ended.number in self.tables and ended.players:
             mv = plan.balance_move(self._views(), ended.number, self.pick)
             if mv is not None:
                 await self._move(mv)
         for t in [t for t in self.tables.values() if not t.players]:
             await self._close_table(t, "empty")
         playing = sum(1 for t in self.tables.values() if t.players)
-        on = plan.hand_for_hand(len(self.stacks), len(self.shares) or 1, playing, self.hfh)
+        on = plan.hand_for_hand(left, len(self.shares) or 1, playing, self.hfh)
+        if self.hfh and not round_end and playing > 1:
+            on = True  # (it ends only as a round ends)
         if on != self.hfh:
             self.hfh = on
             self.write("hand_for_hand", on=on)
             for x in self.tables.values():  # this round: the hands running now
                 x.round_done = not x.in_hand
-        if self.hfh:
-            if all(not t.in_hand for t in self.tables.values()):
-                for t in self.tables.values():
-                    t.round_done = False
-                for t in list(self.tables.values()):
-                    await self._go(t)
-            return
-        for t in list(self.tables.values()):
-            if not t.in_hand:
-                await self._go(t)
+        if self.hfh and round_end and not any(x.in_hand for x in self.tables.values()):
+            for x in self.tables.values():  # a new round: every table deals once
+                x.round_done = False
+        for x in list(self.tables.values()):
+            if not x.in_hand:
+                await self._go(x)  # (during hand-for-hand: a table not yet dealt this round)
+
+    def _held(self, t: TableRecord) -> bool:
+        return plan.held(self._views(), t.number)
 
     async def _break(self, number: int) -> None:
         for mv in plan.break_moves(self._views(), number, self.pick):
