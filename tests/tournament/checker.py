@@ -11,7 +11,8 @@ Readings where the text leaves a choice (a tournament director's):
   form a block that lasts until that table's next ``hand_start``, any ``hand_end``, or the log's
   end; other records may come in between. Each decision is judged on the state when it is read.
 - R2 A table's players are its seated players with chips; the players left are the entries not
-  yet placed (one who busted in a hand-for-hand round counts until the round ends).
+  yet placed (one who busted in a hand-for-hand round counts until the round ends), though
+  their seat is free at once (TOUR-11: out at the hand's end).
 - R3 TOUR-08: at step (3), while ``left <= (tables-1)*seats``, the table with the fewest players
   (ties: the highest) is broken if it is not in a hand (else its own hand's end judges again);
   each mover goes to a table then with the fewest, any free seat (random draw).
@@ -143,13 +144,19 @@ class _Referee:
 
     def worst_seat(self, t: _Table) -> int | None:
         """TOUR-06's seat for a mover at ``t`` (R4; None: any free seat)."""
-        free = [s for s in range(self.size) if s not in t.seats]
+        free = [s for s in range(self.size) if not self.taken(t, s)]
         if not free or t.no_blinds or (not t.has_dealt and "stud" in self.game.lower()):
             return None
         if not t.has_dealt or t.last_bb is None:
             return free[0]
         return next((s for k in range(1, self.size)
-                     if (s := (t.last_bb + k) % self.size) not in t.seats), None)
+                     if not self.taken(t, s := (t.last_bb + k) % self.size)), None)
+
+    def taken(self, t: _Table, seat: int) -> bool:
+        """A seat is taken by a player with chips: one out (no chips at a hand's end,
+        TOUR-11) has left it, even before a hand-for-hand round's end places them (R2)."""
+        p = t.seats.get(seat)
+        return p is not None and self.stack.get(p, 0) > 0
 
     def due_bb(self, t: _Table) -> str | None:
         """GEN-05: the first player with chips clockwise after the seat of the last big blind."""
@@ -165,8 +172,11 @@ class _Referee:
         if at is not None and self.tables[at[0]].seats.get(at[1]) == p:
             del self.tables[at[0]].seats[at[1]]
         if t is not None:
-            if not 0 <= seat < self.size or seat in t.seats:
+            if not 0 <= seat < self.size or self.taken(t, seat):
                 self.v(rule, f"{p} seated at table {t.name} seat {seat}: not a free seat")
+            gone = t.seats.get(seat)
+            if gone is not None and self.where.get(gone) == (t.name, seat):
+                del self.where[gone]  # (out, their seat taken before the round placed them)
             t.seats[seat], self.where[p] = p, (t.name, seat)
             t.newcomers.add(p)
 
