@@ -5,13 +5,12 @@ everything else receives the `Config`. One port serves plain HTTP (health, readi
 client; see `server.net.http`) and the WebSocket at `/ws` (`handle_connection`).
 
 Run it as `poker-server [--host H] [--port P] [--test-mode] [--redis URL] [--data-dir DIR]`;
-`--redis URL --node NAME --public-url ws://HOST:PORT/ws` joins the cluster (`server.cluster`).
-Once listening it prints `poker-server listening on http://H:P/` as its first stdout line
-(the actually bound port, so `--port 0` is usable by tests) and `poker-server operator on
-http://H:P/` as the second (the operator listener, loopback by default: `/metrics`,
-`/jackpot/history`, behind `Config.operator_token` when one is given with
-`--operator-token-file` or `$POKER_OPERATOR_TOKEN`), then logs structured lines
-(key=value) to stderr. SIGTERM or SIGINT closes it gracefully within
+`--redis URL --node NAME --public-url ws://HOST:PORT/ws` joins the cluster (`server.cluster`). Once
+listening it prints `poker-server listening on http://H:P/` as its first stdout line (the actually
+bound port, so `--port 0` is usable by tests) and `poker-server operator on http://H:P/` as the
+second (the operator listener, loopback by default: `/metrics`, `/jackpot/history`, behind
+`Config.operator_token` when one is given with `--operator-token-file` or `$POKER_OPERATOR_TOKEN`),
+then logs structured lines (key=value) to stderr. SIGTERM or SIGINT closes it gracefully within
 `Config.shutdown_deadline` and the process exits 0.
 """
 
@@ -53,7 +52,6 @@ from server.ledger.lease import Lease
 from server.ledger.redis_store import RedisStore
 from server.ledger.sqlite_store import SqliteStore
 from server.ledger.store import Store
-from server.ledger.tournaments import TournamentBook
 from server.ledger.wallet import LedgerWallet, Wallet
 from server.net.addresses import (
     is_loopback,
@@ -81,9 +79,7 @@ from server.roomlimits import RoomLimits
 from server.table import TableRegistry, TableRegistryAPI
 from server.table.house import jackpot_terms
 from server.table.jackpot import EmbeddedJackpot
-from server.tournament.hall import Hall
-from server.tournament.hall import Requests as TournamentRequests
-from server.tournament.saved import SavedTournaments
+from server.tournament import hall as tournaments
 
 log = logging.getLogger("server.main")
 
@@ -134,7 +130,6 @@ class App:
     room: Room | None = None  # cluster mode only: the room's limits (server.net.roomwide)
     lan_addresses: Callable[[], tuple[str, ...]] = lan_addresses  # (tests give their own)
     bots: PracticeBots | None = None  # the practice tables' bots (issue 24, server.practice_bots)
-    hall: Hall | None = None  # the process's tournaments (issue 27, server.tournament)
 
 
 def build_store(config: Config) -> Store:
@@ -159,10 +154,8 @@ async def start_ledger(app: App) -> None:
     log.info("event=ledger_started node=%s run=%s voided=%d cashed_out=%d", ledger.node,
              ledger.run, len(recovery.voided), len(recovery.cashed_out))
     await app.sessions.start()
-    if app.hall is not None:  # TOUR-15: after the recovery gave the tables' chips back
-        restored = await app.hall.restore_all()
-        if restored:
-            log.info("event=tournaments_restored count=%d", restored)
+    if app.router.tournaments is not None:  # TOUR-15: after the recovery gave chips back
+        await app.router.tournaments.hall.restore_all()
 
 
 def fence_jackpot(jackpot: JackpotService, lease: Lease) -> None:
@@ -205,15 +198,9 @@ def build_app(config: Config) -> App:
                         guest_idle_expiry=config.guest_idle_expiry)
     router = Router(config=config, registry=registry, sessions=sessions, metrics=metrics,
                     history=history)
-    hall = Hall(config, registry, wallet, book=TournamentBook(ledger),
-                now=registry.clock.now, wall=registry.clock.wall,
-                call_later=registry.clock.call_later,
-                tell=lambda player, msg: edge.send_to_player(player, msg))
-    router.tournaments = TournamentRequests(hall)  # issue 27
-    # TOUR-15: the data directory's files (a cluster's process: its own, by node name; its
-    # tournaments come back when it starts again)
-    hall.saved = SavedTournaments(config.data_dir / "tournaments" / (
-        config.node if config.redis_url is not None else ""), fsync=config.ledger_fsync)
+    hall = tournaments.Hall.for_process(config, registry, wallet, ledger,
+                                        tell=edge.send_to_player)
+    router.tournaments = tournaments.Requests(hall)  # issue 27
     bots = PracticeBots(sessions.bot_token, think=config.practice_think,
                         revoke=sessions.revoke)
     registry.start_bots = bots.start  # practice tables: bots on the server's own WebSocket
@@ -252,7 +239,7 @@ def build_app(config: Config) -> App:
             jackpot.bus = directory.bus
     return App(config=config, wallet=wallet, registry=registry, metrics=metrics,
                sessions=sessions, edge=edge, router=router, http=http, jackpot=jackpot,
-               operator=operator, directory=directory, room=room, bots=bots, hall=hall)
+               operator=operator, directory=directory, room=room, bots=bots)
 
 
 async def _end_sessions(sessions: Sessions, router: Router, player_id: str) -> int:

@@ -160,8 +160,6 @@ class Bot(Client):
         self.buy_in = buy_in
         self.rng = rng
         self.think = think
-        self.player_id: str | None = None
-        self.token: str | None = None
         self.start_balance: int | None = None
         self.balance = 0
         self.seat: int | None = None
@@ -172,7 +170,6 @@ class Bot(Client):
         self.left = asyncio.Event()
         self.rebuys = 0
         self.churning = False
-        self._welcome: asyncio.Future[Msg] | None = None
         self._turn_no = 0
         self._sent_at: float | None = None
         self._act_rid: int | None = None
@@ -181,17 +178,7 @@ class Bot(Client):
     # --- session --------------------------------------------------------------------
     async def hello(self) -> Msg:
         """``hello`` (guest the first time, the token afterwards); returns ``welcome``."""
-        self._welcome = asyncio.get_running_loop().create_future()
-        hello: Msg = {"type": "hello"}
-        if self.token is None:
-            hello["guest"] = self.name
-        else:
-            hello["token"] = self.token
-        answer = await self.request(hello)
-        if answer["type"] != "ok":
-            raise RuntimeError(f"hello refused: {answer}")
-        welcome = await asyncio.wait_for(self._welcome, REQUEST_TIMEOUT)
-        self.player_id, self.token = welcome["player_id"], welcome["token"]
+        welcome = await self.say_hello(self.name)
         if self.start_balance is None:
             self.start_balance = int(welcome["balance"])
         self.balance = int(welcome["balance"])

@@ -127,6 +127,25 @@ class Client:
         self.recovering = False  # coming back on a new connection (a move or after a drop)
         self._recovery: asyncio.Task[None] | None = None
         self._next_url: str | None = None  # a pushed `moved` received during a recovery
+        self.player_id: str | None = None
+        self.token: str | None = None
+        self._welcome: asyncio.Future[Msg] | None = None  # resolved by a subclass's reader
+
+    async def say_hello(self, name: str) -> Msg:
+        """``hello`` (as guest ``name`` the first time, with the token afterwards); returns
+        the ``welcome`` (a subclass's event handler resolves ``_welcome`` with it)."""
+        self._welcome = asyncio.get_running_loop().create_future()
+        hello: Msg = {"type": "hello"}
+        if self.token is None:
+            hello["guest"] = name
+        else:
+            hello["token"] = self.token
+        answer = await self.request(hello)
+        if answer["type"] != "ok":
+            raise RuntimeError(f"hello refused: {answer}")
+        welcome = await asyncio.wait_for(self._welcome, REQUEST_TIMEOUT)
+        self.player_id, self.token = welcome["player_id"], welcome["token"]
+        return welcome
 
     async def open(self) -> None:
         self.ws = await open_connection(self.url, self.encoding)

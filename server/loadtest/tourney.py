@@ -37,7 +37,7 @@ from typing import Any
 from websockets.exceptions import ConnectionClosed
 
 from .bots import Bot, choose_action
-from .follow import REQUEST_TIMEOUT, Client
+from .follow import Client
 from .tracking import Stats, TableTrack
 
 __all__ = ["LevelMark", "TournamentBot", "TournamentHost"]
@@ -187,28 +187,15 @@ class TournamentHost(Client):
                  name: str = "loadtest-host") -> None:
         super().__init__(url, encoding=encoding, stats=stats)
         self.name = name
-        self.player_id: str | None = None
-        self.token: str | None = None
         self.balance = 0
         self.tournament: str | None = None
         self.state: Msg | None = None  # the last `tournament` message
         self.levels: list[LevelMark] = []
         self.updates = 0  # `tournament` messages received
         self.ended = asyncio.Event()  # state finished or cancelled
-        self._welcome: asyncio.Future[Msg] | None = None
 
     async def hello(self) -> Msg:
-        self._welcome = asyncio.get_running_loop().create_future()
-        hello: Msg = {"type": "hello"}
-        if self.token is None:
-            hello["guest"] = self.name
-        else:
-            hello["token"] = self.token
-        answer = await self.request(hello)
-        if answer["type"] != "ok":
-            raise RuntimeError(f"hello refused: {answer}")
-        welcome = await asyncio.wait_for(self._welcome, REQUEST_TIMEOUT)
-        self.player_id, self.token = welcome["player_id"], welcome["token"]
+        welcome = await self.say_hello(self.name)
         self.balance = int(welcome["balance"])
         return welcome
 

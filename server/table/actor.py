@@ -1,41 +1,40 @@
 """One table: one asyncio task, the only writer of that table's state.
 
 Rule of this module: every change to a table happens in the actor's own task
-(:meth:`TableActor.run`), one inbox item at a time (a request :class:`Envelope`, a clock wakeup,
-or an internal call such as a detach). Clock callbacks and :meth:`TableActor.detach` only
-enqueue; code outside the table (the cluster's moves and failover, the operator, the
-registry's supervision) only sends the actor a message and awaits its answer
-(:meth:`~TableActor.call`, :meth:`~TableActor.ask`, :meth:`~TableActor.hold_for_move`,
-:meth:`~TableActor.hand_end`, :meth:`~TableActor.shut_down`). The table's lifecycle is one
+(:meth:`TableActor.run`), one inbox item at a time (a request :class:`Envelope`, a clock wakeup, or
+an internal call such as a detach). Clock callbacks and :meth:`TableActor.detach` only enqueue;
+code outside the table (the cluster's moves and failover, the operator, the registry's supervision)
+only sends the actor a message and awaits its answer (:meth:`~TableActor.call`,
+:meth:`~TableActor.ask`, :meth:`~TableActor.hold_for_move`, :meth:`~TableActor.hand_end`,
+:meth:`~TableActor.shut_down`). The table's lifecycle is one
 :class:`~server.table.lifecycle.Lifecycle` (``closing``, ``hold``, ``stopped`` and
-``closed_for_good`` are read-only views of its phase). While no task runs the table, and only
-then, the registry writes it from outside: it builds it, wires it (:meth:`~TableActor.wire`),
-restores a moved table's state (:func:`~server.table.handoff.restore_state`) before
-:meth:`~TableActor.run`, and after its task died it recovers it (:meth:`~TableActor.recover`),
-closes it for good or cashes it out. ``TableActor.guard_writes()`` checks all this in tests
+``closed_for_good`` are read-only views of its phase). While no task runs the table, and only then,
+the registry writes it from outside: it builds it, wires it (:meth:`~TableActor.wire`), restores a
+moved table's state (:func:`~server.table.handoff.restore_state`) before :meth:`~TableActor.run`,
+and after its task died it recovers it (:meth:`~TableActor.recover`), closes it for good or cashes
+it out. ``TableActor.guard_writes()`` checks all this in tests
 (``tests/table/test_actor_ownership.py``). Fan-out goes through :mod:`~server.table.fanout`
 (project once per audience, encode once per codec, send the same frame to every sink of that
 audience; never await a socket).
 
 The decisions a table follows live with the desk that owns them: seats (blinds owed on return,
-GEN-04 seat change, GEN-06 rebuy, disconnection, leaving mid-hand) in
-:mod:`server.table.seating`, clocks and the time bank in :mod:`server.table.turn_clock`, the
-spectator delay in :mod:`server.table.fanout`.
+GEN-04 seat change, GEN-06 rebuy, disconnection, leaving mid-hand) in :mod:`server.table.seating`,
+clocks and the time bank in :mod:`server.table.turn_clock`, the spectator delay in
+:mod:`server.table.fanout`.
 
-The actor composes collaborators that own their state:
-:class:`~server.table.seatmap.SeatMap` (who sits where, the waiting list, seat changes),
-:class:`~server.table.turn_clock.TurnClock` (deadlines, time bank, wake-ups),
-:class:`~server.table.fanout.Fanout` (seq, the event log, sinks, spectator delay), and the
-desks: :class:`~server.table.seating.SeatDesk`, :class:`~server.table.viewers.ViewerDesk`,
-:class:`~server.table.host.HostDesk` and :class:`~server.table.dealer.Dealer` (the running
-hand, its record and ledger entries; it calls the table's :class:`~server.table.games.Game`,
-what a pot game and a house game do differently, at fixed points of a hand). Each desk
-reaches the table only through its port (:mod:`server.table.ports`), which the actor
-implements; no desk holds another, and where one desk's work needs another (a leaver's fold,
-a host's approval, a timeout counted towards sitting out) the actor makes the call: it is
-the only mediator (the import contract ``table-desks-ported`` keeps the desks off this
-module). This module keeps the inbox loop, dispatch, wake-ups, the ports and the table's
-lifecycle (next hand, close, shutdown).
+The actor composes collaborators that own their state: :class:`~server.table.seatmap.SeatMap` (who
+sits where, the waiting list, seat changes), :class:`~server.table.turn_clock.TurnClock`
+(deadlines, time bank, wake-ups), :class:`~server.table.fanout.Fanout` (seq, the event log, sinks,
+spectator delay), and the desks: :class:`~server.table.seating.SeatDesk`,
+:class:`~server.table.viewers.ViewerDesk`, :class:`~server.table.host.HostDesk` and
+:class:`~server.table.dealer.Dealer` (the running hand, its record and ledger entries; it calls the
+table's :class:`~server.table.games.Game`, what a pot game and a house game do differently, at
+fixed points of a hand). Each desk reaches the table only through its port
+(:mod:`server.table.ports`), which the actor implements; no desk holds another, and where one
+desk's work needs another (a leaver's fold, a host's approval, a timeout counted towards sitting
+out) the actor makes the call: it is the only mediator (the import contract ``table-desks-ported``
+keeps the desks off this module). This module keeps the inbox loop, dispatch, wake-ups, the ports
+and the table's lifecycle (next hand, close, shutdown).
 """
 
 from __future__ import annotations
@@ -49,12 +48,12 @@ from protocol import messages as m
 from protocol import requests as rq
 from protocol.errors import ProtocolError
 from server.config import Config
-from server.ledger.accounts import guest_tag, is_bot_id
 from server.ledger.history import HistoryStore, MemoryHistory
 from server.ledger.wallet import Wallet
 from server.ratelimit import TokenBucket
 from server.rules.engine import Engine
 from server.rules.errors import InvariantError
+from server.table import tourney
 from server.table.api import Clock, Envelope, Sink
 from server.table.dealer import Dealer
 from server.table.fanout import EVENT_LOG_SIZE, Fanout, Relay, draft
@@ -71,7 +70,6 @@ from server.table.seating import SeatDesk
 from server.table.seatmap import SeatMap, SeatRequest, SeatState
 from server.table.settings import TableSpec
 from server.table.snapshot import snapshot_for
-from server.table.tourney import HandDealt, TourneyDesk
 from server.table.turn_clock import TurnClock
 from server.table.viewers import ViewerDesk
 from server.table.wake import STOP, Call, Wake, WakeKind, in_actor
@@ -129,7 +127,7 @@ class TableActor:
         self.frozen: Callable[[str], bool] = lambda player_id: False  # the operator's freeze:
         # no seat from the waiting list or a host's approval either (the router refuses `sit`)
         self.practice = False  # issue 24: a practice table (server.table.practice; registry)
-        self.tourney: TourneyDesk | None = None  # issue 27: a tournament's table (join_tournament)
+        self.tourney: tourney.TourneyDesk | None = None  # issue 27 (server.table.tourney)
         self._person_seen = self._practice_over = False
         self._lobby_key: object = None
         self.remote_spectators = 0
@@ -361,9 +359,8 @@ class TableActor:
         if not self.host.admits_request(env):  # a private table: the one admission check
             return self._unknown(env)
         self.seat_desk.bind(env.sink)
-        if self.tourney is not None and isinstance(env.request, (rq.Sit, rq.Leave, rq.Host)):
-            return self.fanout.answer(env, m.error(env.request.rid, "not_allowed", (
-                "A tournament seats its players and keeps their chips in play.")))
+        if tourney.refused(self, env):  # (a tournament's table: nobody sits down or leaves)
+            return
         handler = self._handlers.get(type(env.request))
         if handler is None:
             self.fanout.answer(env, m.error(env.request.rid, "unsupported"))
@@ -389,9 +386,8 @@ class TableActor:
     def _kick(self) -> None:
         """Schedule the next hand after the pause when one could start."""
         if (self.in_hand or not self.lifecycle.may_start_hand or self.host.paused
-                or self.turns.next_hand is not None
-                or self.tourney is not None):  # (its director deals: tourney_deal)
-            return
+                or self.turns.next_hand is not None or self.tourney is not None):  # (a
+            return  # tournament's table: its director deals each hand, tourney.deal)
         if len(self.seats.eligible()) < self.game.min_players:
             return
         if self.practice and not has_person(self, playing=True):  # bots never play alone
@@ -408,9 +404,7 @@ class TableActor:
             if st.topup:  # GEN-06: chips are added between hands, announced like any rebuy
                 st.stack += st.topup
                 st.topup = 0
-                self.fanout.publish(draft(m.seated, seat=seat, name=st.name, stack=st.stack,
-                                          guest=guest_tag(st.player_id),
-                                          bot=is_bot_id(st.player_id)))
+                self.seat_desk.announce_stack(seat)
             if st.leaving:
                 await self.seat_desk.remove(seat)
         await self.seat_desk.fill_seats()
@@ -419,43 +413,14 @@ class TableActor:
             await self.close_for_good(reason)
         elif self.closing:
             await self._close()
-        if self.tourney is not None:  # its director decides when the next hand is dealt
-            last = self.dealer.last_hand
-            self.tourney.over(self.table_id, self.seats, voided=voided, hole=None if (
-                last is None or self.dealer.last_hand_id != self.tourney.hand)
-                else last.hole_cards)
+        tourney.hand_over(self, voided=voided)  # (a tournament's: its director deals next)
         waiters, self._hand_waiters = self._hand_waiters, []
         for waiter in waiters:
             if not waiter.done():
                 waiter.set_result(None)
 
-    def join_tournament(self, desk: TourneyDesk) -> None:
-        """Registry, before the actor runs: this table plays for a tournament (TOUR-09, 13)."""
-        self.tourney = desk
-        self.seats.deal_sitting_out = True
-        blinds = getattr(self.game, "blinds", None)
-        if blinds is not None:
-            blinds.waits = desk.waits
-
-    async def tourney_deal(self, spec: TableSpec | None) -> HandDealt | None:
-        """A tournament's director: deal the next hand now (at ``spec``'s stakes, when
-        given); what was dealt, or None when no hand could start."""
-        assert self.tourney is not None
-        if spec is not None:
-            self.use_spec(spec)
-        if self.in_hand or not self.lifecycle.may_start_hand:
-            return None
-        self.tourney.last_dealt = None
-        await self.dealer.start()  # (calls hand_dealt; the hand may even end at once)
-        return self.tourney.last_dealt
-
     def hand_dealt(self) -> None:
-        if self.tourney is not None:
-            d = self.dealer
-            assert d.hand_id is not None
-            self.tourney.dealt(HandDealt(
-                self.table_id, d.hand_id, {p: s for s, p in d.hand_owner.items()},
-                {d.hand_owner[s]: v for s, v in d.start_stacks.items()}, d.button, d.blinds))
+        tourney.report_dealt(self)  # (a tournament's table: its director hears who is in)
 
     def use_spec(self, spec: TableSpec) -> None:
         """The table's stakes and settings from now on (a host's change, between hands)."""

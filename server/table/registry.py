@@ -38,7 +38,7 @@ from server.ledger.ids import (
 )
 from server.ledger.journal import is_practice_table
 from server.ledger.wallet import Wallet
-from server.table import admin
+from server.table import admin, tourney
 from server.table.actor import TableActor
 from server.table.api import Clock, Sink
 from server.table.clock import AsyncioClock
@@ -297,7 +297,7 @@ class TableRegistry:
         jackpot; its director seats the players and closes it (never closed as idle)."""
         def join(actor: TableActor) -> None:
             actor.wallet, actor.jackpot = wallet, None
-            actor.join_tournament(desk)
+            tourney.join(actor, desk)
         return self._open(table_id, tspec, None, None, restore=join)
 
     def get(self, table_id: str) -> TableActor | None:

@@ -286,7 +286,7 @@ class SeatDesk:
         t.seats_changed()  # a home game's waiting requests update themselves
 
     def announce_stack(self, seat: int) -> None:
-        """Chips added between hands (a tournament's rebuy), announced like any rebuy."""
+        """Chips added between hands (GEN-06's top-up, a tournament's rebuy), announced."""
         st = self.port.seats[seat]
         assert st is not None
         self.port.fanout.publish(draft(m.seated, seat=seat, name=st.name, stack=st.stack,

@@ -24,15 +24,23 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
+from protocol import messages as m
+from protocol.requests import Host, Leave, Sit
 from server.ledger.wallet import Wallet
 from server.rules.cards import card_key
-from server.table.api import Sink
+from server.table.api import Envelope, Sink
+from server.table.dealer import Dealer
+from server.table.games import Game
 from server.table.handoff import DetachedSink
+from server.table.lifecycle import Lifecycle
+from server.table.ports import Outbox
 from server.table.seating import SeatDesk
 from server.table.seatmap import SeatMap, SeatState
+from server.table.settings import TableSpec
 
 __all__ = ["HandDealt", "HandOver", "TourneyDesk", "TourneyHooks", "TourneyTable", "in_dead_zone",
-           "add_chips", "place", "refill_banks", "remove"]
+           "add_chips", "deal", "hand_over", "join", "place", "refill_banks",
+           "refused", "remove", "report_dealt"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -189,3 +197,75 @@ async def add_chips(t: TourneyTable, player: str, amount: int) -> bool:
     st.stack += amount
     t.seat_desk.announce_stack(seat)
     return True
+
+
+class DealingTable(TourneyTable, Protocol):
+    """What joining a tournament and dealing for it need of a table (the actor)."""
+
+    @property
+    def dealer(self) -> Dealer: ...
+    @property
+    def game(self) -> Game: ...
+    @property
+    def lifecycle(self) -> Lifecycle: ...
+    def use_spec(self, spec: TableSpec) -> None: ...
+
+
+def join(t: DealingTable, desk: TourneyDesk) -> None:
+    """The registry, before the actor runs: ``t`` plays for a tournament (TOUR-09, 13)."""
+    t.tourney = desk  # type: ignore[misc]  # (the registry's write: no task runs it yet)
+    t.seats.deal_sitting_out = True
+    blinds = getattr(t.game, "blinds", None)
+    if blinds is not None:
+        blinds.waits = desk.waits
+
+
+async def deal(t: DealingTable, spec: TableSpec | None) -> HandDealt | None:
+    """Its director, in the table's task: deal the next hand now (at ``spec``'s stakes, when
+    given); what was dealt, or None when no hand could start."""
+    desk = t.tourney
+    assert desk is not None
+    if spec is not None:
+        t.use_spec(spec)
+    if t.in_hand or not t.lifecycle.may_start_hand:
+        return None
+    desk.last_dealt = None
+    await t.dealer.start()  # (reports the deal, report_dealt; the hand may even end at once)
+    return desk.last_dealt
+
+
+def report_dealt(t: DealingTable) -> None:
+    """The table's ``DealerPort.hand_dealt``: at a tournament's table, the deal's report."""
+    if t.tourney is not None:
+        d = t.dealer
+        assert d.hand_id is not None
+        t.tourney.dealt(HandDealt(
+            t.table_id, d.hand_id, {p: s for s, p in d.hand_owner.items()},
+            {d.hand_owner[s]: v for s, v in d.start_stacks.items()}, d.button, d.blinds))
+
+
+class _Answering(DealingTable, Protocol):
+    @property
+    def fanout(self) -> Outbox: ...
+
+
+def refused(t: _Answering, env: Envelope) -> bool:
+    """At a tournament's table ``sit``, ``leave`` and ``host`` are refused ``not_allowed``
+    (the director seats and removes players; chips stay in play, TOUR-13)."""
+    if t.tourney is None or not isinstance(env.request, Sit | Leave | Host):
+        return False
+    t.fanout.answer(env, m.error(env.request.rid, "not_allowed",
+                                 "A tournament seats its players and keeps their chips in play."))
+    return True
+
+
+def hand_over(t: DealingTable, *, voided: bool) -> None:
+    """After a tournament table's hand (settled): the report to its director, with the
+    hole cards of the hand when it was played out (POT-01 for a tie among players out)."""
+    desk = t.tourney
+    if desk is None:
+        return
+    last = t.dealer.last_hand
+    played = last is not None and t.dealer.last_hand_id == desk.hand
+    desk.over(t.table_id, t.seats, voided=voided,
+              hole=last.hole_cards if played and last is not None else None)

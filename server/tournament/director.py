@@ -23,18 +23,17 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from protocol import tournaments as pt
-from protocol.requests import CreateTable
 from server.config import Config
 from server.ledger.tournaments import TournamentBook
 from server.ledger.wallet import Wallet
 from server.table import tourney
-from server.table.settings import TableSpec, build_spec
 from server.table.tourney import HandDealt, HandOver, TourneyDesk
 from server.tournament import plan
+from server.tournament import prizes as pz
 from server.tournament.clock import TournamentClock
-from server.tournament.model import Registrar, TableRecord, TournamentInfo
+from server.tournament.model import Registrar, TableRecord, TournamentInfo, table_spec, views
 from server.tournament.plan import Move, TableView
-from server.tournament.prizes import Out, default_shares, place_outs, prizes, share_prizes
+from server.tournament.prizes import Out
 from server.tournament.purse import Purse
 from server.tournament.structure import Level
 
@@ -201,7 +200,7 @@ class Director:
         self.state = "running"
         players = list(dict.fromkeys(self.entries))
         draw = plan.draw_seats(players, s.seats, self.pick)
-        paid = len(info.shares or default_shares(len(self.entries)))
+        paid = len(info.shares or pz.default_shares(len(self.entries)))
         self.write("start", seats=s.seats, paid=paid, entries=players,
                    draw={p: list(v) for p, v in draw.items()}, stack=s.starting_stack)
         if self._buying_until() == 0:  # (else once no entry or chip can be bought: TOUR-12)
@@ -227,26 +226,11 @@ class Director:
     def open_table(self, number: int) -> TableRecord:
         table_id = f"{self.info.id}.{number}"
         desk = TourneyDesk(self.info.id, _Hooks(self))
-        actor = self.registrar.open_tournament_table(table_id, self._spec(self.level, number),
-                                                     self.wallet, desk)
+        spec = table_spec(self.info, self.config, self.level, number)
+        actor = self.registrar.open_tournament_table(table_id, spec, self.wallet, desk)
         t = TableRecord(number, table_id, actor, level=self.level)
         self.tables[number] = t
         return t
-
-    def _spec(self, level_no: int, number: int) -> TableSpec:
-        lv = self.info.structure.level(max(1, level_no))
-        stakes = {k: v for k, v in dataclasses.asdict(lv.stakes).items()
-                  if v and k != "chip"}
-        if "blinds" in stakes:
-            stakes["blinds"] = list(stakes["blinds"])
-        req = CreateTable(variant=lv.game, structure=lv.structure, stakes=stakes,
-                          seats=self.info.structure.seats,
-                          settings={"action_clock": self.config.action_clock})
-        spec = build_spec(req, self.config, name=f"{self.info.name} {number}")
-        labels = {"tournament": self.info.id, "tournament_name": self.info.name,
-                  "level": max(1, level_no), "buy_in": self.info.buy_in, "fee": self.info.fee}
-        return dataclasses.replace(spec, min_buy_in=1, max_buy_in=spec.max_buy_in,
-                                   settings_wire={**spec.settings_wire, **labels})
 
     async def seat(self, player: str, number: int, seat: int, stack: int,
                     why: str) -> bool:
@@ -325,7 +309,7 @@ class Director:
         return max(s.late_until, s.rebuy_until, s.add_on_break() or 0)
 
     def _close_registration(self) -> None:
-        self.shares = self.info.shares or default_shares(len(self.entries))
+        self.shares = self.info.shares or pz.default_shares(len(self.entries))
         self.write("prizes", pool=self.pool, shares=list(self.shares))
 
     # ================================================================ the tables' reports
@@ -390,9 +374,9 @@ class Director:
         outs, self.round_outs = self.round_outs, []
         if not outs:
             return
-        groups = place_outs(outs, len(self.stacks) + len(outs))
-        _, odd = share_prizes(groups, prizes(self.pool, self.shares) if self.shares else [],
-                              outs)
+        groups = pz.place_outs(outs, len(self.stacks) + len(outs))
+        table = pz.prizes(self.pool, self.shares) if self.shares else []
+        _, odd = pz.share_prizes(groups, table, outs)
         places: dict[str, int] = {}
         for place_no, players in groups:
             for p in players:
@@ -411,7 +395,7 @@ class Director:
         payouts at the end are the booked figures)."""
         if not self.shares:
             return None
-        table = prizes(self.pool, self.shares)
+        table = pz.prizes(self.pool, self.shares)
         return table[place_no - 1] if place_no <= len(table) else 0
 
     async def _decide(self, ended: TableRecord, round_end: bool) -> None:
@@ -494,13 +478,13 @@ class Director:
             return
         new_level = t.level != self.level
         t.level = self.level
-        spec = self._spec(self.level, t.number) if new_level else None
+        spec = table_spec(self.info, self.config, self.level, t.number) if new_level else None
         refill = self.info.structure.time_bank_refill if new_level else 0.0
         if refill:
             await t.actor.ask(lambda: tourney.refill_banks(t.actor, refill, self.config.time_bank))
         t.in_hand = True
         try:
-            report = await t.actor.ask(lambda: t.actor.tourney_deal(spec))
+            report = await t.actor.ask(lambda: tourney.deal(t.actor, spec))
         except Exception:
             t.in_hand = False
             raise
@@ -512,13 +496,7 @@ class Director:
         self.dealt(report)
 
     def _views(self) -> dict[int, TableView]:
-        out: dict[int, TableView] = {}
-        for n, t in self.tables.items():
-            lv = self.info.structure.level(max(1, self.level))
-            out[n] = TableView(n, self.info.structure.seats, dict(t.players),
-                               t.last_big_blind, uses_blinds=not lv.game.startswith("stud"),
-                               dealt=t.dealt, in_hand=t.in_hand)
-        return out
+        return views(self.info, self.level, self.tables)
 
     def _table(self, table_id: str) -> TableRecord | None:
         return next((t for t in self.tables.values() if t.table_id == table_id), None)
@@ -591,14 +569,8 @@ class Director:
             self.places[winner] = 1  # (no `out` record: the last player with chips is first)
         if not self.shares:
             self._close_registration()
-        table = prizes(self.pool, self.shares)
         paid: dict[str, int] = {}
-        by_place: dict[int, list[str]] = {}
-        for p, pl in self.places.items():
-            by_place.setdefault(pl, []).append(p)
-        groups = sorted(by_place.items())
-        amounts, _ = share_prizes(groups, table, [Out(p, 0, self.high.get(p, (0, 0)))
-                                                  for p in self.places])
+        amounts = pz.final_prizes(self.places, self.pool, self.shares, self.high)
         for p, amount in sorted(amounts.items(), key=lambda x: self.places[x[0]]):
             if amount <= 0:
                 continue

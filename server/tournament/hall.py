@@ -23,6 +23,7 @@ from typing import Any, Protocol
 
 from protocol.errors import ProtocolError
 from server.config import Config
+from server.ledger.journal import Ledger
 from server.ledger.tournaments import TournamentBook
 from server.ledger.wallet import Wallet
 from server.tournament.director import Director
@@ -79,6 +80,19 @@ class Hall:
         self.saved: SavedTournaments | None = None  # the data directory's (TOUR-15)
         self.push_interval = 1.0  # seconds between two pushes of a tournament's state
         self._push_due: set[str] = set()
+
+    @classmethod
+    def for_process(cls, config: Config, registry: Any, wallet: Wallet, ledger: Ledger, *,
+                    tell: Callable[[str, dict[str, Any]], None]) -> Hall:
+        """The server process's hall: the registry's tables and clock, the ledger's book,
+        and (TOUR-15) the data directory's files, a cluster's process its own by node name
+        (its tournaments come back when it starts again), fsynced as the ledger is."""
+        hall = cls(config, registry, wallet, book=TournamentBook(ledger),
+                   now=registry.clock.now, wall=registry.clock.wall,
+                   call_later=registry.clock.call_later, tell=tell)
+        hall.saved = SavedTournaments(config.data_dir / "tournaments" / (
+            config.node if config.redis_url is not None else ""), fsync=config.ledger_fsync)
+        return hall
 
     # ================================================================ create
     def create(self, fields: Mapping[str, Any], *, host: str | None) -> Director:
@@ -190,6 +204,8 @@ class Hall:
                 d.inbox.put_nowait(d.resume_play)
             self._schedule(d)
             n += 1
+        if n:
+            log.info("event=tournaments_restored count=%d", n)
         return n
 
     # ================================================================ find and show

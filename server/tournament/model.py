@@ -7,16 +7,21 @@ the hall, :mod:`server.tournament.hall`).
 
 from __future__ import annotations
 
+import dataclasses
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Protocol
 
+from protocol.requests import CreateTable
+from server.config import Config
 from server.ledger.wallet import Wallet
 from server.table.actor import TableActor
-from server.table.settings import TableSpec
+from server.table.settings import TableSpec, build_spec
 from server.table.tourney import TourneyDesk
+from server.tournament.plan import TableView
 from server.tournament.structure import Structure
 
-__all__ = ["Registrar", "TableRecord", "TournamentInfo"]
+__all__ = ["Registrar", "TableRecord", "TournamentInfo", "table_spec", "views"]
 
 
 class Registrar(Protocol):
@@ -64,3 +69,29 @@ class TableRecord:
     level: int = 0  # the level whose stakes it deals
     hands: int = 0
     round_done: bool = False  # hand-for-hand: this round's hand has ended
+
+
+def table_spec(info: TournamentInfo, config: Config, level_no: int, number: int) -> TableSpec:
+    """The spec of table ``number`` at level ``level_no``: the level's game and stakes
+    (TOUR-05), the tournament's labels in its settings (its hands' records and exports)."""
+    lv = info.structure.level(max(1, level_no))
+    stakes = {k: v for k, v in dataclasses.asdict(lv.stakes).items() if v and k != "chip"}
+    if "blinds" in stakes:
+        stakes["blinds"] = list(stakes["blinds"])
+    req = CreateTable(variant=lv.game, structure=lv.structure, stakes=stakes,
+                      seats=info.structure.seats, settings={"action_clock": config.action_clock})
+    spec = build_spec(req, config, name=f"{info.name} {number}")
+    labels = {"tournament": info.id, "tournament_name": info.name,
+              "level": max(1, level_no), "buy_in": info.buy_in, "fee": info.fee}
+    return dataclasses.replace(spec, min_buy_in=1, max_buy_in=spec.max_buy_in,
+                               settings_wire={**spec.settings_wire, **labels})
+
+
+def views(info: TournamentInfo, level: int,
+          tables: Mapping[int, TableRecord]) -> dict[int, TableView]:
+    """The tables as the pure decisions of :mod:`server.tournament.plan` see them."""
+    game = info.structure.level(max(1, level)).game
+    return {n: TableView(n, info.structure.seats, dict(t.players), t.last_big_blind,
+                         uses_blinds=not game.startswith("stud"), dealt=t.dealt,
+                         in_hand=t.in_hand)
+            for n, t in tables.items()}

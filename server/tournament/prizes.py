@@ -11,7 +11,7 @@ POT-01's highest card. Pure functions: the caller books the payouts.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from itertools import groupby
 
@@ -148,3 +148,17 @@ def share_prizes(groups: Sequence[tuple[int, list[str]]], table: Sequence[int],
             prize[holder] += rest
             odd = odd or holder
     return prize, odd
+
+
+def final_prizes(places: Mapping[str, int], pool: int, shares: Sequence[int],
+                 high: Mapping[str, tuple[int, int]]) -> dict[str, int]:
+    """TOUR-11/12 at the end: each player's prize from every place taken (a tie is several
+    players on one place), the pool and the share table; ``high`` the POT-01 keys of the
+    tied players' odd chips."""
+    by_place: dict[int, list[str]] = {}
+    for player, place in places.items():
+        by_place.setdefault(place, []).append(player)
+    groups = [(place, sorted(players)) for place, players in sorted(by_place.items())]
+    amounts, _ = share_prizes(groups, prizes(pool, shares),
+                              [Out(p, 0, high.get(p, (0, 0))) for p in places])
+    return amounts
