@@ -199,7 +199,7 @@ def build_app(config: Config) -> App:
     router = Router(config=config, registry=registry, sessions=sessions, metrics=metrics,
                     history=history)
     hall = tournaments.Hall.for_process(config, registry, wallet, ledger,
-                                        tell=edge.send_to_player)
+                                        tell=edge.send_to_player, cluster=directory)
     router.tournaments = tournaments.Requests(hall)  # issue 27
     bots = PracticeBots(sessions.bot_token, think=config.practice_think,
                         revoke=sessions.revoke)

@@ -36,7 +36,7 @@ import contextlib
 import json
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -49,9 +49,10 @@ from server.cluster.ports import Me, NodeInfo
 from server.cluster.spectate import Spectate
 from server.cluster.states import TableStates
 from server.cluster.tasks import cancel_all
+from server.cluster.tournaments import RoomTournaments
 from server.cluster.where import Where
 from server.ledger.journal import Ledger
-from server.ledger.lease import StaleLease, fenced_error
+from server.ledger.lease import StaleLease, run_fenced
 from server.redisio import Redis, RedisScriptError, RedisUnavailable
 from server.table.lobby import page_of, row_of, table_number
 from server.table.registry import TableRegistry
@@ -162,6 +163,20 @@ class Directory:
         self.failover = Failover(self, registry, self.where, self._steps, lease)
         """Failover (:mod:`server.cluster.failover`): the tables of a process whose lease
         lapsed, reopened here when this process is the one that takes it over."""
+        self.tournaments: RoomTournaments | None = None
+        """The room's tournaments (:mod:`server.cluster.tournaments`), once served."""
+        self._restore_own: Callable[[str], Awaitable[int]] | None = None
+
+    def serve_tournaments(self, restore_from: Callable[[str], Awaitable[int]]
+                          ) -> RoomTournaments:
+        """Issue 27: the process's tournaments kept in Redis; ``restore_from(node)`` claims
+        and restores a node's tournaments: this node's own from a previous run (at
+        :meth:`start`), a lost process's in its failover (after its tables' chips went
+        back)."""
+        self.tournaments = RoomTournaments(self.me, lambda: self.redis, self.fenced,
+                                           lambda: self.copy.nodes, wait=self.lease + 3.0)
+        self._restore_own = self.failover.after = restore_from
+        return self.tournaments
 
     def _steps(self) -> Steps | None:
         return None if self.ledger is None else ledger_steps(self.ledger, self.registry)
@@ -182,6 +197,11 @@ class Directory:
         await self._flush()
         await self.announce()  # the others see this node at once
         await self._read()
+        if self._restore_own is not None:  # issue 27: this node's tournaments, before serving
+            try:
+                await self._restore_own(self.node)
+            except Exception:
+                log.exception("event=tournaments_restore_failed node=%s", self.node)
         log.info("event=cluster_joined node=%s url=%s nodes=%d tables=%d dropped=%s",
                  self.node, self.url, len(self.copy.nodes), len(self.copy.owner), dropped)
         self._task = asyncio.get_running_loop().create_task(self._keep(),
@@ -342,18 +362,8 @@ class Directory:
         """Run the fenced script ``code`` (:data:`server.cluster.keys.FENCE`) with this
         process's fencing token; :class:`StaleLease` (and the lease lost) when it is stale."""
         assert self.redis is not None
-        lease = None if self.ledger is None else self.ledger.lease
-        fence = None if lease is None else lease.fence()  # (StaleLease once lost)
-        if fence is not None:
-            keys = [*keys, fence.key]
-        try:
-            return await self.redis.script(code)(
-                keys=keys, args=[*args, "" if fence is None else fence.token])
-        except RedisScriptError as exc:
-            error = fenced_error(lease, exc)
-            if error is exc:
-                raise
-            raise error from exc
+        return await run_fenced(self.redis, None if self.ledger is None else self.ledger.lease,
+                                code, keys, args)
 
     def lease_lost(self, reason: str) -> None:
         """This process's lease is lost (``Lease.on_lost``): write nothing more, take

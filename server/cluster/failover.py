@@ -21,7 +21,9 @@ refused by its script, whatever that process's clock says. Under the lease, in t
    in one keyed ledger batch from the lost process's accounts
    (:func:`server.ledger.takeover.take_table`), its players disconnected until they come back
    (a resuming client gets a snapshot: the table's sequence jumps by :data:`SEQ_JUMP`);
-5. any chips left in the lost process's table accounts go back to their players.
+5. any chips left in the lost process's table accounts go back to their players (a
+   tournament table's to the tournament's own accounts, never cash);
+6. its tournaments are claimed and restored here (:mod:`server.cluster.tournaments`).
 
 The directory's read notices a lapsed lease (``RoomCopy.lapsed``) and calls :meth:`lapsed`;
 one task at a time works through them, and only while this process is steady
@@ -120,6 +122,8 @@ class Failover:
         self._steps = steps
         self._task: asyncio.Task[None] | None = None
         self.taken: list[tuple[str, list[str]]] = []  # (lost node, its tables reopened here)
+        self.after: Callable[[str], Awaitable[int]] | None = None
+        """Step 6 (issue 27): the lost process's tournaments claimed and restored here."""
 
     def lapsed(self, nodes: list[str]) -> None:
         """The directory saw these nodes' leases run out: try to take them over (one task
@@ -167,6 +171,11 @@ class Failover:
             replayed = await steps.jackpot(lost)
             opened = await self._reopen(lost, rows, steps)
             cashed = await steps.rest(lost)
+            if self.after is not None:  # (their tables' chips are back in their accounts)
+                try:
+                    await self.after(lost)
+                except Exception:
+                    log.exception("event=failover_tournaments_failed lost=%s", lost)
         finally:
             with contextlib.suppress(Exception):
                 await steps.release(lost, holder)

@@ -27,13 +27,13 @@ import contextlib
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from server.ledger.store import Store
 
 __all__ = ["STALE_TOKEN", "Fence", "Lease", "LeaseState", "NodeInUse", "StaleLease",
-           "is_stale"]
+           "is_stale", "run_fenced"]
 
 log = logging.getLogger("server.ledger")
 
@@ -65,6 +65,25 @@ def fenced_error(lease: Lease | None, exc: BaseException) -> BaseException:
     if not is_stale(exc):
         return exc
     return StaleLease(str(exc)) if lease is None else lease.refused(exc)
+
+
+async def run_fenced(redis: Any, lease: Lease | None, code: str, keys: list[str],
+                     args: list[Any]) -> Any:
+    """Run the fenced Lua script ``code`` (``server.cluster.keys.FENCE``: the token is its
+    last ``ARGV``, the token's key its last ``KEYS``) on the adapter ``redis`` with this
+    process's token (unfenced without a lease); :class:`StaleLease` (and the lease lost) when
+    the token is stale."""
+    fence = None if lease is None else lease.fence()  # (StaleLease once lost)
+    if fence is not None:
+        keys = [*keys, fence.key]
+    try:
+        return await redis.script(code)(keys=keys,
+                                        args=[*args, "" if fence is None else fence.token])
+    except Exception as exc:
+        error = fenced_error(lease, exc)
+        if error is exc:
+            raise
+        raise error from exc
 
 
 @dataclass(frozen=True, slots=True)

@@ -286,7 +286,8 @@ class Client:
                 if hops == MAX_MOVES:
                     self.stats.error("too_many_moves", self.stats.clock())
                     return
-                hops, failures = hops + 1, 0
+                hops += 1  # (failures kept: a moved url may be a process that just died,
+                # whose lease has not run out yet: the backoff grows until its takeover)
                 self.stats.moves += 1
                 self.url, url = url, None
             elif failures >= FALLBACK_AFTER:
@@ -295,8 +296,9 @@ class Client:
             try:
                 await self.open()
                 url = await self._rejoin()
-            except _CONNECT_FAILED:
-                failures, attempts = failures + 1, attempts + 1
+            except _CONNECT_FAILED:  # (a moved url whose process died: the hops start
+                # again, bounded by the attempts; the room is changing owners)
+                failures, attempts, hops = failures + 1, attempts + 1, 0
                 if attempts >= RECONNECT_ATTEMPTS:
                     raise
                 await asyncio.sleep(self._delay(failures))

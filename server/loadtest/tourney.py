@@ -37,7 +37,7 @@ from typing import Any
 from websockets.exceptions import ConnectionClosed
 
 from .bots import Bot, choose_action
-from .follow import Client
+from .follow import Client, moved_url
 from .tracking import Stats, TableTrack
 
 __all__ = ["LevelMark", "TournamentBot", "TournamentHost"]
@@ -77,6 +77,7 @@ class TournamentBot(Bot):
         self.done = asyncio.Event()
         self.seatings: list[Msg] = []  # every `tournament_seat` received, in order
         self.results = 0  # `tournament_result` messages received (one is right)
+        self.recovered = False  # the result read from the tournament's state after a drop
         self.gone = 0  # a watch or unwatch answered: that table is gone (closed)
         self.first_seat_at: float | None = None  # the run's clock at the first seating
         self.closed_tables: set[str] = set()  # `table_closed` seen: nothing to unwatch
@@ -89,11 +90,23 @@ class TournamentBot(Bot):
         message at each change); with ``unfollow`` the bot stops that at once
         (``unfollow_tournament``), as a player whose tournament page is closed: its seats
         and its result are pushed to it all the same."""
-        self.tournament = tournament
-        answer = await self.request({"type": "tournament_register", "tournament": tournament})
+        self.tournament = tournament  # (in a cluster: `moved` to its process, followed)
+        answer = await self.follow({"type": "tournament_register", "tournament": tournament})
         if unfollow and answer["type"] == "ok":
             await self.request({"type": "unfollow_tournament", "tournament": tournament})
         return answer
+
+    async def _arrived(self) -> None:
+        """After a drop (its process lost, in a cluster): ``hello``, then ask the
+        tournament's state (``moved``: followed after the resumes), which brings the place
+        of a bot that was busted while it was away (:attr:`recovered`)."""
+        await super()._arrived()
+        if self.tournament is None or self.done.is_set() or self.token is None:
+            return
+        answer = await self.request({"type": "tournament", "tournament": self.tournament})
+        url = moved_url(answer)
+        if url is not None:
+            self._next_url = self._next_url or url
 
     # --- events ---------------------------------------------------------------------
     def _on_event(self, msg: Msg, kind: Any, now: float) -> None:
@@ -106,6 +119,13 @@ class TournamentBot(Bot):
                 self.results += 1
                 self.result = msg
                 self._turn_no += 1
+                self.done.set()
+            return
+        if kind == "tournament":
+            you = msg.get("you") if msg.get("id") == self.tournament else None
+            if isinstance(you, dict) and you.get("place") and not self.done.is_set():
+                self.recovered = True  # its `tournament_result` went out while it was away
+                self.result = {"place": you["place"], "prize": you.get("prize") or 0}
                 self.done.set()
             return
         if kind == "table_closed":
@@ -193,6 +213,7 @@ class TournamentHost(Client):
         self.levels: list[LevelMark] = []
         self.updates = 0  # `tournament` messages received
         self.ended = asyncio.Event()  # state finished or cancelled
+        self.updated = asyncio.Event()  # set at each `tournament` message (a waiter clears it)
 
     async def hello(self) -> Msg:
         welcome = await self.say_hello(self.name)
@@ -207,18 +228,23 @@ class TournamentHost(Client):
         self.tournament = str(answer["tournament"])
         return self.tournament
 
-    async def watch(self) -> None:
-        """Follow the tournament: a ``tournament`` message now and on every change."""
+    async def watch(self) -> str | None:
+        """Follow the tournament: a ``tournament`` message now and on every change; the
+        ``url`` when it is answered ``moved`` (on another process of a cluster)."""
         answer = await self.request({"type": "tournament", "tournament": self.tournament,
                                      "follow": True})
-        if answer["type"] != "ok":
+        url = moved_url(answer)
+        if url is None and answer["type"] != "ok":
             raise RuntimeError(f"tournament refused: {answer}")
+        return url
 
     async def _arrived(self) -> None:
         if self.token is not None:
             await self.hello()
             if self.tournament is not None and not self.ended.is_set():
-                await self.watch()
+                url = await self.watch()  # (its process lost: the new owner's, followed)
+                if url is not None:
+                    self._next_url = self._next_url or url
 
     def _on_event(self, msg: Msg, kind: Any, now: float) -> None:
         if kind == "welcome":
@@ -229,6 +255,7 @@ class TournamentHost(Client):
             return
         self.updates += 1
         self.state = msg
+        self.updated.set()
         level = msg.get("level")
         number = int(level["number"]) if isinstance(level, dict) else 0
         on_break = bool(msg.get("on_break"))

@@ -41,6 +41,7 @@ import random
 import sys
 import time
 from collections import Counter
+from collections.abc import Awaitable, Callable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import IO, Any
@@ -68,6 +69,7 @@ class TournamentConfig:
     """Everything a tournament run needs (``poker-loadtest --tournament N`` options)."""
 
     url: str | None = None
+    urls: tuple[str, ...] = ()  # a cluster: the bots' processes (round robin), the host's home
     spawn: bool = False
     server_cpu: int | None = None
     client_cpu: int | None = None
@@ -229,12 +231,14 @@ async def _setup(run: _Run) -> None:
     cfg = run.config
     tracks = Tracks(run.stats)
     master = random.Random(cfg.seed)
-    run.bots = [TournamentBot(run.url, f"tbot{i}", tracks,
+    homes = cfg.urls or (run.url,)  # (in a cluster, `moved` takes them to the tournament)
+    run.bots = [TournamentBot(homes[i % len(homes)], f"tbot{i}", tracks,
                               rng=random.Random(master.getrandbits(64)), think=cfg.think,
                               encoding=cfg.encoding, stats=run.stats, shove=cfg.shove)
                 for i in range(cfg.entrants)]
     await run.host.open()
     await run.host.hello()
+    run.host.home = homes[0]  # (its process lost: it comes back through another)
 
     async def join(bot: TournamentBot) -> None:
         await bot.open()
@@ -319,7 +323,7 @@ async def _balances(run: _Run, server: ServerProcess | None) -> dict[str, Any]:
     cfg = run.config
     people: list[Any] = [b for b in run.bots if b.token is not None] + [run.host]
     start = sum(b.start_balance or 0 for b in run.bots) + run.host.balance
-    finals = await _batched([fetch_balance(run.url, p.token or "", encoding=cfg.encoding,
+    finals = await _batched([fetch_balance(run.host.home, p.token or "", encoding=cfg.encoding,
                                            stats=run.stats) for p in people], cfg.connect_batch)
     fees = cfg.fee * len(run.bots)
     chips: dict[str, Any] = {"start": start, "end": sum(finals), "fees": fees,
@@ -342,9 +346,11 @@ def _pin(cfg: TournamentConfig) -> None:
             os.sched_setaffinity(0, others)
 
 
-async def run_tournament(config: TournamentConfig, *,
-                         err: IO[str] | None = None) -> TournamentReport:
-    """Run one tournament as ``config`` says and return its report (module docstring)."""
+async def run_tournament(config: TournamentConfig, *, err: IO[str] | None = None,
+                         during: Callable[[TournamentHost, Stats], Awaitable[None]] | None
+                         = None) -> TournamentReport:
+    """Run one tournament as ``config`` says and return its report (module docstring);
+    ``during(host, stats)`` runs alongside the play (a test's fault: a process killed)."""
     server: ServerProcess | None = None
     if config.spawn:
         extra = ("--set", f"hand_pause={config.pause}", *config.server_args)
@@ -362,7 +368,10 @@ async def run_tournament(config: TournamentConfig, *,
         await _setup(run)
         client0 = time.process_time()
         server0 = server.cpu_seconds() if server is not None else None
+        fault = None if during is None else asyncio.ensure_future(during(run.host, stats))
         finished = await _play(run)
+        if fault is not None:
+            await fault
         wall = stats.elapsed()
         cpu["client_utilization"] = round((time.process_time() - client0) / wall, 3)
         server1 = server.cpu_seconds() if server is not None else None
@@ -384,7 +393,11 @@ async def run_tournament(config: TournamentConfig, *,
     state = run.host.state or {}
     results = [{"name": b.name, "player": b.player_id,
                 "place": (b.result or {}).get("place"), "prize": (b.result or {}).get("prize"),
-                "results": b.results} for b in run.bots]
+                "results": b.results or int(b.recovered)} for b in run.bots]
+    recovered = sum(1 for b in run.bots if b.recovered and not b.results)
+    if recovered:
+        run.notes.append(f"{recovered} results read from the tournament's state after a "
+                         "drop (their `tournament_result` went out while they were away)")
     pool = state.get("pool")
     gone = sum(b.gone for b in run.bots)
     if gone:

@@ -159,6 +159,7 @@ class OperatorService:
         except ProtocolError as exc:
             code = exc.code if exc.code in ("bad_structure",) else "unavailable"
             raise AdminError(code, exc.message) from None
+        await hall.published(d)  # (a cluster: routed and listed from every process at once)
         entry = await self.audit.record(who, "create_tournament", target=d.info.id,
                                         reason=why, details=hall.summary(d))
         return {"tournament": d.info.id, "invite": d.info.invite, "audit": entry["seq"]}

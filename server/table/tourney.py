@@ -144,10 +144,12 @@ class TourneyTable(Protocol):
     def in_hand(self) -> bool: ...
 
 
-async def place(t: TourneyTable, player: str, name: str, seat: int, stack: int) -> bool:
+async def place(t: TourneyTable, player: str, name: str, seat: int, stack: int, *,
+                fresh: bool = True) -> bool:
     """Seat ``player`` at ``seat`` with ``stack`` of their tournament chips (a draw, a move,
-    an entry). False when the seat is taken, the player is seated already or the chips are
-    not theirs (nothing changed)."""
+    an entry; ``fresh``: new at this table, TOUR-09, which a restored seat is not). False
+    when the seat is taken, the player is seated already or the chips are not theirs
+    (nothing changed)."""
     desk = t.tourney
     assert desk is not None
     if not 0 <= seat < len(t.seats) or t.seats[seat] is not None:
@@ -158,7 +160,8 @@ async def place(t: TourneyTable, player: str, name: str, seat: int, stack: int) 
         return False
     sink: Sink = next((s for s in t.sinks.values() if s.player_id == player),
                       None) or DetachedSink(player, name)
-    desk.fresh.add(player)
+    if fresh:
+        desk.fresh.add(player)
     t.seat_desk.seat_player(seat, player, name, stack, sink)
     return True
 

@@ -50,8 +50,8 @@ class Director:
     def __init__(self, info: TournamentInfo, *, config: Config, registrar: Registrar,
                  wallet: Wallet, book: TournamentBook | None,
                  now: Callable[[], float], call_later: Callable[[float, Callable[[], None]],
-                                                                Any],
-                 pick: Pick, on_change: Callable[[Director], None] | None = None,
+                                                                Any], pick: Pick,
+                 on_change: Callable[[Director], Awaitable[None] | None] | None = None,
                  tell: Callable[[str, dict[str, Any]], None] | None = None,
                  fields: dict[str, Any] | None = None) -> None:
         self.info = info
@@ -107,8 +107,8 @@ class Director:
                 log.exception("event=tournament_error tournament=%s", self.info.id)
             finally:
                 self.inbox.task_done()
-            if self.on_change is not None:
-                self.on_change(self)
+            if self.on_change is not None and (saving := self.on_change(self)) is not None:
+                await saving  # (in a cluster: saved in Redis before the next item)
             if self.state in ("finished", "cancelled") and self.inbox.empty():
                 self.finished.set()
                 return
@@ -236,7 +236,8 @@ class Director:
                     why: str) -> bool:
         t = self.tables[number]
         name = self.names.get(player, player)
-        ok = bool(await t.actor.ask(lambda: tourney.place(t.actor, player, name, seat, stack)))
+        ok = bool(await t.actor.ask(lambda: tourney.place(  # (a restored seat is not new)
+            t.actor, player, name, seat, stack, fresh=why != "restore")))
         if ok:
             t.players[seat] = player
             self.seat_of[player] = (number, seat)
@@ -257,8 +258,9 @@ class Director:
 
     # ================================================================ the clock
     async def resume_play(self) -> None:
-        """After a restore (TOUR-15): the clock runs on from where it stopped and every
-        table deals again."""
+        """After a restore (TOUR-15): the clock runs on from where it stopped; tables deal."""
+        if self.state != "running":  # (the hand settled before the crash ended it)
+            return None
         self.clock.start()
         for t in list(self.tables.values()):
             await self._go(t)
@@ -364,13 +366,13 @@ class Director:
             round_end = not any(x.in_hand or not (x.round_done or self._held(x))
                                 for x in self.tables.values() if x.players)
         if round_end:  # (players out during a round are placed together at its end)
-            self._place_outs(r.hand)
+            self.place_outs(r.hand)
             if len(self.stacks) <= 1:
                 await self._finish()
                 return
         await self._decide(t, round_end)
 
-    def _place_outs(self, hand: str | None) -> None:
+    def place_outs(self, hand: str | None) -> None:
         outs, self.round_outs = self.round_outs, []
         if not outs:
             return
@@ -558,8 +560,7 @@ class Director:
         if mv is None:  # every table full: a new one
             t = self.open_table(max(self.tables, default=0) + 1)
             mv = Move(player, None, (t.number, 0), why)
-        self.write("enter", player=player, to=[str(mv.dst[0]), mv.dst[1]], stack=stack,
-                    why=why)
+        self.write("enter", player=player, to=[str(mv.dst[0]), mv.dst[1]], stack=stack, why=why)
         await self.seat(player, mv.dst[0], mv.dst[1], stack, mv.why)
         await self._go(self.tables[mv.dst[0]])
 
@@ -585,9 +586,9 @@ class Director:
         self.state = "finished"
         self.clock.stop()
         if winner is not None and self.tell is not None:
-            self.tell(winner, pt.tournament_result(tournament=self.info.id, place=1,
-                                                   prize=paid.get(winner, 0),
-                                                   entrants=len(self.entries)))
+            self.tell(winner, pt.tournament_result(
+                tournament=self.info.id, place=1, prize=paid.get(winner, 0),
+                entrants=len(self.entries)))
 
 
 class _Hooks:

@@ -18,7 +18,7 @@ import logging
 import secrets
 import string
 import weakref
-from collections.abc import Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from typing import Any, Protocol
 
 from protocol.errors import ProtocolError
@@ -29,7 +29,7 @@ from server.ledger.wallet import Wallet
 from server.tournament.director import Director
 from server.tournament.model import Registrar, TournamentInfo
 from server.tournament.prizes import check_shares, default_shares, prizes
-from server.tournament.saved import SavedTournaments, restore
+from server.tournament.saved import SavedTournaments, restore, snapshot
 from server.tournament.structure import StructureError, build_structure
 
 __all__ = ["Follower", "Hall"]
@@ -48,6 +48,19 @@ class Follower(Protocol):
     name: str | None
 
     def reply(self, message: dict[str, Any]) -> None: ...
+
+
+class Room(Protocol):
+    """The room's tournaments, in a cluster (:mod:`server.cluster.tournaments`)."""
+
+    async def save(self, tid: str, state: dict[str, Any], summary: dict[str, Any],
+                   records: list[dict[str, Any]]) -> bool: ...
+
+    async def claim(self, lost: str) -> list[tuple[dict[str, Any], list[dict[str, Any]]]]: ...
+
+    async def locate(self, tid: str) -> str | None: ...
+
+    async def listing(self) -> list[dict[str, Any]]: ...
 
 
 def _err(code: str, message: str | None = None, rid: Any = None) -> ProtocolError:
@@ -78,20 +91,24 @@ class Hall:
         self.max_open = 200  # open tournaments (registering or running) in the process
         self.max_per_host = 3  # open tournaments one player hosts (the operator's: no limit)
         self.saved: SavedTournaments | None = None  # the data directory's (TOUR-15)
+        self.room: Room | None = None  # in a cluster: the state in Redis, the room's list
         self.push_interval = 1.0  # seconds between two pushes of a tournament's state
         self._push_due: set[str] = set()
 
     @classmethod
     def for_process(cls, config: Config, registry: Any, wallet: Wallet, ledger: Ledger, *,
-                    tell: Callable[[str, dict[str, Any]], None]) -> Hall:
+                    tell: Callable[[str, dict[str, Any]], None], cluster: Any = None) -> Hall:
         """The server process's hall: the registry's tables and clock, the ledger's book,
-        and (TOUR-15) the data directory's files, a cluster's process its own by node name
-        (its tournaments come back when it starts again), fsynced as the ledger is."""
+        and (TOUR-15) the data directory's files, fsynced as the ledger is; in a cluster
+        (``cluster``: the directory) the room's Redis instead (its state there, the room's
+        list, ``moved``, and the takeover of a lost process's tournaments)."""
         hall = cls(config, registry, wallet, book=TournamentBook(ledger),
                    now=registry.clock.now, wall=registry.clock.wall,
                    call_later=registry.clock.call_later, tell=tell)
         hall.saved = SavedTournaments(config.data_dir / "tournaments" / (
             config.node if config.redis_url is not None else ""), fsync=config.ledger_fsync)
+        if cluster is not None:
+            hall.room, hall.saved = cluster.serve_tournaments(hall.restore_from), None
         return hall
 
     # ================================================================ create
@@ -183,30 +200,48 @@ class Hall:
             return 0
         n = 0
         for state, records in list(self.saved.load()):
-            tid = state["id"]
-            try:
-                number = int(tid.split("-")[0][1:])
-            except ValueError:
-                continue
-            self._n = max(self._n, number)
-            if state["state"] not in ("registering", "running") or tid in self.directors:
-                continue
-            try:
-                info = self.info_of(state["fields"], tid=tid, host=state["host"],
-                                    invite=state["invite"])
-            except ProtocolError:
-                log.exception("event=tournament_restore_failed tournament=%s", tid)
-                continue
-            d = self._director(info, state["fields"])
-            await restore(d, state, records)
-            d.start_task()
-            if d.state == "running":
-                d.inbox.put_nowait(d.resume_play)
-            self._schedule(d)
-            n += 1
+            n += await self._restore_one(state, records)
         if n:
             log.info("event=tournaments_restored count=%d", n)
         return n
+
+    async def restore_from(self, lost: str) -> int:
+        """In a cluster (TOUR-15 across the room): the tournaments of ``lost`` (a process
+        this one takes over, after its hands were voided and its tables' chips went back to
+        the tournaments' accounts; or this very node after a restart) claimed here and
+        restored."""
+        if self.room is None:
+            return 0
+        n = 0
+        for state, records in await self.room.claim(lost):
+            n += await self._restore_one(state, records)
+        if n:
+            log.info("event=tournaments_taken_over lost=%s count=%d", lost, n)
+        return n
+
+    async def _restore_one(self, state: dict[str, Any], records: list[dict[str, Any]]
+                           ) -> int:
+        tid = state["id"]
+        try:
+            number = int(tid.split("-")[0][1:])
+        except ValueError:
+            return 0
+        self._n = max(self._n, number)
+        if state["state"] not in ("registering", "running") or tid in self.directors:
+            return 0
+        try:
+            info = self.info_of(state["fields"], tid=tid, host=state["host"],
+                                invite=state["invite"])
+        except ProtocolError:
+            log.exception("event=tournament_restore_failed tournament=%s", tid)
+            return 0
+        d = self._director(info, state["fields"])
+        await restore(d, state, records)
+        d.start_task()
+        if d.state == "running":
+            d.inbox.put_nowait(d.resume_play)
+        self._schedule(d)
+        return 1
 
     # ================================================================ find and show
     def find(self, tid: str, player: str | None, invite: str | None = None,
@@ -230,12 +265,41 @@ class Hall:
         for d in self.directors.values():
             if d.info.private and not self.admits(d, player):
                 continue
-            if state is not None and d.state != state:
-                continue
-            if game is not None and d.info.game != game:
-                continue
             out.append(self.summary(d))
+        return [s for s in out if _wanted(s, state, game)]
+
+    async def room_summaries(self, player: str | None, state: str | None = None,
+                             game: str | None = None) -> list[dict[str, Any]]:
+        """The lobby's list: this process's tournaments and, in a cluster, every other
+        process's (their last saved summaries)."""
+        out = self.summaries(player, state, game)
+        if self.room is None:
+            return out
+        for row in await self.room.listing():
+            if row.get("id") in self.directors or not _wanted(row, state, game):
+                continue
+            if row.get("private") and (player is None or player not in row.get("_who", ())):
+                continue
+            out.append({k: v for k, v in row.items() if not k.startswith("_")})
         return out
+
+    async def elsewhere(self, tid: str, player: str | None, invite: str | None,
+                        rid: Any) -> None:
+        """In a cluster, a tournament this process does not have: ``moved`` to its owner
+        (a private one only for those it admits, else ``unknown_tournament`` as for a
+        missing one); nothing when it is nowhere else (then ``find`` answers)."""
+        if self.room is None or tid in self.directors:
+            return
+        url = await self.room.locate(tid)
+        if url is None:
+            return
+        for row in await self.room.listing():
+            if row.get("id") == tid and row.get("private") and not (
+                    (player is not None and player in row.get("_who", ()))
+                    or (invite is not None
+                        and secrets.compare_digest(invite, str(row.get("_invite") or "")))):
+                raise ProtocolError("unknown_tournament", rid=rid)
+        raise ProtocolError.moved(url, rid=rid)
 
     @staticmethod
     def summary(d: Director) -> dict[str, Any]:
@@ -297,20 +361,39 @@ class Hall:
         if ws is not None:
             ws.discard(conn)
 
-    def _changed(self, d: Director) -> None:
-        """After each item of a director: its state saved (TOUR-15), every follower gets
-        the new state (their own)."""
+    def _changed(self, d: Director) -> Awaitable[None] | None:
+        """After each item of a director: its state saved (TOUR-15; in a cluster, awaited
+        by the director before its next item), every follower gets the new state (their
+        own)."""
+        tid = d.info.id
+        if tid not in self._push_due and self.followers.get(tid):
+            self._push_due.add(tid)  # (coalesced: at most one push per interval)
+            every = max(self.push_interval, len(self.followers[tid]) / 200)
+            self.call_later(every, lambda: self._push(d))
+        if self.room is not None:
+            return self._save_in_room(d, self.room)
         if self.saved is not None:
             try:
                 self.saved.save(d)
             except OSError:
                 log.exception("event=tournament_save_failed tournament=%s", d.info.id)
-        tid = d.info.id
-        if tid in self._push_due or not self.followers.get(tid):
-            return
-        self._push_due.add(tid)  # (coalesced: at most one push per interval)
-        every = max(self.push_interval, len(self.followers[tid]) / 200)
-        self.call_later(every, lambda: self._push(d))
+        return None
+
+    async def published(self, d: Director) -> None:
+        """A new tournament: in a cluster, saved in the room before its creator's ``ok``
+        (another process can route and list it at once)."""
+        if self.room is not None:
+            await self._save_in_room(d, self.room)
+
+    async def _save_in_room(self, d: Director, room: Room) -> None:
+        row = self.summary(d)
+        if d.info.private:
+            row["_who"] = [p for p in (d.info.host, *d.entry_no) if p]
+            row["_invite"] = d.info.invite
+        try:
+            await room.save(d.info.id, snapshot(d), row, d.log)
+        except Exception:  # (a stale lease included: this process stops writing anything)
+            log.exception("event=tournament_save_failed tournament=%s", d.info.id)
 
     def _push(self, d: Director) -> None:
         """Every follower gets the tournament's state (the shared part built once)."""
@@ -318,6 +401,11 @@ class Hall:
         common = self._common(d)
         for conn in list(self.followers.get(d.info.id, ())):
             conn.reply({"type": "tournament", **common, "you": self._you(d, conn.player_id)})
+
+
+def _wanted(row: Mapping[str, Any], state: str | None, game: str | None) -> bool:
+    return (state is None or row.get("state") == state) and (
+        game is None or row.get("game") == game)
 
 
 def _plain(fields: Mapping[str, Any]) -> dict[str, Any]:
@@ -354,7 +442,7 @@ class Requests:
         player = conn.player_id
         if kind == "tournaments":
             conn.reply({"type": "ok", "rid": rid})
-            conn.reply({"type": "tournaments", "tournaments": hall.summaries(
+            conn.reply({"type": "tournaments", "tournaments": await hall.room_summaries(
                 player, request.state, request.game)})
             return
         if kind == "create_tournament":
@@ -369,10 +457,13 @@ class Requests:
                 d = hall.create(fields, host=player)
             except ProtocolError as exc:
                 raise ProtocolError(exc.code, exc.message, rid=rid) from None
+            await hall.published(d)
             extra = {"invite": d.info.invite} if d.info.private else {}
             conn.reply({"type": "ok", "rid": rid, "tournament": d.info.id, **extra})
             return
-        d = hall.find(request.tournament, player, getattr(request, "invite", None), rid=rid)
+        invite = getattr(request, "invite", None)
+        await hall.elsewhere(request.tournament, player, invite, rid)  # (a cluster: moved)
+        d = hall.find(request.tournament, player, invite, rid=rid)
         if kind == "tournament":
             conn.reply({"type": "ok", "rid": rid})
             if request.follow:

@@ -20,8 +20,10 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from server.table.tourney import HandOver
 from server.tournament.director import Director
 from server.tournament.model import TableRecord
+from server.tournament.prizes import Out
 
 __all__ = ["SavedTournaments", "restore", "snapshot"]
 
@@ -35,6 +37,7 @@ def snapshot(d: Director) -> dict[str, Any]:
         "state": d.state, "names": d.names, "entries": d.entries, "entry_no": d.entry_no,
         "seat_of": {p: list(v) for p, v in d.seat_of.items()},
         "places": d.places, "prizes": d.prizes,
+        "round_outs": [[o.player, o.start_stack, list(o.high_card)] for o in d.round_outs],
         "high": {p: list(v) for p, v in d.high.items()},
         "level": d.level, "on_break": d.on_break, "running": d.clock.running(),
         "ended": {str(k): v for k, v in d.clock.ended.items()}, "hfh": d.hfh,
@@ -46,6 +49,26 @@ def snapshot(d: Director) -> dict[str, Any]:
                     "running": t.hand if t.in_hand else None}
                    for t in d.tables.values()],
     }
+
+
+def _lost_hand(d: Director, saved: dict[str, Any], records: list[dict[str, Any]]
+               ) -> HandOver | None:
+    """A hand a table was playing when its process was lost: voided by the crash's clean-up
+    (the ledger's stacks are its start stacks: logged ``void``, None), or settled in the
+    ledger before its report reached the director: that report (the ledger's stacks), which
+    the director then takes as any other (TOUR-11: who it put out is out)."""
+    hand = saved["running"]
+    stacks = {p: d.stacks.get(p, 0) for p in saved["players"].values()}
+    start: dict[str, int] = next(
+        (r.get("stacks") or {} for r in reversed(records)
+         if r.get("kind") == "hand_start" and r.get("hand") == hand), {})
+    if all(stacks[p] == start.get(p, stacks[p]) for p in stacks):
+        d.write("void", table=str(saved["number"]), hand=hand, stacks=stacks)
+        return None
+    table_id = f"{d.info.id}.{saved['number']}"
+    d.start_stacks[table_id] = {p: int(c) for p, c in start.items()}
+    return HandOver(table=table_id, hand=hand, voided=False, stacks=stacks,
+                    seats={p: int(s) for s, p in saved["players"].items()})
 
 
 class SavedTournaments:
@@ -115,14 +138,13 @@ async def restore(d: Director, state: dict[str, Any], records: list[dict[str, An
     if d.state != "running":
         return
     placed = set(d.places)
+    d.round_outs = [Out(p, int(st), (int(h[0]), int(h[1])))
+                    for p, st, h in state.get("round_outs", [])]
     for player in dict.fromkeys(d.entries):
         if player not in placed:
             d.stacks[player] = await d.wallet.refresh(player)
-    for saved in state["tables"]:
-        if saved["running"] is not None:  # its hand was voided by the crash's clean-up
-            stacks = {p: d.stacks.get(p, 0) for p in saved["players"].values()}
-            d.write("void", table=str(saved["number"]), hand=saved["running"],
-                    stacks=stacks)
+    lost = {saved["number"]: _lost_hand(d, saved, records) for saved in state["tables"]
+            if saved["running"] is not None}
     for saved in state["tables"]:
         t: TableRecord = d.open_table(saved["number"])
         t.last_big_blind, t.dealt = saved["last_big_blind"], saved["dealt"]
@@ -130,5 +152,16 @@ async def restore(d: Director, state: dict[str, Any], records: list[dict[str, An
         for seat_s, player in saved["players"].items():
             if d.stacks.get(player, 0) > 0:
                 await d.seat(player, t.number, int(seat_s), d.stacks[player], "restore")
+            elif lost.get(t.number) is not None:  # out in that hand: in the plan until its
+                t.players[int(seat_s)] = player  # report takes them off
+                d.seat_of[player] = (t.number, int(seat_s))
+    for player in [p for p, chips in d.stacks.items() if chips <= 0 and p not in d.seat_of]:
+        d.stacks.pop(player)  # (out in a round the crash ended: placed below)
+    if d.round_outs and not any(lost.values()):
+        d.place_outs(None)
+    for number, report in lost.items():
+        if report is not None:
+            d.tables[number].in_hand = True
+            await d.over(report)
     log.info("event=tournament_restored tournament=%s level=%d tables=%d players=%d",
              d.info.id, d.level, len(d.tables), len(d.stacks))
