@@ -167,16 +167,20 @@ class Directory:
         """The room's tournaments (:mod:`server.cluster.tournaments`), once served."""
         self._restore_own: Callable[[str], Awaitable[int]] | None = None
 
-    def serve_tournaments(self, restore_from: Callable[[str], Awaitable[int]]
-                          ) -> RoomTournaments:
-        """Issue 27: the process's tournaments kept in Redis; ``restore_from(node)`` claims
-        and restores a node's tournaments: this node's own from a previous run (at
-        :meth:`start`), a lost process's in its failover (after its tables' chips went
-        back)."""
-        self.tournaments = RoomTournaments(self.me, lambda: self.redis, self.fenced,
-                                           lambda: self.copy.nodes, wait=self.lease + 3.0)
-        self._restore_own = self.failover.after = restore_from
-        return self.tournaments
+    def serve_tournaments(self, restore_from: Callable[[str, str], Awaitable[int]],
+                          hand_over: Callable[[float], Awaitable[int]]) -> RoomTournaments:
+        """Issue 27: the process's tournaments kept in Redis. ``restore_from(node, tid)``
+        claims and restores a node's tournaments (``tid``: that one; ``''``: all): this
+        node's own from a previous run (at :meth:`start`), a lost process's in its failover
+        (after its tables' chips went back), one handed over here; ``hand_over(deadline)``
+        gives this process's tournaments to another at a drain (with its tables' moves)."""
+        room = self.tournaments = RoomTournaments(
+            self.me, lambda: self.redis, self.fenced, lambda: self.copy.nodes,
+            wait=self.lease + 3.0)
+        self._restore_own = self.failover.after = lambda node: restore_from(node, "")
+        self.moves.also = hand_over
+        room.listen(self.bus, restore_from)
+        return room
 
     def _steps(self) -> Steps | None:
         return None if self.ledger is None else ledger_steps(self.ledger, self.registry)

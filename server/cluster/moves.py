@@ -91,6 +91,8 @@ class Moves:
         self._jobs: set[asyncio.Task[None]] = set()
         self._inbox = owning.me.keys.inbox(owning.me.node)
         self.adopted: list[str] = []  # tables taken here (tests, logs)
+        self.also: Callable[[float], Awaitable[int]] | None = None
+        """Issue 27: what else a drain hands over (the tournaments: the hall's)."""
 
     # ------------------------------------------------------------------ life
     def start(self) -> None:
@@ -127,9 +129,14 @@ class Moves:
         27: its director is this process's and deals its hands; it is restored with it)."""
         actors = [a for a in self._tables.actors.values()
                   if not a.practice and a.tourney is None]
+        if self.also is not None:  # (issue 27: the tournaments, each between its hands)
+            actors_done, _ = await asyncio.gather(
+                asyncio.gather(*(self.move(a, deadline) for a in actors)), self.also(deadline))
+            done = list(actors_done)
+        else:
+            done = await asyncio.gather(*(self.move(a, deadline) for a in actors))
         if not actors:
             return 0
-        done = await asyncio.gather(*(self.move(a, deadline) for a in actors))
         log.info("event=drain_moved node=%s moved=%d of=%d", self._owning.me.node, sum(done),
                  len(actors))
         return sum(done)

@@ -23,7 +23,8 @@ lease token key with them):
   :func:`server.tournament.saved.snapshot`);
 * ``tour:{room}:log:<tid>``: list, the tournament's log records (docs/rules.md 5.1), appended;
 * ``tour:{room}:summaries``: hash, tournament id -> its lobby summary as JSON (with, for a
-  private one, who may see it: ``_who`` and ``_invite``, never sent).
+  private one, who may see it: ``_who`` and ``_invite``, never sent);
+* ``tour:{room}:inbox:<node>``: pub/sub channel, a tournament id handed over to that node.
 """
 
 from __future__ import annotations
@@ -47,6 +48,7 @@ class TourKeys:
     """The key names (see the module docstring)."""
 
     def __init__(self, prefix: str = "tour") -> None:
+        self.prefix = prefix
         self.index = f"{prefix}:{{room}}:index"
         self.summaries = f"{prefix}:{{room}}:summaries"
         self.state_prefix = f"{prefix}:{{room}}:t:"
@@ -57,6 +59,10 @@ class TourKeys:
 
     def log(self, tid: str) -> str:
         return self.log_prefix + tid
+
+    def inbox(self, node: str) -> str:
+        """Pub/sub: a tournament id handed over to ``node``."""
+        return f"{self.prefix}:{{room}}:inbox:{node}"
 
 
 SAVE = lua.FENCE + """
@@ -77,13 +83,14 @@ return 1
 """
 
 CLAIM = lua.FENCE + """
--- Take the tournaments of a lost node (or this node's own after a restart). KEYS: index
--- [, fence]; ARGV: lost node, node, run, state prefix, token -> {tid, state, ...}
-local lost, node, run, sprefix = ARGV[1], ARGV[2], ARGV[3], ARGV[4]
+-- Take the tournaments of a lost node (or this node's own after a restart, or one handed
+-- over). KEYS: index[, fence]; ARGV: lost node, node, run, state prefix, one tournament id
+-- ('' = all), token -> {tid, state, ...}
+local lost, node, run, sprefix, only = ARGV[1], ARGV[2], ARGV[3], ARGV[4], ARGV[5]
 local out = {}
 local all = redis.call('HGETALL', KEYS[1])
 for i = 1, #all, 2 do
-  if all[i + 1] == lost then
+  if all[i + 1] == lost and (only == '' or only == all[i]) then
     local key = sprefix .. all[i]
     redis.call('HSET', KEYS[1], all[i], node)
     redis.call('HSET', key, 'node', node, 'run', run)
@@ -158,11 +165,13 @@ class RoomTournaments:
         self.saves += 1
         return True
 
-    async def claim(self, lost: str) -> list[tuple[dict[str, Any], list[dict[str, Any]]]]:
-        """Every tournament ``lost`` owned, now this process's: its state and log."""
+    async def claim(self, lost: str, only: str = ""
+                    ) -> list[tuple[dict[str, Any], list[dict[str, Any]]]]:
+        """Every tournament ``lost`` owned (``only``: that one), now this process's: its
+        state and log."""
         k = self.keys
         rows = await self._fenced(CLAIM, [k.index],
-                                  [lost, self.me.node, self.me.run, k.state_prefix])
+                                  [lost, self.me.node, self.me.run, k.state_prefix, only])
         redis = self._redis()
         assert redis is not None
         out = []
@@ -180,13 +189,29 @@ class RoomTournaments:
         return out
 
     async def hand_over(self, tid: str, taker: str) -> bool:
-        """A draining owner gives ``tid`` (saved, its tables closed) to ``taker``."""
+        """A draining owner gives ``tid`` (saved, its tables closed) to ``taker``, and tells
+        it (its inbox: :meth:`listen`)."""
         k = self.keys
         ok = await self._fenced(HAND_OVER, [k.index, k.state(tid)],
                                 [tid, self.me.node, taker])
         if ok:
             self._logged.pop(tid, None)
+            redis = self._redis()
+            assert redis is not None
+            await redis.call("PUBLISH", k.inbox(taker), tid)
+            log.info("event=tournament_handed_over tournament=%s to=%s", tid, taker)
         return bool(ok)
+
+    def listen(self, bus: Any, take: Callable[[str, str], Awaitable[int]]) -> None:
+        """This process's inbox on ``bus`` (the process's one subscriptions task): a
+        tournament handed over here is taken, ``take(this node, tid)``, in a task."""
+        tasks: set[asyncio.Future[int]] = set()
+
+        def got(_channel: str, tid: str) -> None:
+            task = asyncio.ensure_future(take(self.me.node, tid))
+            tasks.add(task)
+            task.add_done_callback(tasks.discard)
+        bus.on(self.keys.inbox(self.me.node), got)
 
     def taker(self) -> str | None:
         """The live process (not draining, not this one) a drain hands tournaments to."""

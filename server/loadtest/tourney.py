@@ -78,6 +78,7 @@ class TournamentBot(Bot):
         self.seatings: list[Msg] = []  # every `tournament_seat` received, in order
         self.results = 0  # `tournament_result` messages received (one is right)
         self.recovered = False  # the result read from the tournament's state after a drop
+        self._asked = False  # the next `tournament` message answers the bot's own request
         self.gone = 0  # a watch or unwatch answered: that table is gone (closed)
         self.first_seat_at: float | None = None  # the run's clock at the first seating
         self.closed_tables: set[str] = set()  # `table_closed` seen: nothing to unwatch
@@ -103,10 +104,26 @@ class TournamentBot(Bot):
         await super()._arrived()
         if self.tournament is None or self.done.is_set() or self.token is None:
             return
+        self._asked = True  # (its answer's `you` says where the director seats it now)
         answer = await self.request({"type": "tournament", "tournament": self.tournament})
         url = moved_url(answer)
         if url is not None:
+            self._asked = False
             self._next_url = self._next_url or url
+
+    async def _rejoin(self) -> str | None:
+        """:meth:`Client._rejoin`, where a table that is gone (broken while the bot was
+        away) is no refusal: the tournament's answer to :meth:`_arrived` seats it anew."""
+        await self._arrived()
+        moved: str | None = None
+        for resume in self._resumes():
+            answer = await self.request(resume, expected=TABLE_GONE)
+            url = moved_url(answer)
+            if url is not None:
+                moved = moved or url
+            elif answer.get("type") != "ok" and answer.get("code") not in TABLE_GONE:
+                raise RuntimeError(f"resume refused: {answer}")
+        return moved
 
     # --- events ---------------------------------------------------------------------
     def _on_event(self, msg: Msg, kind: Any, now: float) -> None:
@@ -123,10 +140,16 @@ class TournamentBot(Bot):
             return
         if kind == "tournament":
             you = msg.get("you") if msg.get("id") == self.tournament else None
-            if isinstance(you, dict) and you.get("place") and not self.done.is_set():
+            asked, self._asked = self._asked, False
+            if not isinstance(you, dict) or self.done.is_set():
+                return
+            if you.get("place"):
                 self.recovered = True  # its `tournament_result` went out while it was away
                 self.result = {"place": you["place"], "prize": you.get("prize") or 0}
                 self.done.set()
+            elif asked and you.get("table") and you["table"] != self.table:
+                # moved while it was away (its `tournament_seat` went out then)
+                self._moved_to({"table": you["table"], "seat": you["seat"], "why": "away"})
             return
         if kind == "table_closed":
             self.closed_tables.add(str(msg.get("table")))

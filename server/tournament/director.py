@@ -31,7 +31,14 @@ from server.table.tourney import HandDealt, HandOver, TourneyDesk
 from server.tournament import plan
 from server.tournament import prizes as pz
 from server.tournament.clock import TournamentClock
-from server.tournament.model import Registrar, TableRecord, TournamentInfo, table_spec, views
+from server.tournament.model import (
+    Registrar,
+    Reports,
+    TableRecord,
+    TournamentInfo,
+    table_spec,
+    views,
+)
 from server.tournament.plan import Move, TableView
 from server.tournament.prizes import Out
 from server.tournament.purse import Purse
@@ -91,10 +98,16 @@ class Director:
         self.inbox: asyncio.Queue[Callable[[], Awaitable[None] | None]] = asyncio.Queue()
         self._task: asyncio.Task[None] | None = None
         self.finished = asyncio.Event()
+        self.leaving = False  # handed to another process: no new hand (a drain)
 
     # ================================================================ the task
     def start_task(self) -> None:
         self._task = asyncio.get_running_loop().create_task(self._run(), name=self.info.id)
+
+    def stop_task(self) -> None:
+        """Handed to another process (a drain): this one does nothing more with it."""
+        if self._task is not None:
+            self._task.cancel()
 
     async def _run(self) -> None:
         while True:
@@ -225,7 +238,7 @@ class Director:
 
     def open_table(self, number: int) -> TableRecord:
         table_id = f"{self.info.id}.{number}"
-        desk = TourneyDesk(self.info.id, _Hooks(self))
+        desk = TourneyDesk(self.info.id, Reports(self.inbox, self.over))
         spec = table_spec(self.info, self.config, self.level, number)
         actor = self.registrar.open_tournament_table(table_id, spec, self.wallet, desk)
         t = TableRecord(number, table_id, actor, level=self.level)
@@ -464,7 +477,7 @@ class Director:
 
     def _may_deal(self, t: TableRecord) -> bool:
         if (self.state != "running" or self.on_break or t.in_hand or len(t.players) < 2
-                or t.number not in self.tables):
+                or t.number not in self.tables or self.leaving):
             return False
         if plan.held(self._views(), t.number):
             return False  # TOUR-07
@@ -590,12 +603,3 @@ class Director:
                 tournament=self.info.id, place=1, prize=paid.get(winner, 0),
                 entrants=len(self.entries)))
 
-
-class _Hooks:
-    """The tables' reports, enqueued on the director's inbox (called in a table's task)."""
-
-    def __init__(self, director: Director) -> None:
-        self.director = director
-
-    def hand_over(self, report: HandOver) -> None:
-        self.director.inbox.put_nowait(lambda: self.director.over(report))

@@ -14,6 +14,7 @@ private tournament is invisible to anyone without its invite: it answers
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import secrets
 import string
@@ -27,6 +28,7 @@ from server.ledger.journal import Ledger
 from server.ledger.tournaments import TournamentBook
 from server.ledger.wallet import Wallet
 from server.tournament.director import Director
+from server.tournament.handover import release
 from server.tournament.model import Registrar, TournamentInfo
 from server.tournament.prizes import check_shares, default_shares, prizes
 from server.tournament.saved import SavedTournaments, restore, snapshot
@@ -56,7 +58,12 @@ class Room(Protocol):
     async def save(self, tid: str, state: dict[str, Any], summary: dict[str, Any],
                    records: list[dict[str, Any]]) -> bool: ...
 
-    async def claim(self, lost: str) -> list[tuple[dict[str, Any], list[dict[str, Any]]]]: ...
+    async def claim(self, lost: str, only: str = ""
+                    ) -> list[tuple[dict[str, Any], list[dict[str, Any]]]]: ...
+
+    async def hand_over(self, tid: str, taker: str) -> bool: ...
+
+    def taker(self) -> str | None: ...
 
     async def locate(self, tid: str) -> str | None: ...
 
@@ -108,7 +115,8 @@ class Hall:
         hall.saved = SavedTournaments(config.data_dir / "tournaments" / (
             config.node if config.redis_url is not None else ""), fsync=config.ledger_fsync)
         if cluster is not None:
-            hall.room, hall.saved = cluster.serve_tournaments(hall.restore_from), None
+            hall.room = cluster.serve_tournaments(hall.restore_from, hall.hand_over_all)
+            hall.saved = None
         return hall
 
     # ================================================================ create
@@ -205,19 +213,43 @@ class Hall:
             log.info("event=tournaments_restored count=%d", n)
         return n
 
-    async def restore_from(self, lost: str) -> int:
+    async def restore_from(self, lost: str, only: str = "") -> int:
         """In a cluster (TOUR-15 across the room): the tournaments of ``lost`` (a process
         this one takes over, after its hands were voided and its tables' chips went back to
-        the tournaments' accounts; or this very node after a restart) claimed here and
-        restored."""
+        the tournaments' accounts; or this very node after a restart; ``only``: the one
+        handed over here) claimed here and restored."""
         if self.room is None:
             return 0
         n = 0
-        for state, records in await self.room.claim(lost):
+        for state, records in await self.room.claim(lost, only):
             n += await self._restore_one(state, records)
         if n:
             log.info("event=tournaments_taken_over lost=%s count=%d", lost, n)
         return n
+
+    async def hand_over_all(self, deadline: float) -> int:
+        """A drain, in a cluster: every open tournament here, between its hands, saved and
+        given to another process (:mod:`server.tournament.handover`); how many went."""
+        room = self.room
+        ds = [d for d in self.directors.values() if d.state in ("registering", "running")]
+        if room is None or not ds:
+            return 0
+        taker = room.taker()
+        if taker is None:
+            log.warning("event=tournament_handover_no_taker count=%d", len(ds))
+            return 0
+        gone = await asyncio.gather(*(self._hand_over(d, room, taker, deadline) for d in ds))
+        return sum(gone)
+
+    async def _hand_over(self, d: Director, room: Room, taker: str, deadline: float) -> int:
+        if not await release(d, deadline):
+            return 0
+        d.stop_task()
+        await self._save_in_room(d, room)
+        if not await room.hand_over(d.info.id, taker):
+            return 0
+        self.directors.pop(d.info.id, None)
+        return 1
 
     async def _restore_one(self, state: dict[str, Any], records: list[dict[str, Any]]
                            ) -> int:

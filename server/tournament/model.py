@@ -7,21 +7,22 @@ the hall, :mod:`server.tournament.hall`).
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
-from collections.abc import Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import Any, Protocol
 
 from protocol.requests import CreateTable
 from server.config import Config
 from server.ledger.wallet import Wallet
 from server.table.actor import TableActor
 from server.table.settings import TableSpec, build_spec
-from server.table.tourney import TourneyDesk
+from server.table.tourney import HandOver, TourneyDesk
 from server.tournament.plan import TableView
 from server.tournament.structure import Structure
 
-__all__ = ["Registrar", "TableRecord", "TournamentInfo", "table_spec", "views"]
+__all__ = ["Registrar", "Reports", "TableRecord", "TournamentInfo", "table_spec", "views"]
 
 
 class Registrar(Protocol):
@@ -95,3 +96,15 @@ def views(info: TournamentInfo, level: int,
                          uses_blinds=not game.startswith("stud"), dealt=t.dealt,
                          in_hand=t.in_hand)
             for n, t in tables.items()}
+
+
+@dataclass(frozen=True, slots=True)
+class Reports:
+    """A director's tables' reports (:class:`~server.table.tourney.TourneyHooks`), enqueued
+    on its inbox (called in a table's task; ``over`` runs in the director's)."""
+
+    inbox: asyncio.Queue[Any]
+    over: Callable[[HandOver], Awaitable[None]]
+
+    def hand_over(self, report: HandOver) -> None:
+        self.inbox.put_nowait(lambda: self.over(report))

@@ -47,14 +47,40 @@ LOAD = ("request_rate=1000000", "request_burst=1000000", "max_connections_per_ip
         "guests_per_ip_per_minute=1000000", "hand_pause=0.0")
 
 
-def start_node(tmp: Path, name: str, redis: RedisProcess) -> Server:
+def start_node(tmp: Path, name: str, redis: RedisProcess, *extra: str) -> Server:
     port = free_port()
     sets = [x for kv in LOAD for x in ("--set", kv)]
     return start_server(tmp / name, "--port", str(port), "--redis", redis.url, "--node", name,
                         "--public-url", f"ws://127.0.0.1:{port}/ws",
                         "--set", "cluster_lobby_refresh_ms=50",
                         "--set", f"node_lease={LEASE}", "--set", f"jackpot_lease={LEASE}",
-                        *sets, test_mode=False)
+                        *sets, *extra, test_mode=False)
+
+
+def stop_all(nodes: list[Server]) -> None:
+    for n in nodes:
+        if n.proc.poll() is None:
+            n.proc.send_signal(signal.SIGTERM)
+    for n in nodes:
+        try:
+            n.proc.wait(timeout=15)
+        except Exception:
+            n.proc.kill()
+
+
+async def no_chip_left(redis: RedisProcess, tid: str) -> None:
+    """The ledger sums to zero; the tournament's chips and pool are all paid out; no chip is
+    left at a table."""
+    store = RedisStore(redis.url)
+    await store.open()
+    try:
+        balances = await store.balances()
+        assert sum(balances.values()) == 0
+        left = {k: v for k, v in balances.items()
+                if v and k.startswith((f"tchips:{tid}", f"tourney:{tid}", "table:"))}
+        assert left == {}, left
+    finally:
+        await store.close()
 
 
 async def redis_log(redis: RedisProcess, tid: str) -> list[dict[str, Any]]:
@@ -138,20 +164,7 @@ async def test_180_bots_on_three_processes_the_tournaments_own_killed_mid_level_
         for r in report.results:
             assert r["place"] == places[r["player"]], r
 
-        # the ledger: zero-sum; the tournament's chips and pool all paid out
-        store = RedisStore(redis_server.url)
-        await store.open()
-        try:
-            balances = await store.balances()
-            assert sum(balances.values()) == 0
-            left = {k: v for k, v in balances.items()
-                    if v and k.startswith((f"tchips:{report.tournament}",
-                                           f"tourney:{report.tournament}"))}
-            assert left == {}, left
-            assert all(v == 0 for k, v in balances.items() if k.startswith("table:")), \
-                {k: v for k, v in balances.items() if k.startswith("table:") and v}
-        finally:
-            await store.close()
+        await no_chip_left(redis_server, report.tournament)
         claimed = [n for n in nodes[1:] if any("event=tournaments_claimed" in line
                                                for line in n.lines)]
         assert len(claimed) == 1, "exactly one survivor took the tournament over"
@@ -162,11 +175,55 @@ async def test_180_bots_on_three_processes_the_tournaments_own_killed_mid_level_
                                     or "failover" in line or "ERROR" in line)[-4000:])
         raise
     finally:
+        stop_all(nodes)
+
+
+@pytest.mark.asyncio
+async def test_a_draining_process_hands_its_tournament_over_between_hands_tour_15(
+        tmp_path: Path, redis_server: RedisProcess) -> None:
+    """A graceful stop (SIGTERM: a drain) of the tournament's process, mid-level: no hand is
+    voided; the tournament goes, between its hands, to another process, which restores it
+    from Redis and plays it to the end."""
+    entrants = 45
+    nodes = [start_node(tmp_path, f"n{i}", redis_server, "--shutdown-deadline", "10")
+             for i in range(3)]
+    stopped: dict[str, float] = {}
+
+    async def drain_the_owner(host: TournamentHost, stats: Stats) -> None:
+        while int((host.state or {}).get("players_left") or entrants) > entrants - 5 \
+                or (host.state or {}).get("state") != "running":
+            host.updated.clear()
+            await asyncio.wait_for(host.updated.wait(), 60.0)
+        stopped["left"] = float(host.state["players_left"])  # type: ignore[index]
+        nodes[0].proc.send_signal(signal.SIGTERM)
+        stopped["at"] = time.monotonic()
+
+    progress = io.StringIO()
+    try:
+        report = await run_tournament(TournamentConfig(
+            url=nodes[0].ws_url, urls=(nodes[1].ws_url, nodes[2].ws_url),
+            entrants=entrants, seats=9, preset="hyper", variant="holdem",
+            structure="no_limit", buy_in=100, fee=10, think=0.02, seed=2716, lead=4.0,
+            timeout=180.0), err=progress, during=drain_the_owner)
+        assert "at" in stopped
+        assert nodes[0].proc.wait(timeout=30) == 0, "the drained process exits cleanly"
+        assert report.tournament is not None
+        log = await redis_log(redis_server, report.tournament)
+        assert check_log(log) == []
+        assert report.finished, (report.notes, progress.getvalue()[-3000:])
+        assert report.problems == [] and report.errors == {}, (report.problems, report.errors)
+        assert report.chips["balanced"], report.chips
+        assert not any(rec["kind"] == "void" for rec in log), "a hand was voided by a drain"
+        assert any("event=tournament_handed_over" in line for line in nodes[0].lines)
+        takers = [n for n in nodes[1:] if any("event=tournaments_taken_over" in line
+                                              for line in n.lines)]
+        assert len(takers) == 1
+        await no_chip_left(redis_server, report.tournament)
+    except BaseException:
+        print(progress.getvalue()[-3000:])
         for n in nodes:
-            if n.proc.poll() is None:
-                n.proc.send_signal(signal.SIGTERM)
-        for n in nodes:
-            try:
-                n.proc.wait(timeout=15)
-            except Exception:
-                n.proc.kill()
+            print(n.ws_url, "".join(line for line in n.lines if "tournament" in line
+                                    or "drain" in line or "ERROR" in line)[-4000:])
+        raise
+    finally:
+        stop_all(nodes)
