@@ -16,10 +16,13 @@ from typing import Any
 import pytest
 
 from server.tournament.hall import Hall
-from tests.cluster.test_directory import Node, follow, guest, node, settled  # noqa: F401
+from tests.cluster import test_directory
+from tests.cluster.test_directory import Node, follow, guest, settled
 from tests.net.conftest import Client, Live, open_client
 
 pytestmark = pytest.mark.redis
+
+node = test_directory.node  # the fixture: a cluster process on the test's redis-server
 
 SNG: dict[str, Any] = {"name": "Across", "game": "holdem", "structure": "no_limit",
                        "kind": "sng", "buy_in": 100, "fee": 10, "capacity": 3,
