@@ -82,6 +82,7 @@ class TournamentConfig:
     structure: str = "no_limit"
     seats: int = 9
     preset: str = "hyper"
+    level_minutes: float | None = None  # levels of this length instead of the preset's
     starting_stack: int | None = None
     buy_in: int = 100
     fee: int = 0
@@ -112,6 +113,8 @@ class TournamentConfig:
             raise ValueError("think, pause, lead, buy-in and fee must not be negative")
         if not 0.0 <= self.shove <= 1.0:
             raise ValueError("shove is a probability (0..1)")
+        if self.level_minutes is not None and not 0 < self.level_minutes <= 60:
+            raise ValueError("level minutes: (0, 60]")
 
     @property
     def tournament_kind(self) -> str:
@@ -129,13 +132,20 @@ class TournamentConfig:
 
     def create_fields(self, now: float) -> Msg:
         """The ``create_tournament`` fields (``now``: Unix seconds, for ``starts_at``)."""
-        settings: Msg = {"seats": self.seats, "preset": self.preset}
+        settings: Msg = {"seats": self.seats}
+        if self.level_minutes is None:
+            settings["preset"] = self.preset
         if self.starting_stack is not None:
             settings["starting_stack"] = self.starting_stack
         fields: Msg = {"name": f"load {self.entrants}", "game": self.variant,
                        "structure": self.structure, "kind": self.tournament_kind,
                        "buy_in": self.buy_in, "fee": self.fee, "capacity": self.entrants,
                        "settings": settings}
+        if self.level_minutes is not None:  # blinds from 1/100 of the stack, x1.5 a level
+            unit = (self.starting_stack or 10_000) // 100
+            fields["levels"] = [{"blinds": [max(1, int(unit * 1.5 ** i) // 2),
+                                            max(2, int(unit * 1.5 ** i))],
+                                 "minutes": self.level_minutes} for i in range(20)]
         if self.tournament_kind == "scheduled":
             lead = self.lead if self.lead is not None else self.default_lead()
             fields.update(starts_at=int(now + lead) + 1, min_field=self.entrants)
