@@ -242,6 +242,14 @@ class RoomTournaments:
                 return None
             await asyncio.sleep(self._poll)  # (bounded: wait)
 
+    async def log_of(self, tid: str) -> list[dict[str, Any]] | None:
+        """The log of ``tid`` as its owner saved it (None: the room has no such tournament)."""
+        redis = self._redis()
+        if redis is None or await redis.call("HGET", self.keys.index, tid) is None:
+            return None
+        return [json.loads(x) for x in await redis.call("LRANGE", self.keys.log(tid), 0, -1)
+                or []]
+
     async def listing(self) -> list[dict[str, Any]]:
         """Every tournament's summary in the room (cached ``cache`` seconds)."""
         now = self._now()

@@ -65,7 +65,7 @@ class AdminApi:
             ("POST", re.compile(rf"/admin/tournaments/{_ID}/cancel"),
              lambda w, a, q, b: s.cancel_tournament(w, a[0], b.get("reason"))),
             ("GET", re.compile(rf"/admin/tournaments/{_ID}/log"),
-             lambda w, a, q, b: _now(s.tournament_log(a[0]))),
+             lambda w, a, q, b: s.tournament_log(a[0])),
             ("GET", re.compile(r"/admin/audit"), self._audit),
             ("GET", re.compile(r"/admin/collusion"),
              lambda w, a, q, b: s.collusion(q.get("a"), q.get("b"))),

@@ -167,6 +167,7 @@ class OperatorService:
     async def cancel_tournament(self, who: str, tid: str, reason: Any) -> dict[str, Any]:
         """TOUR-01: cancel it; every entry is refunded, buy-in and fee."""
         why = self.reason(reason)
+        await self._elsewhere(tid)
         d = self._tournament(tid)
         code = await d.ask(lambda: d.cancel(f"cancelled by the operator: {why}"))
         if code is not None:
@@ -176,9 +177,25 @@ class OperatorService:
                                         details={"refunds": refunds})
         return {"cancelled": tid, "refunds": refunds, "audit": entry["seq"]}
 
-    def tournament_log(self, tid: str) -> dict[str, Any]:
-        """The tournament's log (docs/rules.md 5.1)."""
+    async def tournament_log(self, tid: str) -> dict[str, Any]:
+        """The tournament's log (docs/rules.md 5.1); in a cluster, any tournament of the
+        room's (as its owner saved it)."""
+        hall = self._hall()
+        d = hall.directors.get(tid)
+        if d is None and hall.room is not None:
+            saved = await hall.room.log_of(tid)
+            if saved is not None:
+                return {"tournament": tid, "log": saved}
         return {"tournament": tid, "log": list(self._tournament(tid).log)}
+
+    async def _elsewhere(self, tid: str) -> None:
+        """In a cluster, a tournament another process owns: refused with where it is."""
+        hall = self._hall()
+        if tid not in hall.directors and hall.room is not None:
+            url = await hall.room.locate(tid)
+            if url is not None:
+                raise AdminError("unknown_tournament", f"tournament {tid[:64]!r} is run by "
+                                 f"the process at {url}: ask that process's operator listener")
 
     async def drain(self, who: str, reason: Any) -> dict[str, Any]:
         """Stop this process gracefully, as ``SIGTERM`` does: in a cluster each table moves

@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 
+from server.operator.errors import AdminError
 from server.tournament.hall import Hall
 from tests.cluster import test_directory
 from tests.cluster.test_directory import Node, follow, guest, settled
@@ -74,6 +75,12 @@ async def test_listed_everywhere_and_moved_to_its_process_tour_01(node: Node) ->
     assert [(r["id"], r["entrants"]) for r in rows] == [(tid, 1)]
     missing = await bob.request("tournament", tournament="T9-nothere1")
     assert missing["code"] == "unknown_tournament"
+    # the operator of either process reads its log; only its own cancels it
+    assert a.app.operator is not None and b.app.operator is not None
+    mine = await a.app.operator.tournament_log(tid)
+    assert await b.app.operator.tournament_log(tid) == mine
+    with pytest.raises(AdminError, match="ask that process's operator listener"):
+        await b.app.operator.cancel_tournament("ops", tid, "testing")
 
 
 async def test_a_private_tournament_is_unknown_elsewhere_but_to_its_people(
