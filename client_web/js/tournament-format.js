@@ -75,6 +75,8 @@ const WHY = {
   break: (n) => `Moved to table ${n}: your table was broken up.`,
   late: (n) => `You are in: seated at table ${n}.`,
   re_entry: (n) => `You are back in: seated at table ${n}.`,
+  restore: (n) => `The tournament was restored after a server was lost: you are at table ${n}.`,
+  away: (n) => `While you were away your table was broken: you are now at table ${n}.`,
 };
 
 /** The notice of a `tournament_seat` (TOUR-04, 06, 08, 14). */

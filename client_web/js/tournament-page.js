@@ -41,6 +41,7 @@ const tour = {
   pageError: "",
   dropTable: null, // a tournament table left by a move: forgotten once the new one opens
   moved: new Map(), // table id -> why the player was moved there (TOUR-06, TOUR-08)
+  lost: new Set(), // tournaments whose table went while the player was away: seat from `you`
 };
 
 /** The tournament a table belongs to (a seat told, a followed tournament's tables, its id). */
@@ -128,6 +129,11 @@ function received(msg) {
       else if (msg.state === "registering") tour.registered.delete(msg.id);
       for (const [table] of msg.tables || []) tour.tableOf.set(table, msg.id);
       if (msg.invite) tour.invites.set(msg.id, msg.invite);
+      if (tour.lost.has(msg.id) && msg.you && msg.you.table && msg.you.place == null) {
+        tour.lost.delete(msg.id); // (its `tournament_seat` went out while the player was away)
+        seated({ tournament: msg.id, table: msg.you.table, seat: msg.you.seat, why: "away" });
+        return;
+      }
       break;
     }
     case "tournament_seat": seated(msg); break;
@@ -140,6 +146,14 @@ function received(msg) {
       if (page.route.view === "tournament") follow(page.route.id);
       if (page.route.view === "lobby" && page.route.tab === "tournaments") refreshTournaments();
       return;
+    case "local:gone": { // a tournament table gone while away (broken meanwhile, or its
+      const id = tour.tableOf.get(msg.table); // server lost): `you` says where the seat is
+      if (id && tour.registered.has(id)) {
+        tour.lost.add(id);
+        follow(id);
+      }
+      return;
+    }
     case "local:status":
       if (msg.status === "online") for (const id of tour.followed) follow(id); // after a drop
       return;

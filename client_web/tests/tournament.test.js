@@ -51,6 +51,8 @@ test("TOUR-04/06/08/14: each seat says why", () => {
   assert.equal(seatNotice({ table: "T1-a.3", why: "break" }), "Moved to table 3: your table was broken up.");
   assert.match(seatNotice({ table: "T1-a.1", why: "start" }), /started: you are at table 1/);
   assert.match(seatNotice({ table: "T1-a.1", why: "re_entry" }), /back in/);
+  assert.match(seatNotice({ table: "T1-a.4", why: "restore" }), /restored .* table 4/);
+  assert.match(seatNotice({ table: "T1-a.5", why: "away" }), /away .* now at table 5/);
 });
 
 test("routes: the page, the tab and a private tournament's invite link", () => {

@@ -36,6 +36,7 @@ from server.loadtest.tourney_run import TournamentConfig, run_tournament
 from server.loadtest.tracking import Stats
 from server.redisio import Redis
 from tests.ledger.test_crash import Server, start_server
+from tests.loadtest.test_tournament_bots import _places_of
 from tests.redis_helpers import RedisProcess, free_port
 from tests.tournament.checker import check_log
 
@@ -146,12 +147,7 @@ async def test_180_bots_on_three_processes_the_tournaments_own_killed_mid_level_
 
         # places 1..N once each; payouts: the pool, nobody twice (TOUR-11, TOUR-12)
         start = log[0]
-        places: dict[str, int] = {}
-        for rec in log:
-            if rec["kind"] == "out":
-                for player, place in rec["places"].items():
-                    assert player not in places, f"{player} placed twice"
-                    places[player] = int(place)
+        places = _places_of(log)
         winners = set(start["entries"]) - set(places)
         assert len(winners) == 1, winners
         places[winners.pop()] = 1
