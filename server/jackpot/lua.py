@@ -29,6 +29,10 @@ if NOW == 0 then
 end
 local LEASE = tonumber(ARGV[2])
 local FENCE_TOKEN = table.remove(ARGV, 3) or ''
+-- '1': a settling write (issue 26): the meter's message is returned, not published; the
+-- caller publishes it once WAIT has confirmed a replica (no pool shown that may be lost)
+local HOLD = table.remove(ARGV, 3) or ''
+local HELD = ''
 local FENCE_KEY = KEYS[14]
 local function fenced()
   if FENCE_TOKEN ~= '' and redis.call('GET', FENCE_KEY) ~= FENCE_TOKEN then
@@ -50,8 +54,16 @@ local function hist(kind, hand, key, pool, amount, after)
              cjson.encode({kind, hand, key, pool, fmt(amount), fmt(after), fmt(NOW)}))
 end
 local function publish(tbl)
-  redis.call('PUBLISH', CHANNEL, fmt(pool_get('minor')) .. ' ' .. fmt(pool_get('major')) ..
-             ' ' .. (redis.call('HGET', K_POOLS, 'split') or '0') .. ' ' .. tbl)
+  local text = fmt(pool_get('minor')) .. ' ' .. fmt(pool_get('major')) .. ' ' ..
+               (redis.call('HGET', K_POOLS, 'split') or '0') .. ' ' .. tbl
+  if HOLD == '1' then HELD = text else redis.call('PUBLISH', CHANNEL, text) end
+end
+-- a paying script's reply: its payouts as JSON, and with HOLD the meter's message held
+local function reply(out)
+  local text = '[]'
+  if #out > 0 then text = cjson.encode(out) end
+  if HOLD == '1' then return {text, HELD} end
+  return text
 end
 
 -- CSP-09 (server.rules.caribbean_payout._pay): s = {split, royal_bp, sf_bp, quads, full_house,
@@ -262,8 +274,7 @@ fenced()
 local changed = do_report(ARGV[3], ARGV[4], ARGV[5], ARGV[6], ARGV[7], ARGV[8])
 local out, paid_at = advance()
 if changed or #out > 0 then publish(paid_at or '') end
-if #out == 0 then return '[]' end
-return cjson.encode(out)
+return reply(out)
 """
 
 BATCH = PRELUDE + r"""
@@ -282,16 +293,14 @@ while i <= #ARGV do
 end
 local out, paid_at = advance()
 if changed or #out > 0 then publish(paid_at or '') end
-if #out == 0 then return '[]' end
-return cjson.encode(out)
+return reply(out)
 """
 
 ADVANCE = PRELUDE + r"""
 fenced()
 local out, paid_at = advance()
 if #out > 0 then publish(paid_at) end
-if #out == 0 then return '[]' end
-return cjson.encode(out)
+return reply(out)
 """
 
 CREDITED = PRELUDE + r"""

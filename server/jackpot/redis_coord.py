@@ -107,9 +107,11 @@ class RedisCoordinator:
         lease = self.node_lease
         fence = None if lease is None else lease.fence()  # (StaleLease once lost)
         keys = self.keys if fence is None else [*self.keys, fence.key]
-        args = [now, int(self.lease * 1000), "" if fence is None else fence.token, *rest]
+        hold = settle and self.wait_replicas > 0  # (the meter published after WAIT)
+        args = [now, int(self.lease * 1000), "" if fence is None else fence.token,
+                "1" if hold else "", *rest]
         try:
-            if settle and self.wait_replicas > 0:
+            if hold:
                 reply, acked = await self.redis.settle(script, keys, args,
                                                        replicas=self.wait_replicas,
                                                        timeout_ms=self.wait_timeout_ms)
@@ -118,7 +120,10 @@ class RedisCoordinator:
                     self.short += 1
                     log.warning("event=settle_short jackpot replicas=%d of=%d", acked,
                                 self.wait_replicas)
-                return reply
+                text, held = reply  # a paying script's payouts, and the meter's message
+                if held:  # shown only now that a replica has the pools it shows
+                    await self.redis.call("PUBLISH", self.channel, held)
+                return text
             return await script(keys=keys, args=args)
         except RedisScriptError as exc:
             error = fenced_error(lease, exc)

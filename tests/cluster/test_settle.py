@@ -116,3 +116,51 @@ async def test_the_hands_end_reaches_players_only_after_the_ledger_write_returne
     release.set()
     await table.idle()
     assert len(alice.of("hand_ended")) == len(bob.of("hand_ended")) == 1
+
+
+@pytest.mark.redis
+async def test_the_jackpot_meter_is_published_only_after_its_write_settled(
+        redis_server: RedisProcess) -> None:
+    """Issue 26: a settling jackpot write's meter message (the pools every screen shows) is
+    published by the coordinator once ``WAIT`` has returned, never from inside the script:
+    with no replica, ``WAIT`` blocks for its timeout, and the message heard carries a pool
+    that the ``settled`` count already includes. A write that does not settle (no
+    contribution, no claim) publishes from the script as before."""
+    from server.jackpot.redis_coord import RedisCoordinator
+    from server.rules.caribbean_payout import CaribbeanSettings, Contribution
+
+    coord = await RedisCoordinator.connect(redis_server.url, seed=0, wait_replicas=1,
+                                           wait_timeout_ms=300)
+    listener = await Redis.connect(redis_server.url)
+    heard: asyncio.Queue[tuple[int, str]] = asyncio.Queue()
+
+    async def listen() -> None:
+        async for _, text in listener.subscribe(coord.channel):
+            heard.put_nowait((coord.settled, text))
+
+    task = asyncio.get_running_loop().create_task(listen())
+    try:
+        await asyncio.wait_for(_subscribed(redis_server, coord.channel), TIMEOUT)
+        settings = CaribbeanSettings(reset_amount=10_000, royal_minimum=10_000)
+        minor, major, house = settings.split_wager(100)
+        await coord.register("t1.1", owner="p")
+        await coord.report("t1.1", owner="p", table="t1", settings=settings, claims=[],
+                           contributions=[Contribution("t1.1", 0, 100, minor + major, minor,
+                                                       major, house)])
+        settled_then, text = await asyncio.wait_for(heard.get(), TIMEOUT)
+        assert coord.settled == 1 and coord.short == 1  # (no replica: WAIT timed out)
+        assert settled_then == 1, "the meter was heard before its write settled"
+        assert text.split()[1] == str(major)
+    finally:
+        task.cancel()
+        await listener.close()
+        await coord.redis.close()
+
+
+async def _subscribed(redis: RedisProcess, channel: str) -> None:
+    """Until the listener's subscription is in place (Redis counts it)."""
+    while True:
+        counts = resp(redis.port, "PUBSUB", "NUMSUB", channel)
+        if isinstance(counts, list) and int(counts[1]) > 0:
+            return
+        await asyncio.sleep(0.01)  # (bounded by the caller's timeout: the subscription)
