@@ -40,7 +40,7 @@ from server.table.settings import TableSpec
 
 __all__ = ["HandDealt", "HandOver", "TourneyDesk", "TourneyHooks", "TourneyTable", "in_dead_zone",
            "add_chips", "deal", "hand_over", "join", "place", "refill_banks",
-           "refused", "remove", "report_dealt"]
+           "refused", "remove", "report_dealt", "restart_seq"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -250,6 +250,13 @@ def report_dealt(t: DealingTable) -> None:
 class _Answering(DealingTable, Protocol):
     @property
     def fanout(self) -> Outbox: ...
+
+
+def restart_seq(t: _Answering, seq: int) -> None:
+    """A restored tournament table (TOUR-15) numbers its events from ``seq`` on: past any
+    number a client of the lost one saw, so that each ``resume`` gets a snapshot, never the
+    new table's events as if they followed the old one's."""
+    t.fanout.resume_from(seq)
 
 
 def refused(t: _Answering, env: Envelope) -> bool:

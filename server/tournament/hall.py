@@ -15,6 +15,7 @@ private tournament is invisible to anyone without its invite: it answers
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 import secrets
 import string
@@ -103,6 +104,7 @@ class Hall:
         self.room: Room | None = None  # in a cluster: the state in Redis, the room's list
         self.push_interval = 1.0  # seconds between two pushes of a tournament's state
         self._push_due: set[str] = set()
+        self._held: dict[str, list[tuple[str, dict[str, Any]]]] = {}  # tells until saved
 
     @classmethod
     def for_process(cls, config: Config, registry: Any, wallet: Wallet, ledger: Ledger, *,
@@ -189,9 +191,10 @@ class Hall:
             shares=shares)
 
     def _director(self, info: TournamentInfo, fields: Mapping[str, Any]) -> Director:
+        tell = None if self.tell is None else functools.partial(self._told, info.id)
         d = Director(info, config=self.config, registrar=self.registrar, wallet=self.wallet,
                      book=self.book, now=self.now, call_later=self.call_later,
-                     pick=self.pick, on_change=self._changed, tell=self.tell,
+                     pick=self.pick, on_change=self._changed, tell=tell,
                      fields=_plain(fields))
         self.directors[info.id] = d
         return d
@@ -395,10 +398,26 @@ class Hall:
         if ws is not None:
             ws.discard(conn)
 
+    def _told(self, tid: str, player: str, message: dict[str, Any]) -> None:
+        """A director's word to a player (a seat, a result): held until the decision it
+        tells of is saved (:meth:`_changed`), so that nobody hears of a seat or a place a
+        crash then takes back (and a restore tells again)."""
+        d = self.directors.get(tid)
+        if d is None or d.finished.is_set():  # (no item of its task to follow: now)
+            if self.tell is not None:
+                self.tell(player, message)
+            return
+        self._held.setdefault(tid, []).append((player, message))
+
+    def _flush(self, tid: str) -> None:
+        for player, message in self._held.pop(tid, ()):
+            if self.tell is not None:
+                self.tell(player, message)
+
     def _changed(self, d: Director) -> Awaitable[None] | None:
         """After each item of a director: its state saved (TOUR-15; in a cluster, awaited
-        by the director before its next item), every follower gets the new state (their
-        own)."""
+        by the director before its next item), then what it told players sent, and every
+        follower gets the new state (their own)."""
         tid = d.info.id
         if tid not in self._push_due and self.followers.get(tid):
             self._push_due.add(tid)  # (coalesced: at most one push per interval)
@@ -411,6 +430,7 @@ class Hall:
                 self.saved.save(d)
             except OSError:
                 log.exception("event=tournament_save_failed tournament=%s", d.info.id)
+        self._flush(tid)
         return None
 
     async def published(self, d: Director) -> None:
@@ -428,6 +448,7 @@ class Hall:
             await room.save(d.info.id, snapshot(d), row, d.log)
         except Exception:  # (a stale lease included: this process stops writing anything)
             log.exception("event=tournament_save_failed tournament=%s", d.info.id)
+        self._flush(d.info.id)
 
     def _push(self, d: Director) -> None:
         """Every follower gets the tournament's state (the shared part built once)."""

@@ -13,13 +13,16 @@ reopens, and play goes on.
 
 from __future__ import annotations
 
+import functools
 import json
 import logging
 import os
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from server.table import tourney
 from server.table.tourney import HandOver
 from server.tournament.director import Director
 from server.tournament.model import TableRecord
@@ -145,8 +148,10 @@ async def restore(d: Director, state: dict[str, Any], records: list[dict[str, An
             d.stacks[player] = await d.wallet.refresh(player)
     lost = {saved["number"]: _lost_hand(d, saved, records) for saved in state["tables"]
             if saved["running"] is not None}
+    seq = time.time_ns() // 100_000  # (past every seq of before: see tourney.restart_seq)
     for saved in state["tables"]:
         t: TableRecord = d.open_table(saved["number"])
+        await t.actor.ask(functools.partial(tourney.restart_seq, t.actor, seq))
         t.last_big_blind, t.dealt = saved["last_big_blind"], saved["dealt"]
         t.level, t.hands = saved["level"], saved["hands"]
         for seat_s, player in saved["players"].items():

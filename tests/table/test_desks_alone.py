@@ -76,6 +76,9 @@ class Outbox:
     def replay(self, sink: Sink, since: int) -> None:
         self.replays.append((sink, since))
 
+    def resume_from(self, seq: int) -> None:
+        self.seq = seq
+
     def events(self, viewer: str | None = None) -> list[Msg]:
         """Every published event as ``viewer`` (None: a spectator) gets it."""
         out = []
