@@ -220,10 +220,12 @@ class RoomTournaments:
         return names[0] if names else None
 
     # ------------------------------------------------------------------ anyone's reads
-    async def locate(self, tid: str) -> str | None:
+    async def locate(self, tid: str, here: Callable[[str], bool] = lambda tid: True
+                     ) -> str | None:
         """The URL of the live process other than this one that owns ``tid``; None when it
         is nobody's (unknown) or this one's. An owner that is not live (its takeover is
-        under way) is asked again every ``poll`` seconds for up to ``wait``."""
+        under way), or this one while ``here(tid)`` says it is not restored yet (claimed a
+        moment ago), is asked again every ``poll`` seconds for up to ``wait``."""
         redis = self._redis()
         if redis is None:
             return None
@@ -233,8 +235,10 @@ class RoomTournaments:
                 node = await redis.call("HGET", self.keys.index, tid)
             except (RedisUnavailable, RedisScriptError):
                 node = ""  # Redis failing over: ask again
-            if node is None or node == self.me.node:
+            if node is None or (node == self.me.node and here(tid)):
                 return None
+            if node == self.me.node:  # (being restored here)
+                node = ""
             info = self._nodes().get(str(node)) if node else None
             if info is not None:
                 return info.url

@@ -66,7 +66,7 @@ class Room(Protocol):
 
     def taker(self) -> str | None: ...
 
-    async def locate(self, tid: str) -> str | None: ...
+    async def locate(self, tid: str, here: Callable[[str], bool] = ...) -> str | None: ...
 
     async def log_of(self, tid: str) -> list[dict[str, Any]] | None: ...
 
@@ -327,7 +327,7 @@ class Hall:
         missing one); nothing when it is nowhere else (then ``find`` answers)."""
         if self.room is None or tid in self.directors:
             return
-        url = await self.room.locate(tid)
+        url = await self.room.locate(tid, lambda t: t in self.directors)
         if url is None:
             return
         for row in await self.room.listing():
