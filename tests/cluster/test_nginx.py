@@ -259,3 +259,33 @@ async def test_one_address_is_not_everyone_behind_nginx(
         assert sum(balances.values()) == 0 and balances["bank"] == -12 * Config().starting_balance
     finally:
         await store.close()
+
+
+async def test_a_sit_and_go_behind_nginx_tour_01(cluster: tuple[int, list[Server]]) -> None:
+    """Issue 27 as deployed: a sit-and-go created through one process's path; players on the
+    other two find it in their lobby's list, register (answered `moved` to its process's
+    path, followed through nginx) and are seated there when it fills."""
+    listen, _ = cluster
+    path = {name: f"ws://127.0.0.1:{listen}/node/{name}/ws" for name in NAMES}
+    host = await guest(path["server-1"], "Host")
+    rid = next(host.rids)
+    await host.send({"type": "create_tournament", "rid": rid, "name": "Nginx", "game": "holdem",
+                     "structure": "no_limit", "kind": "sng", "buy_in": 100, "fee": 0,
+                     "capacity": 2, "settings": {"seats": 2, "preset": "turbo"}})
+    made = await host.answer(rid)
+    assert made["type"] == "ok", made
+    tid = made["tournament"]
+    players = []
+    for name, who in (("server-2", "Ann"), ("server-3", "Bob")):
+        c = await guest(path[name], who)
+        assert (await c.request("tournaments"))["type"] == "ok"
+        listed = await c.event("tournaments")
+        assert [t["id"] for t in listed["tournaments"]] == [tid]  # the room's list
+        moved = await c.request("tournament_register", tournament=tid)
+        assert moved["url"] == path["server-1"], moved
+        players.append(await follow(c, moved, "tournament_register", tournament=tid))
+    for c in players:
+        seat = await asyncio.wait_for(c.event("tournament_seat", tournament=tid), 20)
+        assert seat["why"] == "start" and seat["table"].startswith(tid)
+    for c in [host, *players]:
+        await c.ws.close()
