@@ -65,8 +65,9 @@ def _lost_hand(d: Director, saved: dict[str, Any], records: list[dict[str, Any]]
     start: dict[str, int] = next(
         (r.get("stacks") or {} for r in reversed(records)
          if r.get("kind") == "hand_start" and r.get("hand") == hand), {})
-    if all(stacks[p] == start.get(p, stacks[p]) for p in stacks):
-        d.write("void", table=str(saved["number"]), hand=hand, stacks=stacks)
+    if all(stacks[p] == start.get(p, stacks[p]) for p in stacks):  # (the hand's players:
+        dealt = {p: c for p, c in stacks.items() if p in start} if start else stacks
+        d.write("void", table=str(saved["number"]), hand=hand, stacks=dealt)  # not a waiter)
         return None
     table_id = f"{d.info.id}.{saved['number']}"
     d.start_stacks[table_id] = {p: int(c) for p, c in start.items()}

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import functools
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -34,7 +35,8 @@ class GatedRoom:
     async def claim(self, lost: str, only: str = "") -> list[Any]:
         return []
 
-    async def locate(self, tid: str) -> str | None:
+    async def locate(self, tid: str, here: Callable[[str], bool] = lambda tid: True
+                     ) -> str | None:
         return None
 
     async def log_of(self, tid: str) -> list[dict[str, Any]] | None:
