@@ -187,6 +187,11 @@ class TournamentBot(Bot):
                                                       expected=TABLE_GONE))
                 self.gone += sum(1 for a in answers if a.get("code") in TABLE_GONE)
 
+    def _on_snapshot(self, msg: Msg) -> None:
+        if not isinstance(msg.get("you"), int):  # not seated there (moved while away: the
+            self.seat = None  # tournament's answer seats it): another's turn is not its own
+        super()._on_snapshot(msg)
+
     def _resumes(self) -> list[Msg]:
         if not self.table or self.done.is_set():
             return []
