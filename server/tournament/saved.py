@@ -165,9 +165,10 @@ async def restore(d: Director, state: dict[str, Any], records: list[dict[str, An
         d.stacks.pop(player)  # (out in a round the crash ended: placed below)
     if d.round_outs and not any(lost.values()):
         d.place_outs(None)
-    for number, report in lost.items():
-        if report is not None:
-            d.tables[number].in_hand = True
-            await d.over(report)
+    reports = {number: r for number, r in lost.items() if r is not None}
+    for number in reports:  # (all in hand first: one's decisions never break another)
+        d.tables[number].in_hand = True
+    for report in reports.values():
+        await d.over(report)
     log.info("event=tournament_restored tournament=%s level=%d tables=%d players=%d",
              d.info.id, d.level, len(d.tables), len(d.stacks))
