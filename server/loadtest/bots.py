@@ -291,6 +291,8 @@ class Bot(Client):
 
     def _on_snapshot(self, msg: Msg) -> None:
         seq = msg.get("seq")
+        seen = isinstance(seq, int) and 0 < seq <= self.last_seq  # (the same state again:
+        # a `watch` and a `resume` of one table; its turn, if any, is being acted on already)
         if isinstance(seq, int) and seq > self.last_seq:
             self.last_seq = seq
         you = msg.get("you")
@@ -300,6 +302,8 @@ class Bot(Client):
             if isinstance(entry, dict):
                 self.stack = int(entry.get("stack", self.stack))
                 self.cards = [c for c in entry.get("cards") or () if isinstance(c, str)]
+        if seen:
+            return
         self._turn_no += 1
         turn = msg.get("turn")
         if isinstance(turn, dict) and turn.get("seat") == self.seat and "options" in turn:
