@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 from server.cluster import keys as lua
 from server.cluster.ports import Me, NodeInfo
+from server.ledger.journal import tournament_of
 from server.redisio import Redis, RedisScriptError, RedisUnavailable
 
 if TYPE_CHECKING:
@@ -63,10 +64,14 @@ class Where:
     def watchable(self, table_id: str, player_id: str | None = None) -> bool:
         """Whether a watcher of ``table_id`` may be served here from its owner's public
         stream: a listed table owned elsewhere, ``player_id`` not seated there (a private
-        table, one the copy does not know yet, or a player's ``resume`` answers ``moved``)."""
+        table, one the copy does not know yet, a player's ``resume``, or a signed-in
+        viewer's of a tournament's table answers ``moved``)."""
         copy = self._copy()
         if player_id is not None and player_id in copy.seated.get(table_id, ()):
             return False
+        if player_id is not None and tournament_of(table_id) is not None:
+            return False  # (issue 27: a signed-in viewer of a tournament's table may be one
+            # of its players, seated there by a restore the copy has not read yet: its owner)
         return self.owner(table_id) is not None and table_id not in copy.unlisted
 
     async def find(self, table_id: str) -> str | None:
