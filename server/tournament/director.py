@@ -36,6 +36,7 @@ from server.tournament.model import (
     Reports,
     TableRecord,
     TournamentInfo,
+    buy_refusal,
     table_spec,
     views,
 )
@@ -99,19 +100,21 @@ class Director:
         self._task: asyncio.Task[None] | None = None
         self.finished = asyncio.Event()
         self.leaving = False  # handed to another process: no new hand (a drain)
+        self.quiet = asyncio.Event()  # between items, the last one saved: shown to players
+        self.quiet.set()
 
     # ================================================================ the task
     def start_task(self) -> None:
         self._task = asyncio.get_running_loop().create_task(self._run(), name=self.info.id)
 
-    def stop_task(self) -> None:
-        """Handed to another process (a drain): this one does nothing more with it."""
+    def stop_task(self) -> None:  # (handed to another process at a drain)
         if self._task is not None:
             self._task.cancel()
 
     async def _run(self) -> None:
         while True:
             fn = await self.inbox.get()
+            self.quiet.clear()
             try:
                 result = fn()
                 if result is not None:
@@ -122,6 +125,7 @@ class Director:
                 self.inbox.task_done()
             if self.on_change is not None and (saving := self.on_change(self)) is not None:
                 await saving  # (in a cluster: saved in Redis before the next item)
+            self.quiet.set()
             if self.state in ("finished", "cancelled") and self.inbox.empty():
                 self.finished.set()
                 return
@@ -523,20 +527,10 @@ class Director:
         return self._refusal(player, why) is None
 
     def _refusal(self, player: str, why: str) -> str | None:
-        s = self.info.structure
-        if self.state != "running":
-            return "not_allowed"
-        if player not in self.stacks or player not in self.seat_of:
-            return "not_registered"
-        if why == "rebuy":
-            if not (s.rebuy_until and self.level <= s.rebuy_until):
-                return "not_allowed"
-            return "not_allowed" if self.stacks[player] > s.starting_stack else None
-        key = (player, self.entry_no.get(player, 1))
-        if not s.add_on or key in self.add_ons or not self.on_break \
-                or self.level < s.rebuy_until:
-            return "not_allowed"
-        return None
+        return buy_refusal(self.info.structure, player, why, running=self.state == "running",
+                           stack=self.stacks.get(player), seated=player in self.seat_of,
+                           level=self.level, on_break=self.on_break,
+                           add_on_taken=(player, self.entry_no.get(player, 1)) in self.add_ons)
 
     async def buy_chips(self, player: str, why: str) -> str | None:
         """TOUR-14: a rebuy (a player with at most the starting stack, until the end of

@@ -451,7 +451,12 @@ class Hall:
         self._flush(d.info.id)
 
     def _push(self, d: Director) -> None:
-        """Every follower gets the tournament's state (the shared part built once)."""
+        """Every follower gets the tournament's state (the shared part built once), as it
+        is between two items of its director, saved (never a decision a crash can take
+        back: a place shown and then given to another)."""
+        if not d.quiet.is_set():  # (again once it is)
+            self.call_later(0.05, lambda: self._push(d))
+            return
         self._push_due.discard(d.info.id)
         common = self._common(d)
         for conn in list(self.followers.get(d.info.id, ())):
@@ -520,6 +525,7 @@ class Requests:
         await hall.elsewhere(request.tournament, player, invite, rid)  # (a cluster: moved)
         d = hall.find(request.tournament, player, invite, rid=rid)
         if kind == "tournament":
+            await d.quiet.wait()  # (its state as saved: between two decisions)
             conn.reply({"type": "ok", "rid": rid})
             if request.follow:
                 hall.follow(d.info.id, conn)

@@ -22,7 +22,8 @@ from server.table.tourney import HandOver, TourneyDesk
 from server.tournament.plan import TableView
 from server.tournament.structure import Structure
 
-__all__ = ["Registrar", "Reports", "TableRecord", "TournamentInfo", "table_spec", "views"]
+__all__ = ["Registrar", "Reports", "TableRecord", "TournamentInfo", "buy_refusal", "table_spec",
+           "views"]
 
 
 class Registrar(Protocol):
@@ -108,3 +109,21 @@ class Reports:
 
     def hand_over(self, report: HandOver) -> None:
         self.inbox.put_nowait(lambda: self.over(report))
+
+
+def buy_refusal(s: Structure, player: str, why: str, *, running: bool, stack: int | None,
+                seated: bool, level: int, on_break: bool, add_on_taken: bool) -> str | None:
+    """TOUR-14: why ``player`` may not take a rebuy (``why`` "rebuy": at most the starting
+    stack, until the end of level ``rebuy_until``) or the add-on (once per entry, on a
+    break after the rebuys) now; None: they may."""
+    if not running:
+        return "not_allowed"
+    if stack is None or not seated:
+        return "not_registered"
+    if why == "rebuy":
+        if not (s.rebuy_until and level <= s.rebuy_until):
+            return "not_allowed"
+        return "not_allowed" if stack > s.starting_stack else None
+    if not s.add_on or add_on_taken or not on_break or level < s.rebuy_until:
+        return "not_allowed"
+    return None
