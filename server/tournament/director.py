@@ -100,8 +100,6 @@ class Director:
         self._task: asyncio.Task[None] | None = None
         self.finished = asyncio.Event()
         self.leaving = False  # handed to another process: no new hand (a drain)
-        self.quiet = asyncio.Event()  # between items, the last one saved: shown to players
-        self.quiet.set()
 
     # ================================================================ the task
     def start_task(self) -> None:
@@ -114,7 +112,6 @@ class Director:
     async def _run(self) -> None:
         while True:
             fn = await self.inbox.get()
-            self.quiet.clear()
             try:
                 result = fn()
                 if result is not None:
@@ -125,7 +122,6 @@ class Director:
                 self.inbox.task_done()
             if self.on_change is not None and (saving := self.on_change(self)) is not None:
                 await saving  # (in a cluster: saved in Redis before the next item)
-            self.quiet.set()
             if self.state in ("finished", "cancelled") and self.inbox.empty():
                 self.finished.set()
                 return

@@ -105,6 +105,8 @@ class Hall:
         self.push_interval = 1.0  # seconds between two pushes of a tournament's state
         self._push_due: set[str] = set()
         self._held: dict[str, list[tuple[str, dict[str, Any]]]] = {}  # tells until saved
+        self._reading: set[str] = set()  # tournaments whose director's item is a read
+        self._tasks: set[asyncio.Future[Any]] = set()  # pushes waiting for their read
 
     @classmethod
     def for_process(cls, config: Config, registry: Any, wallet: Wallet, ledger: Ledger, *,
@@ -419,6 +421,9 @@ class Hall:
         by the director before its next item), then what it told players sent, and every
         follower gets the new state (their own)."""
         tid = d.info.id
+        if tid in self._reading:  # (a read: nothing changed)
+            self._reading.discard(tid)
+            return None
         if tid not in self._push_due and self.followers.get(tid):
             self._push_due.add(tid)  # (coalesced: at most one push per interval)
             every = max(self.push_interval, len(self.followers[tid]) / 200)
@@ -450,14 +455,27 @@ class Hall:
             log.exception("event=tournament_save_failed tournament=%s", d.info.id)
         self._flush(d.info.id)
 
+    async def read(self, d: Director, fn: Callable[[], Any]) -> Any:
+        """``fn()`` in ``d``'s task, between two of its decisions (the last one saved):
+        what players are shown is never a decision a crash can take back (a place shown,
+        then given to another by a restore). A read is not saved again."""
+        if d.finished.is_set():
+            return fn()
+
+        def item() -> Any:
+            self._reading.add(d.info.id)
+            return fn()
+        return await d.ask(item)
+
     def _push(self, d: Director) -> None:
-        """Every follower gets the tournament's state (the shared part built once), as it
-        is between two items of its director, saved (never a decision a crash can take
-        back: a place shown and then given to another)."""
-        if not d.quiet.is_set():  # (again once it is)
-            self.call_later(0.05, lambda: self._push(d))
-            return
+        """Every follower gets the tournament's state (the shared part built once), read
+        between two decisions (:meth:`read`)."""
         self._push_due.discard(d.info.id)
+        if self.followers.get(d.info.id):
+            self._tasks.add(task := asyncio.ensure_future(self.read(d, lambda: self._send(d))))
+            task.add_done_callback(self._tasks.discard)
+
+    def _send(self, d: Director) -> None:
         common = self._common(d)
         for conn in list(self.followers.get(d.info.id, ())):
             conn.reply({"type": "tournament", **common, "you": self._you(d, conn.player_id)})
@@ -525,11 +543,11 @@ class Requests:
         await hall.elsewhere(request.tournament, player, invite, rid)  # (a cluster: moved)
         d = hall.find(request.tournament, player, invite, rid=rid)
         if kind == "tournament":
-            await d.quiet.wait()  # (its state as saved: between two decisions)
+            state = await hall.read(d, lambda: hall.state_for(d, player))
             conn.reply({"type": "ok", "rid": rid})
             if request.follow:
                 hall.follow(d.info.id, conn)
-            conn.reply({"type": "tournament", **hall.state_for(d, player)})
+            conn.reply({"type": "tournament", **state})
             return
         if kind == "unfollow_tournament":
             hall.unfollow(d.info.id, conn)
