@@ -31,7 +31,7 @@ from server.jackpot.base import (
     settings_args,
 )
 from server.ledger.lease import Lease, fenced_error
-from server.redisio import Redis, RedisScriptError
+from server.redisio import Redis, RedisScriptError, RedisUnavailable
 from server.rules.caribbean_payout import (
     MAJOR_KEYS,
     MINOR_KEYS,
@@ -121,8 +121,11 @@ class RedisCoordinator:
                     log.warning("event=settle_short jackpot replicas=%d of=%d", acked,
                                 self.wait_replicas)
                 text, held = reply  # a paying script's payouts, and the meter's message
-                if held:  # shown only now that a replica has the pools it shows
-                    await self.redis.call("PUBLISH", self.channel, held)
+                if held:  # shown only now that a replica has the pools it shows (the write
+                    try:  # stands: a meter lost to a failover is shown at the next change)
+                        await self.redis.call("PUBLISH", self.channel, held)
+                    except RedisUnavailable as exc:
+                        log.warning("event=jackpot_meter_unsent error=%r", exc)
                 return text
             return await script(keys=keys, args=args)
         except RedisScriptError as exc:
