@@ -12,8 +12,8 @@ first voided its running hands and returned its tournament tables' chips to the 
 own accounts) claims its tournaments in one script and restores each (TOUR-15: the hands
 running are voided, the clock, the level, every stack and place survive); a process that
 restarts before anyone took it over claims its own the same way. A draining process hands
-each of its tournaments over between hands to the least-loaded other process
-(:meth:`RoomTournaments.hand_over`).
+each of its tournaments over between hands to another live process that is not draining, the
+first by name (:meth:`RoomTournaments.taker`, :meth:`RoomTournaments.hand_over`).
 
 Keys (prefix ``tour``, the room's hash tag ``{room}``, so one script reaches them all and the
 lease token key with them):
