@@ -141,9 +141,8 @@ def build_store(config: Config) -> Store:
 
 
 async def start_ledger(app: App) -> None:
-    """Open the store, void what a previous run of this node left unfinished (tables are not
-    restored across restarts: every chip at a table goes back to its player) and load the
-    token secret. `run` calls it before listening."""
+    """Before listening: open the store, void what a previous run of this node left (every chip
+    at a table back to its player), load the token secret, restore tournaments (TOUR-15)."""
     ledger = app.wallet.ledger
     await ledger.store.open()
     await ledger.claim_node(app.config.node_lease)
@@ -159,8 +158,7 @@ async def start_ledger(app: App) -> None:
 
 
 def fence_jackpot(jackpot: JackpotService, lease: Lease) -> None:
-    """Issue 26: the shared jackpot's bookings and payouts carry this process's fencing token
-    (a stale one is refused in Redis), and once the lease is lost the service stops."""
+    """Issue 26: the jackpot's writes carry this process's fencing token; lease lost: it stops."""
     if isinstance(jackpot.coord, RedisCoordinator):
         jackpot.coord.node_lease = lease
 
@@ -170,8 +168,7 @@ def fence_jackpot(jackpot: JackpotService, lease: Lease) -> None:
 
 
 def build_history(config: Config) -> HistoryStore:
-    """Hand histories: in Redis with `--redis URL` (shared by every process), else the
-    SQLite file `history.sqlite3` in the data dir."""
+    """Hand histories: in Redis with `--redis URL`, else `history.sqlite3` in the data dir."""
     if config.redis_url is not None:
         return RedisHistory(config.redis_url)
     return SqliteHistory.in_dir(config.data_dir)
@@ -243,8 +240,7 @@ def build_app(config: Config) -> App:
 
 
 async def _end_sessions(sessions: Sessions, router: Router, player_id: str) -> int:
-    """Every session of `player_id` ended (the operator's freeze with ``end_sessions``): its
-    sockets here and, in a cluster, on every process closed with `bad_token`."""
+    """The operator's freeze ends every session of `player_id`, here and room-wide."""
     ended = await sessions.revoke(player_id, None)
     router.close_sessions(player_id)
     if router.on_revoked is not None:

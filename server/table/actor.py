@@ -14,13 +14,10 @@ moved table's state (:func:`~server.table.handoff.restore_state`) before :meth:`
 and after its task died it recovers it (:meth:`~TableActor.recover`), closes it for good or cashes
 it out. ``TableActor.guard_writes()`` checks all this in tests
 (``tests/table/test_actor_ownership.py``). Fan-out goes through :mod:`~server.table.fanout`
-(project once per audience, encode once per codec, send the same frame to every sink of that
-audience; never await a socket).
+(project once per audience, encode once per codec; never await a socket).
 
-The decisions a table follows live with the desk that owns them: seats (blinds owed on return,
-GEN-04 seat change, GEN-06 rebuy, disconnection, leaving mid-hand) in :mod:`server.table.seating`,
-clocks and the time bank in :mod:`server.table.turn_clock`, the spectator delay in
-:mod:`server.table.fanout`.
+The decisions a table follows live with the desk that owns them: seats (GEN-04, GEN-06, blinds
+owed, leaving) in :mod:`server.table.seating`, clocks in :mod:`server.table.turn_clock`.
 
 The actor composes collaborators that own their state: :class:`~server.table.seatmap.SeatMap` (who
 sits where, the waiting list, seat changes), :class:`~server.table.turn_clock.TurnClock`
