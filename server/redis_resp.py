@@ -129,6 +129,16 @@ def _encode(command: Sequence[Any]) -> bytes:
     return b"".join(parts)
 
 
+def online_replicas(role: Any, before: int) -> int:
+    """How many replicas a primary's ``ROLE`` reply lists (those past their initial sync:
+    the ones ``WAIT`` can count and Sentinel can promote); ``before`` when the reply is not a
+    primary's (an error, or a node demoted meanwhile)."""
+    if isinstance(role, list) and len(role) >= 3 and role[0] in (b"master", "master") \
+            and isinstance(role[2], list):
+        return len(role[2])
+    return before
+
+
 # --- Redis Cluster ----------------------------------------------------------------------------
 
 SLOTS = 16384

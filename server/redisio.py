@@ -14,10 +14,9 @@ coordinators talk to Redis only through :class:`Redis`:
 - ``script = r.script(LUA)`` then ``await script(keys=[...], args=[...])``: a server-side
   Lua script, the way to make a multi-step change atomic.  Scripts are cached by SHA and
   re-sent when Redis has forgotten them (``NOSCRIPT`` after a restart);
-- ``reply, acked = await r.settle(script, keys, args, replicas=N, timeout_ms=T)``: a
-  settling write: the script, then ``WAIT N T`` on the same (dedicated) connection;
-  ``acked`` is how many replicas confirmed every write of that connection so far (0 and no
-  ``WAIT`` sent when ``N`` is 0);
+- ``reply, acked = await r.settle(script, keys, args, replicas=N, timeout_ms=T)``: the
+  script, then ``WAIT`` for N replicas or all online (``ROLE``, read with each write), T ms,
+  on one dedicated connection; ``acked``: replicas that confirmed (0, no ``WAIT``, if N=0);
 - ``await r.publish(channel, text)`` and ``async for msg in r.subscribe(channel)``;
 - ``await r.close()``.
 
@@ -46,10 +45,10 @@ the owner of the slot of ``{room}`` (where the room's scripts publish too): in a
 subscriber there the count stays exact. ``KEYS`` answers that node's keys only. A settling
 write sends the script and ``WAIT`` together on the primary's shared connection.
 
-*What WAIT guarantees.* ``WAIT`` only narrows the window of loss: it tells that N replicas
-received the writes, not that they are on disk, and a failover may still promote a replica
-that missed them (Redis's documentation: WAIT "does not make Redis strongly consistent").
-A settling write acknowledged by a replica survives the loss of the primary alone.
+*What WAIT guarantees.* That replicas received the writes, not that they are on disk (WAIT
+"does not make Redis strongly consistent"). Sentinel may promote any replica (on offsets read
+seconds before), so a write one replica of two acknowledged can be lost with the primary:
+a settling write waits for every replica online, and survives the loss of the primary alone.
 """
 
 from __future__ import annotations
@@ -65,7 +64,7 @@ from urllib.parse import parse_qs, unquote, urlparse
 import asyncio_redis
 from asyncio_redis import exceptions as rexc
 
-from server.redis_resp import ClusterRouter, RespConnection, RespError, key_slot
+from server.redis_resp import ClusterRouter, RespConnection, RespError, key_slot, online_replicas
 
 _CALL = "return redis.call(unpack(ARGV))"
 
@@ -185,6 +184,7 @@ class Redis:
         """Through Sentinel: each subscription's connection and the primary it is on."""
         self._settler: RespConnection | None = None
         self._settle_lock = asyncio.Lock()
+        self._online = 0  # replicas online at the primary at the last settling write
         self._discovery = asyncio.Lock()
         self._attempts = 0
         """Discovery attempts so far (a caller that waited for another's attempt uses it)."""
@@ -321,14 +321,15 @@ class Redis:
                     host, port = self._addr
                     self._settler = await RespConnection.open(
                         host, port, timeout=5.0, password=self.url.password, db=self.url.db)
-                wait = ("WAIT", replicas, timeout_ms)
-                reply, acked = await asyncio.wait_for(self._settler.request(
-                    ("EVALSHA", script.sha, len(skeys), *skeys, *sargs), wait),
+                wait = ("WAIT", max(replicas, self._online), timeout_ms)
+                reply, acked, role = await asyncio.wait_for(self._settler.request(
+                    ("EVALSHA", script.sha, len(skeys), *skeys, *sargs), wait, ("ROLE",)),
                     timeout_ms / 1000 + 5.0)
                 if isinstance(reply, RespError) and str(reply).startswith("NOSCRIPT"):
-                    reply, acked = await asyncio.wait_for(self._settler.request(
-                        ("EVAL", script.code, len(skeys), *skeys, *sargs), wait),
+                    reply, acked, role = await asyncio.wait_for(self._settler.request(
+                        ("EVAL", script.code, len(skeys), *skeys, *sargs), wait, ("ROLE",)),
                         timeout_ms / 1000 + 5.0)
+                self._online = online_replicas(role, self._online)
             except (OSError, TimeoutError, RespError) as exc:
                 self._drop_settler()
                 self._lost(pool)

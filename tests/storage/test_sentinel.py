@@ -17,6 +17,7 @@ import pytest
 
 from server.cli import build_parser, config_from_args
 from server.config import Config
+from server.redis_resp import RespConnection
 from server.redisio import Redis, RedisScriptError, RedisUnavailable, RedisURL
 from tests.redis_helpers import RedisProcess, SentinelGroup, resp
 
@@ -142,4 +143,34 @@ async def test_settle_without_sentinel(redis_server: RedisProcess) -> None:
             await r.settle(r.script("return redis.call('NOSUCH')"), replicas=1, timeout_ms=50)
         assert await r.settle(add, ["k", "n"], ["v"], replicas=1, timeout_ms=50) == (4, 0)
     finally:
+        await r.close()
+
+
+async def test_a_settling_write_waits_for_every_replica_online(group: SentinelGroup) -> None:
+    """Issue 26's 70 jackpot chips: Sentinel may promote either replica (on offsets read
+    seconds before the kill), so a write that ``WAIT 1`` saw on one replica of two can be lost
+    with the primary. Asked for 1, a settling write waits for every replica online at the
+    primary (its ``ROLE``, read with each write: 1 for the very first write, then 2), so
+    whichever replica is promoted has it. Seen on the primary's ``MONITOR``."""
+    r = await Redis.connect(group.url)
+    monitor = await RespConnection.open("127.0.0.1", group.master_port())
+    try:
+        monitor.write(("MONITOR",))
+        assert await asyncio.wait_for(monitor.read(), 5) == "OK"
+        add = r.script(ADD)
+        reply, acked = await r.settle(add, ["k", "n"], ["v"], replicas=1, timeout_ms=5000)
+        assert reply == 1 and acked in (1, 2)  # (WAIT 1 answers as soon as one has it)
+        assert await r.settle(add, ["k", "n"], ["v"], replicas=1, timeout_ms=5000) == (2, 2)
+        waits: list[str] = []  # (the first write's WAIT twice: NOSCRIPT, then EVAL)
+        while not waits or waits[-1] != ' "2" "5000"':
+            line = str(await asyncio.wait_for(monitor.read(), 5))
+            if '"WAIT"' in line:
+                waits.append(line.split('"WAIT"')[1])
+        assert set(waits[:-1]) == {' "1" "5000"'}
+        primary = group.master_port()
+        for server in group.servers:  # and both replicas have both writes
+            if server.port != primary:
+                assert resp(server.port, "GET", "n") == "2"
+    finally:
+        monitor.close()
         await r.close()
