@@ -56,6 +56,9 @@ test("the table's bar and the finishing banner", () => {
   assert.match(bar, /href="#\/tournament\/T1-ab">Fri: standings/);
   assert.match(bar, /Level 1 · blinds 3\/6 · 4 min · <strong class="tourney-clock"[^>]*>1:00<\/strong> · 2 of 3 left/);
   assert.match(bar, /class="moved" role="status">Moved to table 2/);
+  const over = tourneyBarHTML("T1-ab", FINISHED, null, 0, "Moved to table 2 to balance the tables.");
+  assert.match(over, /Finished: won by/);
+  assert.doesNotMatch(over, /Moved to table 2/); // an old move is no news once it is over
   const banner = resultBannerHTML({ tournament: "T1-ab", place: 1, prize: 300, entrants: 3 }, "Fri");
   assert.match(banner, /You finished 1st of 3: 300 chips/);
   assert.match(banner, /href="#\/tournament\/T1-ab"/);

@@ -24,7 +24,8 @@ lease token key with them):
 * ``tour:{room}:log:<tid>``: list, the tournament's log records (docs/rules.md 5.1), appended;
 * ``tour:{room}:summaries``: hash, tournament id -> its lobby summary as JSON (with, for a
   private one, who may see it: ``_who`` and ``_invite``, never sent);
-* ``tour:{room}:inbox:<node>``: pub/sub channel, a tournament id handed over to that node.
+* ``tour:{room}:inbox:<node>``: pub/sub channel, a tournament id handed over to that node;
+* ``tour:{room}:seq``: the room's last tournament number (``T<n>-...``, "Tournament <n>").
 """
 
 from __future__ import annotations
@@ -53,6 +54,7 @@ class TourKeys:
         self.summaries = f"{prefix}:{{room}}:summaries"
         self.state_prefix = f"{prefix}:{{room}}:t:"
         self.log_prefix = f"{prefix}:{{room}}:log:"
+        self.seq = f"{prefix}:{{room}}:seq"
 
     def state(self, tid: str) -> str:
         return self.state_prefix + tid
@@ -253,6 +255,14 @@ class RoomTournaments:
             return None
         return [json.loads(x) for x in await redis.call("LRANGE", self.keys.log(tid), 0, -1)
                 or []]
+
+    async def number(self) -> int | None:
+        """The room's next tournament number (None when Redis is away: the process's own)."""
+        redis = self._redis()
+        try:
+            return None if redis is None else int(await redis.call("INCR", self.keys.seq))
+        except (RedisUnavailable, RedisScriptError):
+            return None
 
     async def listing(self) -> list[dict[str, Any]]:
         """Every tournament's summary in the room (cached ``cache`` seconds)."""

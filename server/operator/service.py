@@ -154,12 +154,11 @@ class OperatorService:
             "name", "game", "structure", "kind", "buy_in", "fee", "capacity", "min_field",
             "starts_at", "private", "settings")}
         fields["levels"] = None if req.levels is None else [dict(x) for x in req.levels]
-        try:
-            d = hall.create(fields, host=None)
+        try:  # (a cluster: numbered, routed and listed room-wide at once)
+            d = await hall.open(fields, host=None)
         except ProtocolError as exc:
             code = exc.code if exc.code in ("bad_structure",) else "unavailable"
             raise AdminError(code, exc.message) from None
-        await hall.published(d)  # (a cluster: routed and listed from every process at once)
         entry = await self.audit.record(who, "create_tournament", target=d.info.id,
                                         reason=why, details=hall.summary(d))
         return {"tournament": d.info.id, "invite": d.info.invite, "audit": entry["seq"]}

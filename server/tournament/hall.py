@@ -72,6 +72,8 @@ class Room(Protocol):
 
     async def listing(self) -> list[dict[str, Any]]: ...
 
+    async def number(self) -> int | None: ...
+
 
 def _err(code: str, message: str | None = None, rid: Any = None) -> ProtocolError:
     return ProtocolError(code, message, rid=rid) if message else ProtocolError(code, rid=rid)
@@ -126,19 +128,34 @@ class Hall:
         return hall
 
     # ================================================================ create
-    def create(self, fields: Mapping[str, Any], *, host: str | None) -> Director:
+    async def open(self, fields: Mapping[str, Any], *, host: str | None) -> Director:
+        """:meth:`create`, then :meth:`published`. In a cluster the tournament's number is
+        the room's, and a host's open tournaments are counted room-wide (from the owners'
+        summaries, at most a second old)."""
+        number, elsewhere = None, 0
+        if self.room is not None:
+            elsewhere = sum(1 for r in await self.room.listing() if host is not None
+                            and r.get("_host") == host and r.get("id") not in self.directors
+                            and r.get("state") in ("registering", "running"))
+            number = await self.room.number()
+        d = self.create(fields, host=host, number=number, hosted_elsewhere=elsewhere)
+        await self.published(d)
+        return d
+
+    def create(self, fields: Mapping[str, Any], *, host: str | None, number: int | None = None,
+               hosted_elsewhere: int = 0) -> Director:
         """A new tournament from a ``create_tournament`` request's fields (or the
         operator's); raises ProtocolError (``bad_structure``, ``server_busy``)."""
         open_now = sum(1 for d in self.directors.values()
                        if d.state in ("registering", "running"))
         if open_now >= self.max_open:
             raise _err("server_busy", "Too many tournaments are open; try later.")
-        if host is not None and sum(1 for d in self.directors.values() if d.info.host == host
-                                    and d.state in ("registering", "running")) \
-                >= self.max_per_host:
+        if host is not None and hosted_elsewhere + sum(
+                1 for d in self.directors.values() if d.info.host == host
+                and d.state in ("registering", "running")) >= self.max_per_host:
             raise _err("limit_exceeded", f"A player hosts at most {self.max_per_host} open "
                        "tournaments.")
-        self._n += 1
+        self._n = max(self._n + 1, number or 0)
         tid = f"T{self._n}-" + "".join(_ALPHABET[secrets.randbelow(36)] for _ in range(8))
         private = bool(fields.get("private", False))
         info = self.info_of(fields, tid=tid, host=host,
@@ -266,7 +283,7 @@ class Hall:
         except ValueError:
             return 0
         self._n = max(self._n, number)
-        if state["state"] not in ("registering", "running") or tid in self.directors:
+        if tid in self.directors:
             return 0
         try:
             info = self.info_of(state["fields"], tid=tid, host=state["host"],
@@ -276,6 +293,9 @@ class Hall:
             return 0
         d = self._director(info, state["fields"])
         await restore(d, state, records)
+        if d.state not in ("registering", "running"):  # ended: its standings shown, no task
+            d.finished.set()
+            return 0
         d.start_task()
         if d.state == "running":
             d.inbox.put_nowait(d.resume_play)
@@ -445,7 +465,7 @@ class Hall:
             await self._save_in_room(d, self.room)
 
     async def _save_in_room(self, d: Director, room: Room) -> None:
-        row = self.summary(d)
+        row = {**self.summary(d), "_host": d.info.host}
         if d.info.private:
             row["_who"] = [p for p in (d.info.host, *d.entry_no) if p]
             row["_invite"] = d.info.invite
@@ -532,10 +552,9 @@ class Requests:
             fields["levels"] = (None if request.levels is None
                                 else [dict(x) for x in request.levels])
             try:
-                d = hall.create(fields, host=player)
+                d = await hall.open(fields, host=player)
             except ProtocolError as exc:
                 raise ProtocolError(exc.code, exc.message, rid=rid) from None
-            await hall.published(d)
             extra = {"invite": d.info.invite} if d.info.private else {}
             conn.reply({"type": "ok", "rid": rid, "tournament": d.info.id, **extra})
             return

@@ -137,3 +137,27 @@ async def test_a_stopping_process_hands_its_tournaments_over_tour_15(node: Node)
     assert list(d.entry_no) == [ann.player_id]
     bob = await guest(b, "Bob")
     assert (await bob.request("tournament_register", tournament=tid))["type"] == "ok"
+
+
+async def test_numbers_and_a_hosts_limit_are_the_rooms(node: Node) -> None:
+    """Tournaments are numbered room-wide (no two ``T1-...`` in the room's list), and a
+    host's three open tournaments are counted across processes, not three per process."""
+    a, b = await node("a"), await node("b")
+    await settled(a, b)
+    hall(a), hall(b)
+    host = await guest(a, "Host")
+    first, second = await create(host, name="One"), await create(host, name="Two")
+    there = await open_client(b)
+    assert host.token is not None
+    assert (await there.request("hello", token=host.token))["type"] == "ok"
+    await there.event("welcome")
+    third = await create(there, name="Three")
+    assert [x["type"] for x in (first, second, third)] == ["ok"] * 3, (first, second, third)
+    numbers = [x["tournament"].split("-")[0] for x in (first, second, third)]
+    assert numbers == ["T1", "T2", "T3"]
+    await there.request("tournaments")
+    listed = sorted(r["id"] for r in (await there.event("tournaments"))["tournaments"])
+    assert listed == sorted(x["tournament"] for x in (first, second, third))
+    over = await create(there, name="Four")  # the fourth, on the other process
+    assert over["code"] == "limit_exceeded", over
+    assert "at most 3" in over["message"]

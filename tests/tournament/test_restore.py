@@ -95,3 +95,12 @@ async def test_a_tournament_is_restored_after_a_crash_mid_hand_tour_15(
     assert await tournament_chips(after, tid) == 0
     assert await after.total() == 0
     assert check_log(d2.log) == []
+    # and once more after the end: nothing to play, its standings still answered
+    await _crash(room2)
+    room3 = _room(after, wallet2, tmp_path / "tournaments", seed + 200)
+    assert await room3.hall.restore_all() == 0
+    d3 = room3.hall.directors[tid]
+    assert (d3.state, d3.places, d3.prizes) == ("finished", d2.places, d2.prizes)
+    assert d3.finished.is_set() and not d3.tables
+    shown = await room3.hall.read(d3, lambda: room3.hall.state_for(d3, PLAYERS[0]))
+    assert shown["state"] == "finished" and shown["you"]["place"] == d2.places[PLAYERS[0]]

@@ -139,7 +139,7 @@ export function tournamentPageHTML(t, reading, now, ctx) {
 }
 
 /** The bar above a tournament table: the tournament, its level and clock, a link back, and
- * why the player was moved here (`notice`, TOUR-06/08), if they were. */
+ * why the player was moved here (`notice`, TOUR-06/08), if they were, while it goes on. */
 export function tourneyBarHTML(tid, t, reading, now, notice) {
   const name = t ? esc(t.name) : "The tournament";
   const over = t && (t.state === "finished" || t.state === "cancelled");
@@ -154,7 +154,7 @@ export function tourneyBarHTML(tid, t, reading, now, notice) {
   }
   return `<a class="btn" href="${href(tid)}">${name}: standings</a>` +
     `<span class="tourney-level">${line}</span>` +
-    (notice ? `<span class="moved" role="status">${esc(notice)}</span>` : "");
+    (notice && !over ? `<span class="moved" role="status">${esc(notice)}</span>` : "");
 }
 
 /** The finishing banner of a `tournament_result`. */
