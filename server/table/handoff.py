@@ -25,8 +25,10 @@ import itertools
 import json
 import logging
 from collections.abc import Awaitable, Callable
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from typing import Any, Protocol
+
+import orjson
 
 from protocol.codec import JSON_CODEC
 from protocol.requests import CreateTable
@@ -129,7 +131,7 @@ class TableState:
     decks: list[list[str]] = field(default_factory=list)  # test mode: the coming hands' decks
 
     def to_json(self) -> str:
-        return json.dumps(asdict(self), separators=(",", ":"))
+        return orjson.dumps(self).decode()  # (dataclasses natively: no asdict deep copy)
 
     @classmethod
     def from_json(cls, text: str) -> TableState:
