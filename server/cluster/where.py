@@ -80,8 +80,9 @@ class Where:
         has whose owner is not live (its lease ran out and a survivor is taking it over, or
         this process is opening it) is asked again every ``poll`` seconds for up to
         ``failover_wait``: a player's ``resume`` in that window is answered ``moved`` once the
-        table has its new owner (this process's own URL when it took the table itself), not
-        ``unknown_table`` (which would make them give it up)."""
+        table has its new owner (this process's own URL when it took the table itself: the
+        router then serves the request here), not ``unknown_table`` (which would make them
+        give it up)."""
         info = self.owner(table_id)
         if info is not None:
             return info.url

@@ -278,13 +278,9 @@ class Router:
                     if isinstance(request, Chat | Mute) \
                             and self.cluster.spectate.viewer_request(conn, request):
                         return None  # a spectator here: chat forwarded to the owner
-                    return self._finish(conn, rid, self._elsewhere(table_id, rid))
+                    return self._finish(conn, rid, self._elsewhere(conn, request, table_id))
                 raise ProtocolError.unknown_table(table_id, rid=rid)
-            if isinstance(request, Act):
-                conn.act_received(rid)
-            if isinstance(request, Watch):
-                conn.settle()  # a live table watched: the hello deadline is met
-            actor.submit_nowait(Envelope(request, conn))
+            self._to_table(conn, request, actor)
         elif isinstance(request, Hello | Login | Register):
             return self._finish(conn, rid, self._hello(conn, request))
         elif isinstance(request, Logout | ChangePassword):
@@ -369,15 +365,28 @@ class Router:
         spectate.watch(table_id, conn)
         return True
 
-    async def _elsewhere(self, table_id: str, rid: Any) -> None:
+    @staticmethod
+    def _to_table(conn: Connection, request: Request, actor: Any) -> None:
+        if isinstance(request, Act):
+            conn.act_received(request.rid)
+        if isinstance(request, Watch):
+            conn.settle()  # a live table watched: the hello deadline is met
+        actor.submit_nowait(Envelope(request, conn))
+
+    async def _elsewhere(self, conn: Connection, request: Request, table_id: str) -> None:
         """A table request for a table this process does not have, in a cluster: `moved` to
         its owner's URL (the directory's copy, else one look-up in Redis), else
-        `unknown_table`."""
+        `unknown_table`. A table this very process took over meanwhile (a failover the
+        request waited for) is served here: no `moved` to the connection's own process."""
         assert self.cluster is not None
         url = await self.cluster.locate(table_id)  # (the copy, else one look-up)
         if url is None:
-            raise ProtocolError.unknown_table(table_id, rid=rid)
-        raise ProtocolError.moved(url, table=table_id, rid=rid)
+            raise ProtocolError.unknown_table(table_id, rid=request.rid)
+        actor = self.registry.get(table_id)
+        if url == self.cluster.url and actor is not None:
+            self._to_table(conn, request, actor)
+            return
+        raise ProtocolError.moved(url, table=table_id, rid=request.rid)
 
     async def _hello(self, conn: Connection, request: Hello | Login | Register) -> None:
         if conn.player_id is not None:

@@ -227,3 +227,45 @@ async def test_a_process_cut_off_past_its_lease_stops_the_tables_taken_from_it(
     finally:
         for live in reversed(lives):
             await live.close()
+
+
+async def test_a_request_that_waited_for_a_table_this_process_took_is_served_here(
+        node: Node) -> None:
+    """A `resume` sent to b for a table b does not have waits for the table's owner (a
+    failover in progress: `Where.find`, tests/cluster/test_parts.py); when the answer is b
+    itself (b took the table meanwhile) the request is served on b, not answered `moved` to
+    the process the player is talking to (a needless reconnection, which dropped the turn a
+    load-test bot held: a tournament's restored tables waited their 30 s action clock)."""
+    a, b = await node("a"), await node("b")
+    await settled(a, b)
+    alice, bob = await guest(a, "Alice"), await guest(a, "Bob")
+    table = (await alice.request("create_table", **HOLDEM))["table"]
+    for c, seat in ((alice, 0), (bob, 3)):
+        assert (await c.request("sit", table=table, seat=seat, buy_in=500))["type"] == "ok"
+    await play_out(table, {0: alice, 3: bob})
+    taken = asyncio.Event()
+    asked = asyncio.Event()
+
+    async def locate(table_id: str) -> str | None:  # b's look-up, held until b has it
+        asked.set()
+        await taken.wait()
+        return directory(b).url
+    directory(b).locate = locate  # type: ignore[method-assign]
+    there = await guest(b, "Zed")  # (a connection to b, then Alice's own token on another)
+    ws = await asyncio.wait_for(connect(b.ws_url, subprotocols=[Subprotocol(
+        SUBPROTOCOL_JSON)], ping_interval=None), TIMEOUT)
+    back = Client(ws=ws, subprotocol=SUBPROTOCOL_JSON)
+    assert (await back.request("hello", token=alice.token))["player_id"] == alice.player_id
+    rid = next(back.rids)
+    await back.send({"type": "resume", "rid": rid, "table": table, "since": 0})
+    await asyncio.wait_for(asked.wait(), TIMEOUT)
+    closing = asyncio.create_task(a.close())  # the table moves to b meanwhile
+    await follow_push(bob, table)  # (Bob's own resume on b served: the table is there)
+    assert table in actors(b)
+    taken.set()
+    answer = await asyncio.wait_for(back.answer(rid), TIMEOUT)
+    assert answer["type"] == "ok", answer  # served on b: no `moved` to b itself
+    snap = await asyncio.wait_for(back.event("snapshot", table=table), TIMEOUT)
+    assert snap["you"] == 0
+    await asyncio.wait_for(closing, TIMEOUT)
+    await there.ws.close()
