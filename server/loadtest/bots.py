@@ -32,6 +32,14 @@ A deferred act: the decision for a turn is taken in a task that runs only after 
 has handled every frame already received, and is dropped when a later event (the seat's
 ``acted``, a new ``turn``, ``hand_ended``) has made the turn stale; so a burst of replayed
 events after a ``resume`` never makes a bot act on a turn that is already over.
+
+A turn held across a reconnection: a bot whose connection goes while a turn is offered to it
+(by a ``turn`` or a ``snapshot``; its act not sent, or sent into the dying socket) acts on
+nothing more there, and keeps the turn. Its ``resume`` from the last ``seq`` it saw replays
+only what came after, never that turn again; so when the ``resume`` is answered ``ok`` the
+bot takes the held turn up (a deferred act, as above), and the replay that follows, where
+the turn may have ended meanwhile (its act arrived, the clock ran out), makes that act stale.
+Without it the seat waited for its action clock (a tournament's restored tables: 30 s).
 """
 
 from __future__ import annotations
@@ -171,6 +179,8 @@ class Bot(Client):
         self.rebuys = 0
         self.churning = False
         self._turn_no = 0
+        self._offer: tuple[int, Msg] | None = None  # the turn offered to it: (turn_no, options)
+        self._acting: tuple[object, int] | None = None  # (connection, turn_no) of its last act
         self._sent_at: float | None = None
         self._act_rid: int | None = None
         self._act_options: Msg | None = None
@@ -235,7 +245,27 @@ class Bot(Client):
 
     def _lost(self) -> None:
         self._sent_at = None  # no latency sample across a drop
-        self._turn_no += 1  # a turn seen on the old connection is not acted on
+        offer = self._offer
+        held = offer is not None and offer[0] == self._turn_no
+        self._turn_no += 1  # a turn seen on the old connection is not acted on there...
+        # ...but held, and taken up once resumed (`_resumed`) unless an event ends it first
+        self._offer = (self._turn_no, offer[1]) if held and offer is not None else None
+
+    def _resumed(self, table: str) -> None:
+        """Its table resumed (the answer read, the replay not yet): the turn it held when
+        its connection went is acted on (see the module docstring)."""
+        offer = self._offer
+        if (table != self.table or offer is None or offer[0] != self._turn_no
+                or self._acting == (self.ws, self._turn_no)):
+            return  # (no turn held, or one acted on from this connection already)
+        self._take_turn(offer[1])
+
+    def _take_turn(self, options: Msg) -> None:
+        """A turn is offered to this seat now (``_turn_no`` is its number): act on it, and
+        hold it until an event ends it."""
+        self._offer = (self._turn_no, options)
+        self._acting = (self.ws, self._turn_no)
+        self.spawn(self._act(self._turn_no, options))
 
     # --- events ---------------------------------------------------------------------
     def _on_event(self, msg: Msg, kind: Any, now: float) -> None:
@@ -257,7 +287,7 @@ class Bot(Client):
         if kind == "turn":
             self._turn_no += 1
             if seat == self.seat and "options" in msg:
-                self.spawn(self._act(self._turn_no, msg["options"]))
+                self._take_turn(msg["options"])
         elif kind == "acted":
             if seat == self.seat:
                 self._turn_no += 1
@@ -307,7 +337,7 @@ class Bot(Client):
         self._turn_no += 1
         turn = msg.get("turn")
         if isinstance(turn, dict) and turn.get("seat") == self.seat and "options" in turn:
-            self.spawn(self._act(self._turn_no, turn["options"]))
+            self._take_turn(turn["options"])
 
     async def _act(self, turn_no: int, options: Msg) -> None:
         await asyncio.sleep(self.think)  # 0: yield once, so every frame already read is seen

@@ -20,9 +20,11 @@ other frame handed to ``_on_event``. After each new connection it *rejoins*: ``_
   attempts (:attr:`Client.backoff`), at most :data:`RECONNECT_ATTEMPTS` attempts.
 
 A ``resume`` answered ``moved`` during a rejoin is followed in turn (at most
-:data:`MAX_MOVES` hops per recovery). Counted in :class:`~server.loadtest.tracking.Stats`:
-each ``moved`` followed is a move, a drop is a disconnect and the rejoin after it a
-reconnect; none of them is an error.
+:data:`MAX_MOVES` hops per recovery). A ``resume`` answered ``ok`` is handed to
+``_resumed`` as its answer is read, before the replay that follows it (a bot takes up a turn
+it held when its connection went: :class:`~server.loadtest.bots.Bot`). Counted in
+:class:`~server.loadtest.tracking.Stats`: each ``moved`` followed is a move, a drop is a
+disconnect and the rejoin after it a reconnect; none of them is an error.
 """
 
 from __future__ import annotations
@@ -119,6 +121,7 @@ class Client:
         self._rids = itertools.count(1)
         self._pending: dict[int, asyncio.Future[Msg]] = {}
         self._expected: dict[int, frozenset[str]] = {}  # rid -> error codes not counted
+        self._on_answer: dict[int, Callable[[Msg], None]] = {}  # rid -> called as it is read
         self._reader: asyncio.Task[None] | None = None
         self._tasks: set[asyncio.Task[Any]] = set()
         self.dropping = False  # an intended drop (churn, a move or the end): not a disconnect
@@ -165,21 +168,27 @@ class Client:
         await self.ws.send(self.codec.encode(msg, check=False))
 
     async def request(self, msg: Msg, timeout: float = REQUEST_TIMEOUT, *,
-                      expected: frozenset[str] = frozenset()) -> Msg:
+                      expected: frozenset[str] = frozenset(),
+                      on_answer: Callable[[Msg], None] | None = None) -> Msg:
         """Send ``msg`` with a fresh rid and return its answer (``ok``/``error``/``pong``).
         An error answer whose code is in ``expected`` is an outcome the caller handles, not
-        counted as an error (a tournament bot's watch of a table being broken)."""
+        counted as an error (a tournament bot's watch of a table being broken).
+        ``on_answer(answer)`` is called as the answer is read, before any frame after it
+        (the caller resumes only later, maybe after some of them)."""
         rid = next(self._rids)
         future: asyncio.Future[Msg] = asyncio.get_running_loop().create_future()
         self._pending[rid] = future
         if expected:
             self._expected[rid] = expected
+        if on_answer is not None:
+            self._on_answer[rid] = on_answer
         try:
             await self.send({**msg, "rid": rid})
             return await asyncio.wait_for(future, timeout)
         finally:
             self._pending.pop(rid, None)
             self._expected.pop(rid, None)
+            self._on_answer.pop(rid, None)
 
     async def follow(self, msg: Msg, timeout: float = REQUEST_TIMEOUT, *,
                      expected: frozenset[str] = frozenset()) -> Msg:
@@ -220,7 +229,17 @@ class Client:
         """A new connection, before the tables are resumed (a bot's ``hello``)."""
 
     def _lost(self) -> None:
-        """The connection is about to be replaced (a bot forgets its running turn)."""
+        """The connection is about to be replaced (a bot acts on no turn until it resumed)."""
+
+    def _resumed(self, table: str) -> None:
+        """A ``resume`` of ``table`` was answered ``ok`` (called as the answer is read,
+        before the replay or snapshot that follows it)."""
+
+    def _resume_answer(self, table: str) -> Callable[[Msg], None]:
+        def answered(answer: Msg) -> None:
+            if answer.get("type") == "ok":
+                self._resumed(table)
+        return answered
 
     async def _rejoin(self) -> str | None:
         """On a new connection: ``_arrived``, then ``resume`` every table followed. Returns
@@ -229,7 +248,7 @@ class Client:
         await self._arrived()
         moved: str | None = None
         for resume in self._resumes():
-            answer = await self.request(resume)
+            answer = await self.request(resume, on_answer=self._resume_answer(resume["table"]))
             url = moved_url(answer)
             if url is not None:
                 moved = moved or url
@@ -352,6 +371,9 @@ class Client:
                     self._pushed_moved(msg)
                     return
                 self._on_error(msg)
+            hook = self._on_answer.pop(msg.get("rid"), None)  # type: ignore[arg-type]
+            if hook is not None:
+                hook(msg)
             future = self._pending.get(msg.get("rid"))  # type: ignore[arg-type]
             if future is not None and not future.done():
                 future.set_result(msg)

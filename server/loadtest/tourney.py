@@ -117,7 +117,8 @@ class TournamentBot(Bot):
         await self._arrived()
         moved: str | None = None
         for resume in self._resumes():
-            answer = await self.request(resume, expected=TABLE_GONE)
+            answer = await self.request(resume, expected=TABLE_GONE,
+                                        on_answer=self._resume_answer(resume["table"]))
             url = moved_url(answer)
             if url is not None:
                 moved = moved or url

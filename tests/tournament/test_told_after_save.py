@@ -45,6 +45,9 @@ class GatedRoom:
     async def listing(self) -> list[dict[str, Any]]:
         return []
 
+    async def number(self) -> int | None:
+        return None
+
     async def hand_over(self, tid: str, taker: str) -> bool:
         return False
 
