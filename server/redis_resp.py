@@ -129,14 +129,24 @@ def _encode(command: Sequence[Any]) -> bytes:
     return b"".join(parts)
 
 
-def online_replicas(role: Any, before: int) -> int:
-    """How many replicas a primary's ``ROLE`` reply lists (those past their initial sync:
-    the ones ``WAIT`` can count and Sentinel can promote); ``before`` when the reply is not a
-    primary's (an error, or a node demoted meanwhile)."""
-    if isinstance(role, list) and len(role) >= 3 and role[0] in (b"master", "master") \
-            and isinstance(role[2], list):
-        return len(role[2])
-    return before
+ACK_LAG = 2
+"""Seconds since a replica's last acknowledgement (it sends one a second) past which it does
+not count as online: a replica that stopped answering is one Sentinel does not promote, and
+waiting for it would hold every settling write for the whole timeout."""
+
+
+def online_replicas(info: Any, before: int) -> int:
+    """How many replicas a primary's ``INFO replication`` lists as online (past their initial
+    sync, acknowledging within :data:`ACK_LAG` s: the ones ``WAIT`` counts and Sentinel
+    promotes); ``before`` when the reply is not a primary's (an error, a node demoted)."""
+    if not isinstance(info, str) or "role:master" not in info:
+        return before
+    online = 0
+    for line in info.splitlines():
+        if line.startswith("slave") and "state=online" in line:
+            fields = dict(f.split("=", 1) for f in line.split(":", 1)[1].split(",") if "=" in f)
+            online += fields.get("lag", "0").isdigit() and int(fields.get("lag", "0")) <= ACK_LAG
+    return online
 
 
 # --- Redis Cluster ----------------------------------------------------------------------------

@@ -15,10 +15,9 @@ coordinators talk to Redis only through :class:`Redis`:
   Lua script, the way to make a multi-step change atomic.  Scripts are cached by SHA and
   re-sent when Redis has forgotten them (``NOSCRIPT`` after a restart);
 - ``reply, acked = await r.settle(script, keys, args, replicas=N, timeout_ms=T)``: the
-  script, then ``WAIT`` for N replicas or all online (``ROLE``, read with each write), T ms,
+  script, then ``WAIT`` for N replicas or all online (``INFO``, read with each write), T ms,
   on one dedicated connection; ``acked``: replicas that confirmed (0, no ``WAIT``, if N=0);
-- ``await r.publish(channel, text)`` and ``async for msg in r.subscribe(channel)``;
-- ``await r.close()``.
+- ``await r.publish(channel, text)``, ``async for msg in r.subscribe(channel)``, ``r.close()``.
 
 Replies come back as Python values: strings (UTF-8), ints, lists and ``None``.  A lost
 connection raises :class:`RedisUnavailable` for the command in flight; the connection
@@ -67,6 +66,7 @@ from asyncio_redis import exceptions as rexc
 from server.redis_resp import ClusterRouter, RespConnection, RespError, key_slot, online_replicas
 
 _CALL = "return redis.call(unpack(ARGV))"
+_INFO = ("INFO", "replication")  # (read with each settling write: the replicas online)
 
 
 class RedisUnavailable(ConnectionError):
@@ -322,14 +322,14 @@ class Redis:
                     self._settler = await RespConnection.open(
                         host, port, timeout=5.0, password=self.url.password, db=self.url.db)
                 wait = ("WAIT", max(replicas, self._online), timeout_ms)
-                reply, acked, role = await asyncio.wait_for(self._settler.request(
-                    ("EVALSHA", script.sha, len(skeys), *skeys, *sargs), wait, ("ROLE",)),
+                reply, acked, info = await asyncio.wait_for(self._settler.request(
+                    ("EVALSHA", script.sha, len(skeys), *skeys, *sargs), wait, _INFO),
                     timeout_ms / 1000 + 5.0)
                 if isinstance(reply, RespError) and str(reply).startswith("NOSCRIPT"):
-                    reply, acked, role = await asyncio.wait_for(self._settler.request(
-                        ("EVAL", script.code, len(skeys), *skeys, *sargs), wait, ("ROLE",)),
+                    reply, acked, info = await asyncio.wait_for(self._settler.request(
+                        ("EVAL", script.code, len(skeys), *skeys, *sargs), wait, _INFO),
                         timeout_ms / 1000 + 5.0)
-                self._online = online_replicas(role, self._online)
+                self._online = online_replicas(info, self._online)
             except (OSError, TimeoutError, RespError) as exc:
                 self._drop_settler()
                 self._lost(pool)

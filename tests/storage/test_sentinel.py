@@ -9,6 +9,7 @@ replicas, three sentinels, down-after 1 s). The test waits on events (the subscr
 from __future__ import annotations
 
 import asyncio
+import signal
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -17,7 +18,7 @@ import pytest
 
 from server.cli import build_parser, config_from_args
 from server.config import Config
-from server.redis_resp import RespConnection
+from server.redis_resp import ACK_LAG, RespConnection, RespError, online_replicas
 from server.redisio import Redis, RedisScriptError, RedisUnavailable, RedisURL
 from tests.redis_helpers import RedisProcess, SentinelGroup, resp
 
@@ -173,4 +174,42 @@ async def test_a_settling_write_waits_for_every_replica_online(group: SentinelGr
                 assert resp(server.port, "GET", "n") == "2"
     finally:
         monitor.close()
+        await r.close()
+
+
+def test_the_replicas_counted_online_are_those_acknowledging() -> None:
+    """``INFO replication`` of a primary: a replica counts once past its initial sync and
+    while it acknowledges (its ``lag``, seconds since its last ACK, at most ``ACK_LAG``)."""
+    head = "# Replication\r\nrole:master\r\nconnected_slaves:3\r\n"
+    rows = ["slave0:ip=127.0.0.1,port=1,state=online,offset=9,lag=0",
+            "slave1:ip=127.0.0.1,port=2,state=wait_bgsave,offset=0,lag=0",
+            f"slave2:ip=127.0.0.1,port=3,state=online,offset=9,lag={ACK_LAG}",
+            f"slave3:ip=127.0.0.1,port=4,state=online,offset=5,lag={ACK_LAG + 1}"]
+    assert online_replicas(head + "\r\n".join(rows) + "\r\n", 7) == 2
+    assert online_replicas(head.replace("connected_slaves:3", "connected_slaves:0"), 7) == 0
+    assert online_replicas("# Replication\r\nrole:slave\r\nmaster_host:x\r\n", 7) == 7
+    assert online_replicas(RespError("LOADING"), 7) == 7
+
+
+async def test_a_replica_that_stopped_answering_is_not_waited_for(group: SentinelGroup) -> None:
+    """A replica frozen (SIGSTOP: connected, silent) stops counting once its last ACK is
+    more than ``ACK_LAG`` s old: the settling writes after that wait for the one that
+    answers, not each for the whole timeout (Sentinel would not promote the frozen one)."""
+    r = await Redis.connect(group.url)
+    primary = group.master_port()
+    frozen = next(s for s in group.servers if s.port != primary)
+    assert frozen.proc is not None
+    try:
+        add = r.script(ADD)
+        assert (await r.settle(add, ["k", "n"], ["v"], replicas=1, timeout_ms=300))[1] >= 1
+        frozen.proc.send_signal(signal.SIGSTOP)
+        acks = []
+        for _ in range(30):  # each write waits at most 300 ms: ACK_LAG s pass within them
+            acks.append((await r.settle(add, ["k", "n"], ["v"], replicas=1,
+                                        timeout_ms=300))[1])
+            if len(acks) >= 2 and acks[-2:] == [1, 1] and r._online == 1:
+                break
+        assert r._online == 1 and acks[-1] == 1, acks  # the next WAIT asks for one
+    finally:
+        frozen.proc.send_signal(signal.SIGCONT)
         await r.close()
