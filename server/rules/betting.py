@@ -21,8 +21,8 @@ from collections.abc import Callable
 
 from server.rules import errors
 from server.rules.evaluate import lowest_card, rank_showing
-from server.rules.events import Acted, BetReturned, Event, StreetEnded
-from server.rules.options import Options
+from server.rules.events import Event, make_acted, make_returned, make_street_ended
+from server.rules.options import Options, make_options
 from server.rules.phase import StreetPlan
 from server.rules.pots import Pot, build_pots, uncalled
 from server.rules.state import Seats, record_deepcopy, record_repr
@@ -192,14 +192,14 @@ class Betting:
         if back is not None:
             seat, amount = back
             seats.give_back(seat, amount)
-            self.emit(BetReturned(seat, amount, seats.stacks[seat]))
+            self.emit(make_returned(seat, amount, seats.stacks[seat]))
         if self.played:
             self.last_aggressor = self.aggressor
             self.last_first = self.round_first
         self.played = False
         pots = self.pots = build_pots(seats.contrib, seats.live)
-        self.emit(StreetEnded(self.index, seats.pot_total,
-                              tuple([(p.amount, p.eligible) for p in pots])))
+        self.emit(make_street_ended(self.index, seats.pot_total,
+                                    tuple([(p.amount, p.eligible) for p in pots])))
 
     # -------------------------------------------------------------- options
     def options(self, seat: int) -> Options:
@@ -216,8 +216,9 @@ class Betting:
             # STUD-02: it is more than the bring-in, or it is not offered (a bring-in already
             # as large as the full bet, as in no-limit stud with small_bet == bring_in)
             completion = min(self.full_bet, all_in)
-            return Options(seat, bring_in=bring,
-                           complete=completion if completion > bring else None, stack=stack)
+            return make_options(seat, bring_in=bring,
+                                complete=completion if completion > bring else None,
+                                stack=stack)
         to_call = current - own if current > own else 0
         opts_call = (current if current < all_in else all_in) if to_call > 0 else None
         bet = raise_ = complete = None
@@ -228,27 +229,34 @@ class Betting:
                 if s != seat and bets[s] + stacks[s] > current:
                     break
             else:
-                return Options(seat, fold=True, check=to_call == 0, call=opts_call,
-                               stack=stack, to_call=to_call if to_call < stack else stack)
+                return make_options(seat, fold=True, check=to_call == 0, call=opts_call,
+                                    stack=stack, to_call=to_call if to_call < stack else stack)
             if not self.completed:  # stud: only a completion before the full bet
                 complete = min(self.full_bet, all_in)
             elif current == 0:
-                lo, hi = self._bounds(own, stack, 0)
-                lo = max(lo, self.opening)
-                bet = _on_grid(min(lo, all_in), min(max(hi, lo), all_in), all_in, self.chip)
+                bet = self._range(own, stack, 0, self.opening)
             elif not (self.structure in CAPPED and len(seats.live) > 2
                       and self.raises >= self.rules.raise_cap):  # BET-10: capped
-                lo, hi = self._bounds(own, stack, current)
-                raise_ = _on_grid(min(lo, all_in), min(hi, all_in), all_in, self.chip)
-        return Options(seat, fold=True, check=to_call == 0, call=opts_call, bet=bet,
-                       raise_=raise_, complete=complete, stack=stack,
-                       to_call=to_call if to_call < stack else stack)
+                raise_ = self._range(own, stack, current, 0)
+        return make_options(seat, fold=True, check=to_call == 0, call=opts_call, bet=bet,
+                            raise_=raise_, complete=complete, stack=stack,
+                            to_call=to_call if to_call < stack else stack)
 
-    def _bounds(self, own: int, stack: int, current: int) -> tuple[int, int]:
+    def _range(self, own: int, stack: int, current: int, least: int) -> tuple[int, int]:
+        """The ``(min, max)`` "to" amounts of a full bet (``current`` 0, at least ``least``)
+        or raise: :func:`~server.rules.structure.raise_bounds`, capped at the stack
+        (ALLIN-01) and on the chip grid (BET-12, :func:`_on_grid`)."""
         structure = self.structure
         pot = self.seats.pot_total if structure in _POT_STRUCTURES else 0
-        return raise_bounds(structure, self.stakes, big=self.big, current=current,
-                            increment=self.increment, own_bet=own, stack=stack, pot=pot)
+        lo, hi = raise_bounds(structure, self.stakes, big=self.big, current=current,
+                              increment=self.increment, own_bet=own, stack=stack, pot=pot)
+        lo = max(lo, least)
+        hi = max(hi, lo)  # (below only when ``least`` raised it: ``raise_bounds`` has hi >= lo)
+        all_in = own + stack
+        lo = lo if lo < all_in else all_in
+        hi = hi if hi < all_in else all_in
+        chip = self.chip
+        return _on_grid(lo, hi, all_in, chip) if chip > 1 else (lo, hi)
 
     # --------------------------------------------------------------- apply
     def apply(self, seat: int, opts: Options, action: str, amount: int | None, *,
@@ -264,13 +272,16 @@ class Betting:
             seats.fold(seat)
             if not self.wagered and self.variant.is_stud:
                 self.dead.add(seat)  # STUD-06
-            self.emit(Acted(seat, "fold", bets[seat], seats.stacks[seat], timeout=timeout))
+            self.emit(make_acted(seat, "fold", bets[seat], seats.stacks[seat], timeout=timeout))
             return
         if action == "check":
             self.acted_level[seat] = self.full_level
-            self.emit(Acted(seat, "check", bets[seat], seats.stacks[seat], timeout=timeout))
+            self.emit(make_acted(seat, "check", bets[seat], seats.stacks[seat], timeout=timeout))
             return
-        target = exact_target(opts, action) if action in _EXACT else amount
+        if action == "call":  # (the commonest of ``_EXACT``)
+            target = opts.call
+        else:
+            target = exact_target(opts, action) if action in _EXACT else amount
         assert target is not None
         seats.put(seat, target - bets[seat])
         bets[seat] = target
@@ -282,7 +293,7 @@ class Betting:
         else:
             self.acted_level[seat] = self.full_level
         stack = seats.stacks[seat]
-        self.emit(Acted(seat, action, target, stack, all_in=stack == 0, timeout=timeout))
+        self.emit(make_acted(seat, action, target, stack, all_in=stack == 0, timeout=timeout))
 
     def _raised(self, seat: int, action: str, target: int) -> None:
         size = target - self.current
@@ -358,15 +369,13 @@ def validate(opts: Options, action: str, amount: object, own_bet: int, chip: int
 
 
 def _on_grid(lo: int, hi: int, all_in: int, chip: int) -> tuple[int, int]:
-    """BET-12: bounds on the chip grid (the minimum rounded up, the maximum down), except the
-    all-in total, which is always allowed (ALLIN-01)."""
-    if chip > 1:  # (a chip of 1: every amount is on the grid)
-        if lo < all_in and lo % chip:
-            lo = min(all_in, lo + chip - lo % chip)
-        if hi < all_in and hi % chip:
-            hi -= hi % chip
-        hi = max(hi, lo)
-    return lo, hi
+    """BET-12: bounds on the grid of a chip above 1 (the minimum rounded up, the maximum
+    down), except the all-in total, which is always allowed (ALLIN-01)."""
+    if lo < all_in and lo % chip:
+        lo = min(all_in, lo + chip - lo % chip)
+    if hi < all_in and hi % chip:
+        hi -= hi % chip
+    return lo, max(hi, lo)
 
 
 def exact_target(opts: Options, action: str) -> int | None:

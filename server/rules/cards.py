@@ -78,9 +78,8 @@ def check_deck(deck: Sequence[str], card_set: Iterable[str]) -> None:
     Raises :class:`DeckError` otherwise; the caller then voids the hand.
     """
     expected = _card_set(card_set) if type(card_set) is tuple else frozenset(card_set)
-    try:  # the common case: the deck is exactly the set (no duplicates, nothing foreign)
-        if len(deck) == len(expected) and expected.issuperset(deck) and len(set(deck)) == len(
-                expected):
+    try:  # the common case: the deck is exactly the set (as many cards, each of the set)
+        if len(deck) == len(expected) and expected == set(deck):
             return
     except TypeError:  # an unhashable "card": the checks below name it
         pass

@@ -20,7 +20,7 @@ from collections.abc import Callable, Collection
 
 from server.rules import errors
 from server.rules.cards import seeded_shuffle
-from server.rules.events import BoardDealt, Burned, Dealt, Event, Reshuffled
+from server.rules.events import Event, Reshuffled, make_board, make_burned, make_dealt
 from server.rules.phase import StreetPlan
 from server.rules.state import Seats, flat_fields, record_deepcopy, record_repr
 from server.rules.variant import UP, Variant
@@ -66,7 +66,7 @@ class Dealing:
             return  # nothing left to burn: the cards that are left all go to players
         card, at = self.take()
         self.burns.append(card)
-        self.emit(Burned(card, at))
+        self.emit(make_burned(card, at))
 
     def reshuffle(self, cards: list[str]) -> None:
         """Shuffle ``cards`` (burns, discards) onto the end of the stock."""
@@ -96,7 +96,7 @@ class Dealing:
             self.pos = end
             board = self.board
             board.extend(cards)
-            self.emit(BoardDealt(cards, tuple(board), positions))
+            self.emit(make_board(cards, tuple(board), positions))
 
     def _deal_own(self, steps: tuple[tuple[str, int], ...], dead: Collection[int]) -> None:
         folded = self.seats.folded
@@ -133,8 +133,8 @@ class Dealing:
             if not is_dead:
                 own[s].extend(c for c, _, _ in cards)
                 up[s].extend(u for _, _, u in cards)
-            self.emit(Dealt(s, tuple(c for c, _, _ in cards), tuple(u for _, _, u in cards),
-                            tuple(a for _, a, _ in cards), dead=is_dead))
+            self.emit(make_dealt(s, tuple(c for c, _, _ in cards), tuple(u for _, _, u in cards),
+                                 tuple(a for _, a, _ in cards), dead=is_dead))
 
     def _deal_own_direct(self, seats: list[int], passes: list[str], need: int) -> None:
         """``_deal_own`` when the stock holds all ``need`` cards: the same cards and events."""
@@ -151,7 +151,7 @@ class Dealing:
             if not dead:
                 own[s].extend(cards)
                 up[s].extend(ups)
-            emit(Dealt(s, cards, ups, tuple(range(base + i, base + need, n)), dead=dead))
+            emit(make_dealt(s, cards, ups, tuple(range(base + i, base + need, n)), dead=dead))
         self.pos = base + need
 
     def _community_card(self) -> None:
@@ -162,7 +162,7 @@ class Dealing:
         c, at = self.take()
         self.community.append(c)
         self.board.append(c)
-        self.emit(BoardDealt((c,), tuple(self.board), (at,)))
+        self.emit(make_board((c,), tuple(self.board), (at,)))
 
     # ------------------------------------------------------------ the draw
     def replace(self, seat: int, discard: tuple[str, ...]) -> tuple[list[str], list[int]]:
@@ -198,7 +198,7 @@ class Dealing:
             for _, n in street.street.deal:
                 got = [self.take() for _ in range(n)]
                 board2.extend(c for c, _ in got)
-                self.emit(BoardDealt(tuple(c for c, _ in got), tuple(board2),
+                self.emit(make_board(tuple(c for c, _ in got), tuple(board2),
                                      tuple(p for _, p in got), run=1))
         return board2
 

@@ -21,7 +21,7 @@ is the category's place under the rules (flush and full house swap when
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import combinations, combinations_with_replacement
 
@@ -30,7 +30,7 @@ from server.rules.cards import RANK_NAMES, RANK_PLURALS, RANK_VALUE, SUIT_VALUE,
 __all__ = [
     "HIGH_CARD", "PAIR", "TWO_PAIR", "TRIPS", "STRAIGHT", "FLUSH", "FULL_HOUSE", "QUADS",
     "STRAIGHT_FLUSH", "HandRules", "STANDARD", "HandValue", "evaluate", "hand_category_name",
-    "rank_showing", "lowest_card", "encode", "value_of", "name_against",
+    "rank_showing", "lowest_card", "encode", "value_of", "name_against", "evaluate_each",
 ]
 
 HIGH_CARD = 0
@@ -265,19 +265,18 @@ class HandValue(int):
 
     @property
     def category(self) -> int:
-        return int(self) & 15
+        return self & 15  # (an int operator on the subclass gives a plain int)
 
     @property
     def ranks(self) -> tuple[int, ...]:
         """The ranks of the five cards used, best first (2..14; a wheel ends with 14)."""
-        v = int(self)
-        return (v >> 20 & 15, v >> 16 & 15, v >> 12 & 15, v >> 8 & 15, v >> 4 & 15)
+        return (self >> 20 & 15, self >> 16 & 15, self >> 12 & 15, self >> 8 & 15, self >> 4 & 15)
 
     @property
     def cards(self) -> tuple[str, ...]:
         cached: tuple[str, ...] | None = self.__dict__.get("_cards")
         if cached is None:
-            cached = self.__dict__["_cards"] = _cards_for(self.category, self.ranks, self._src)
+            cached = self.__dict__["_cards"] = _cards_for(self, self._src)
         return cached
 
     @property
@@ -286,25 +285,25 @@ class HandValue(int):
 
     @property
     def name(self) -> str:
-        cat = self.category
-        r = self.ranks
+        cat = self & 15
+        top = self >> 20 & 15  # the first of the five ranks
         if cat == STRAIGHT_FLUSH:
-            return "royal flush" if r[0] == 14 else f"straight flush, {RANK_NAMES[r[0]]} high"
+            return "royal flush" if top == 14 else f"straight flush, {RANK_NAMES[top]} high"
         if cat == QUADS:
-            return f"four of a kind, {RANK_PLURALS[r[0]]}"
-        if cat == FULL_HOUSE:
-            return f"full house, {RANK_PLURALS[r[0]]} full of {RANK_PLURALS[r[3]]}"
+            return f"four of a kind, {RANK_PLURALS[top]}"
+        if cat == FULL_HOUSE:  # the pair is the fourth rank
+            return f"full house, {RANK_PLURALS[top]} full of {RANK_PLURALS[self >> 8 & 15]}"
         if cat == FLUSH:
-            return f"flush, {RANK_NAMES[r[0]]} high"
+            return f"flush, {RANK_NAMES[top]} high"
         if cat == STRAIGHT:
-            return f"straight, {RANK_NAMES[r[0]]} high"
+            return f"straight, {RANK_NAMES[top]} high"
         if cat == TRIPS:
-            return f"three of a kind, {RANK_PLURALS[r[0]]}"
-        if cat == TWO_PAIR:
-            return f"two pair, {RANK_PLURALS[r[0]]} and {RANK_PLURALS[r[2]]}"
+            return f"three of a kind, {RANK_PLURALS[top]}"
+        if cat == TWO_PAIR:  # the second pair is the third rank
+            return f"two pair, {RANK_PLURALS[top]} and {RANK_PLURALS[self >> 12 & 15]}"
         if cat == PAIR:
-            return f"pair of {RANK_PLURALS[r[0]]}"
-        return f"high card, {RANK_NAMES[r[0]]}"
+            return f"pair of {RANK_PLURALS[top]}"
+        return f"high card, {RANK_NAMES[top]}"
 
     def __repr__(self) -> str:
         return f"HandValue({int(self)}, {self.name!r}, {self.cards!r})"
@@ -325,27 +324,29 @@ def name_against(value: HandValue, rivals: Iterable[HandValue]) -> str:
     "two pair, aces and kings, queen kicker", "flush, ace-king high", "high card, ace-king"):
     the kicker named is the first rank that differs from the closest such rival (a high
     card or a flush reads its ranks down to it). Otherwise (no rival that close, or only
-    exact ties) its plain :attr:`HandValue.name`."""
-    cat = value.category
+    exact ties) its plain :attr:`HandValue.name`.
+
+    The ranks are compared in place in the values' bits (r1..r5, four bits each, from bit 20
+    down to bit 4): the first rank two values differ in is the highest bit of their xor."""
+    cat = value & 15
     places = _KICKERS.get(cat)
     if places is None:
         return value.name
-    mine = value.ranks
-    main = mine[:places[0]]
-    upto = -1
+    main = 20 - 4 * places[0]  # the xor's bits below ``main`` hold the kickers
+    first = -1  # the index (0..4) of the kicker named
     for rival in rivals:
-        if int(rival) & 15 != cat or rival == value:  # another category, or an exact tie
+        if rival & 15 != cat:  # another category
             continue
-        theirs = rival.ranks
-        if theirs[:places[0]] != main or theirs == mine:
-            continue
-        upto = max(upto, next(i for i, p in enumerate(places) if theirs[p] != mine[p]))
-    if upto < 0:
+        differ = (value ^ rival) >> 4 & 0xFFFFF  # the five ranks' bits that differ
+        if differ and not differ >> main:  # the same main ranks, another kicker
+            first = max(first, (20 - differ.bit_length()) // 4)
+    if first < 0:
         return value.name
+    mine = value.ranks
     if cat in (HIGH_CARD, FLUSH):
-        high = "-".join(RANK_NAMES[r] for r in mine[:places[upto] + 1])
+        high = "-".join(RANK_NAMES[r] for r in mine[:first + 1])
         return f"flush, {high} high" if cat == FLUSH else f"high card, {high}"
-    return f"{value.name}, {RANK_NAMES[mine[places[upto]]]} kicker"
+    return f"{value.name}, {RANK_NAMES[mine[first]]} kicker"
 
 
 def _rebuild(value: int, src: tuple[str, ...]) -> HandValue:
@@ -354,26 +355,36 @@ def _rebuild(value: int, src: tuple[str, ...]) -> HandValue:
     return hv
 
 
-_CARD_KEYS = {c: card_key(c) for c in _CARD_CODES}
-_CARD_RANKS = {c: RANK_VALUE[c[0]] for c in _CARD_CODES}
+# the presence field of each card's code (see "card encoding"; bit 13 * suit + rank - 2), the
+# card of each of its bits, and each rank's four bits
+_CARD_BITS = {c: code >> _PRESENCE_SHIFT & _M52 for c, code in _CARD_CODES.items()}
+_BIT_CARD = {bits.bit_length() - 1: c for c, bits in _CARD_BITS.items()}
+_RANK_BITS = [0, 0] + [sum(1 << (13 * s + rv - 2) for s in range(4)) for rv in range(2, 15)]
+_RANK_SHIFTS = (20, 16, 12, 8, 4)  # r1..r5 in a value
+_SUIT_FIELDS = (39, 26, 13, 0)  # each suit's 13 bits, spades first
 
 
-def _cards_for(category: int, ranks: Sequence[int], src: Sequence[str]) -> tuple[str, ...]:
-    pool = sorted(src, key=_CARD_KEYS.__getitem__, reverse=True)
-    rank_of = _CARD_RANKS
+def _cards_for(value: int, src: Sequence[str]) -> tuple[str, ...]:
+    """The cards of ``src`` that make ``value``'s five ranks: for each rank the highest card
+    (by suit) of that rank not taken yet; for a flush, within the first suit (spades first)
+    holding five or more cards of ``src`` including all five ranks.  Read off the presence
+    bits of ``src`` (a card's bit is higher the higher its suit)."""
+    code = sum(map(_CARD_BITS.__getitem__, src))
+    category = value & 15
     if category in (FLUSH, STRAIGHT_FLUSH):
-        need = set(ranks)
-        for suit in "shdc":
-            suited = [c for c in pool if c[1] == suit]
-            if len(suited) >= 5 and need <= {rank_of[c] for c in suited}:
-                pool = suited
+        need = 0
+        for shift in _RANK_SHIFTS:
+            need |= 1 << ((value >> shift & 15) - 2)
+        for field in _SUIT_FIELDS:
+            suited = code >> field & 0x1FFF
+            if suited.bit_count() >= 5 and not need & ~suited:
+                code = suited << field  # only that suit's cards
                 break
     out: list[str] = []
-    for r in ranks:
-        for c in pool:
-            if rank_of[c] == r and c not in out:
-                out.append(c)
-                break
+    for shift in _RANK_SHIFTS:  # (``src`` holds every rank of its own value)
+        bit = (code & _RANK_BITS[value >> shift & 15]).bit_length() - 1  # its highest suit
+        out.append(_BIT_CARD[bit])
+        code ^= 1 << bit  # taken
     return tuple(out)
 
 
@@ -442,6 +453,35 @@ def evaluate(
         code = sum(map(t.code_of, allc))
     except (KeyError, TypeError):
         raise _bad_cards(allc, t) from None
+    return _valued(code, allc, t)
+
+
+def evaluate_each(hands: Mapping[int, Sequence[str]], seats: Iterable[int],
+                  board: Sequence[str] = (), *,
+                  rules: HandRules = STANDARD) -> dict[int, HandValue]:
+    """``{seat: evaluate(hands[seat], board, rules=rules)}`` for each of ``seats`` (the same
+    values, the same errors), the board's cards encoded once for all of them."""
+    t = _STANDARD_TABLES if rules is STANDARD else _tables(rules)
+    board = tuple(board)
+    code_of = t.code_of
+    try:
+        shared = sum(map(code_of, board))
+    except (KeyError, TypeError):  # a bad board card: evaluate names it (or the seat's)
+        return {s: evaluate(hands[s], board, rules=rules) for s in seats}
+    out: dict[int, HandValue] = {}
+    for s in seats:
+        own = tuple(hands[s])
+        allc = own + board
+        try:
+            code = shared + sum(map(code_of, own))
+        except (KeyError, TypeError):
+            raise _bad_cards(allc, t) from None
+        out[s] = _valued(code, allc, t)
+    return out
+
+
+def _valued(code: int, allc: tuple[str, ...], t: _Tables) -> HandValue:
+    """The value of the cards ``allc`` whose codes sum to ``code`` (5+ distinct cards)."""
     n = len(allc)
     if n < 5 or ((code >> _PRESENCE_SHIFT) & _M52).bit_count() != n:
         if n < 5:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from server.rules.frozen import quick_init
+from server.rules.frozen import maker, quick_init
 
 
 @dataclass(frozen=True, slots=True)
@@ -183,3 +183,18 @@ Event = (
 for _cls in (HandStarted, Posted, Dealt, Burned, Reshuffled, BoardDealt, TurnStarted, Acted, Drew,
              BetReturned, StreetEnded, Showdown, Mucked, PotAwarded, RakeTaken, HandEnded):
     quick_init(_cls)  # speed only: the same frozen events, built faster
+
+# the same events, built faster (:func:`~server.rules.frozen.maker`): those of every hand
+make_started = maker(HandStarted)
+make_posted = maker(Posted)
+make_dealt = maker(Dealt)
+make_burned = maker(Burned)
+make_board = maker(BoardDealt)
+make_turn = maker(TurnStarted)
+make_acted = maker(Acted)
+make_returned = maker(BetReturned)
+make_street_ended = maker(StreetEnded)
+make_showdown = maker(Showdown)
+make_mucked = maker(Mucked)
+make_awarded = maker(PotAwarded)
+make_ended = maker(HandEnded)

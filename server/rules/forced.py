@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 
 from server.rules.betting import Betting
-from server.rules.events import Acted, Event, Posted
+from server.rules.events import Acted, Event, make_posted
 from server.rules.options import Options
 from server.rules.state import Seats, record_deepcopy, record_repr
 from server.rules.variant import TableRules, Variant
@@ -57,7 +57,7 @@ class Forced:
         if st.ante:  # BLIND-05: antes before any card, dead money
             for s in seats.order:
                 paid = seats.put(s, st.ante)
-                emit(Posted(s, "ante", paid, seats.stacks[s]))
+                emit(make_posted(s, "ante", paid, seats.stacks[s]))
         if self.variant.is_stud or not st.blinds:
             return
         order = list(seats.order)
@@ -76,13 +76,14 @@ class Forced:
             paid = seats.put(seat, blind)
             bets[seat] += paid
             self.blind_seats.append(seat)
-            emit(Posted(seat, "blind", paid, seats.stacks[seat]))
+            emit(make_posted(seat, "blind", paid, seats.stacks[seat]))
         last_blind = st.blinds[-1]
-        for seat in seats.order:  # GEN-05: a late entrant posts a big blind to play at once
-            if seat in self.entry_posts and seat not in self.blind_seats:
-                paid = seats.put(seat, last_blind)
-                bets[seat] += paid
-                emit(Posted(seat, "blind", paid, seats.stacks[seat]))
+        if self.entry_posts:  # GEN-05: a late entrant posts a big blind to play at once
+            for seat in seats.order:
+                if seat in self.entry_posts and seat not in self.blind_seats:
+                    paid = seats.put(seat, last_blind)
+                    bets[seat] += paid
+                    emit(make_posted(seat, "blind", paid, seats.stacks[seat]))
         # BET-03: in the first round calling means matching the last blind (or over blind)
         betting.set_first_level(last_blind)
         entitled = self._entitled(last_blind)
@@ -111,7 +112,7 @@ class Forced:
         seats.bets[seat] += amount
         self.over_blind_seat = seat
         kind = "straddle" if self.rules.straddle else "over_blind"  # STRAD-01 / BLIND-04
-        self.emit(Posted(seat, kind, amount, seats.stacks[seat]))
+        self.emit(make_posted(seat, kind, amount, seats.stacks[seat]))
         betting.set_first_level(amount)
 
     def options(self, seat: int) -> Options:

@@ -40,7 +40,7 @@ from server.rules.betting import Betting, validate
 from server.rules.cards import DeckError, check_deck
 from server.rules.dealing import Dealing
 from server.rules.drawing import DrawRound
-from server.rules.events import Event, HandEnded, HandStarted, Showdown, TurnStarted
+from server.rules.events import Event, Showdown, make_ended, make_started, make_turn
 from server.rules.forced import Forced
 from server.rules.options import Options
 from server.rules.phase import Phase, StreetPlan, plan
@@ -271,16 +271,16 @@ class Hand:
         except DeckError as exc:
             self.phase = Phase.OVER
             self.voided = True
-            emit(HandStarted(self.hand_id, self.button, tuple(seats.order), dict(seats.initial)))
-            emit(HandEnded(self.hand_id, dict(seats.initial), voided=True,
-                           reason=f"{exc.reason}: {exc}"))
+            emit(make_started(self.hand_id, self.button, tuple(seats.order), dict(seats.initial)))
+            emit(make_ended(self.hand_id, dict(seats.initial), voided=True,
+                            reason=f"{exc.reason}: {exc}"))
             return self._drain()
-        emit(HandStarted(self.hand_id, self.button, tuple(seats.order), dict(seats.initial)))
+        emit(make_started(self.hand_id, self.button, tuple(seats.order), dict(seats.initial)))
         self.forced.post(self.betting)
         asked = self.forced.over_blind_ask
         if asked is not None:  # BLIND-04: ask before the deal
             self._enter(Phase.OVER_BLIND, self.forced)
-            emit(TurnStarted(asked, 0))
+            emit(make_turn(asked, 0))
             return self._drain()
         self._deal(self.plans[0])
         self._advance()
@@ -290,8 +290,7 @@ class Hand:
         """The legal options of ``seat`` now, or None when it is not that seat's turn."""
         if self.phase is _OVER or seat != self._turn.to_act:
             return None
-        opts = self._opts_cache
-        return opts if opts is not None and opts.seat == seat else self._current_options(seat)
+        return self._current_options(seat)
 
     def deciding(self) -> tuple[int, ...]:
         """The seat with a decision now (the engine protocol: one at a time here)."""
@@ -356,7 +355,11 @@ class Hand:
             self.drawing.validate(opts, discard)
         elif amount is not None or action not in _NO_AMOUNT:
             validate(opts, action, amount, self.seats.bets[seat], self.stakes.chip)
-        self._apply(seat, opts, action, amount, discard, timeout=False)
+        if phase is _BETTING:  # ``_apply``'s commonest case, called directly
+            self._opts_cache = None
+            self.betting.apply(seat, opts, action, amount, timeout=False)
+        else:
+            self._apply(seat, opts, action, amount, discard, timeout=False)
         self._advance()
         events = self._events
         out = events[:]
@@ -393,8 +396,8 @@ class Hand:
         self.seats.restore()
         self._enter(Phase.OVER, _NOBODY)
         self.voided = True
-        self._events.append(HandEnded(self.hand_id, dict(self.seats.stacks), voided=True,
-                                      reason=reason))
+        self._events.append(make_ended(self.hand_id, dict(self.seats.stacks), voided=True,
+                                       reason=reason))
         return self._drain()
 
     def reveal_mucked(self, seats: Iterable[int] | None = None) -> list[Showdown]:
@@ -436,21 +439,23 @@ class Hand:
 
     def _apply(self, seat: int, opts: Options, action: str, amount: int | None,
                discard: tuple[str, ...], *, timeout: bool) -> None:
-        """One validated action, by the phase that owns it."""
+        """One validated action, by the phase that owns it (each phase offers only its own
+        actions: see the phases' ``options``)."""
         self._opts_cache = None
-        if action == "draw":
+        phase = self.phase
+        if phase is _BETTING:
+            self.betting.apply(seat, opts, action, amount, timeout=timeout)
+        elif phase is _DRAW:
             self.drawing.apply(seat, discard)
-        elif action == "over_blind" or action == "decline":
+        elif phase is Phase.OVER_BLIND:  # over_blind or decline
             self.forced.answer(seat, action == "over_blind", self.betting, timeout=timeout)
             self._deal(self.plans[0])
-        elif action == "run_twice" or action == "run_once":
+        elif phase is _RUNOUT:  # run_twice or run_once
             self._events.append(self.runout.answer(seat, action == "run_twice",
                                                    self.seats.stacks[seat], timeout=timeout))
-        elif action == "show" or action == "muck":
+        else:  # SHOW: show or muck
             self.result.answer_show(seat, action == "show", timeout=timeout)
             self._finish()
-        else:
-            self.betting.apply(seat, opts, action, amount, timeout=timeout)
 
     def _deal(self, street: StreetPlan) -> None:
         """The street's cards, then its draw or its betting round."""
@@ -496,19 +501,19 @@ class Hand:
             if phase is _RUNOUT:  # RIT-02: the next player still in is asked
                 asked = self.runout.to_act
                 if asked is not None:
-                    emit(TurnStarted(asked, street.index))
+                    emit(make_turn(asked, street.index))
                     return
                 self._deal(self.plans[street.index + 1])  # every answer is in: deal on
                 continue
             if phase is _DRAW:
                 if self.drawing.pending:
-                    emit(TurnStarted(self.drawing.next_turn(), street.index))
+                    emit(make_turn(self.drawing.next_turn(), street.index))
                     return
                 self._bet()  # the draw is done: its betting round follows (DRAW-03)
                 continue
             seat = self.betting.turn()
             if seat is not None:
-                emit(TurnStarted(seat, street.index))
+                emit(make_turn(seat, street.index))
                 return
             self.betting.close()
             if street.last:

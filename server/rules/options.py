@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from server.rules.frozen import quick_init
+from server.rules.frozen import maker, quick_init
 from server.rules.vocabulary import Action
 
 # the members of `Action` under the names the engine has always used
@@ -144,3 +144,4 @@ class Options:
 
 
 quick_init(Options)  # speed only: the same frozen options, built faster (issue 25)
+make_options = maker(Options)  # the same again, faster still: a turn's options (frozen.maker)

@@ -20,6 +20,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from server.rules.cards import card_key
+from server.rules.frozen import maker, quick_init
 
 
 @dataclass(frozen=True, slots=True)
@@ -28,6 +29,10 @@ class Pot:
 
     amount: int
     eligible: tuple[int, ...]
+
+
+quick_init(Pot)  # speed only: the same frozen pots, built faster
+_pot = maker(Pot)  # the same again, faster still (frozen.maker)
 
 
 def uncalled(contributions: Mapping[int, int]) -> tuple[int, int] | None:
@@ -62,19 +67,13 @@ def build_pots(contributions: Mapping[int, int], live: Iterable[int]) -> list[Po
     """
     live_set = live if type(live) is set or type(live) is frozenset else set(live)
     get = contributions.get
-    levels = sorted({c for s in live_set if (c := get(s, 0)) > 0})
     values = contributions.values()
-    if len(levels) == 1:  # the common case, one pot: the same result, one pass each
-        level = levels[0]
-        amount = leftover = 0
-        for c in values:
-            if c > level:
-                amount += level
-                leftover += c - level
-            else:
-                amount += c
-        eligible = tuple(sorted([s for s in live_set if get(s, 0) >= level]))
-        return [Pot(amount + leftover, eligible)]
+    if live_set:  # the common case: the seats still in put in the same, so one pot, all chips
+        mine = [get(s, 0) for s in live_set]
+        level = mine[0]
+        if level > 0 and min(mine) == level == max(mine):
+            return [_pot(sum(values), tuple(sorted(live_set)))]
+    levels = sorted({c for s in live_set if (c := get(s, 0)) > 0})
     pots: list[Pot] = []
     previous = 0
     for level in levels:
@@ -82,7 +81,7 @@ def build_pots(contributions: Mapping[int, int], live: Iterable[int]) -> list[Po
         eligible = tuple(sorted(s for s in live_set if get(s, 0) >= level))
         # each level is a live seat's total, so each has chips in it and fewer seats eligible
         # than the one below: no pot is empty and no two pots have the same seats
-        pots.append(Pot(amount, eligible))
+        pots.append(_pot(amount, eligible))
         previous = level
     leftover = sum(c - previous for c in values if c > previous)
     if leftover:

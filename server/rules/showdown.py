@@ -34,17 +34,18 @@ from server.rules.evaluate import HandValue, name_against
 from server.rules.events import (
     Acted,
     Event,
-    HandEnded,
-    Mucked,
-    PotAwarded,
     RakeTaken,
     Showdown,
     TurnStarted,
+    make_awarded,
+    make_ended,
+    make_mucked,
+    make_showdown,
 )
 from server.rules.options import Options
 from server.rules.pots import Pot, split_pot
 from server.rules.state import Seats, record_deepcopy, record_repr
-from server.rules.variant import TableRules, Variant, hand_value
+from server.rules.variant import TableRules, Variant, hand_values
 
 
 class Result:
@@ -88,7 +89,7 @@ class Result:
         winner = seats.live[0]
         for i, pot in enumerate(self.raked(pots)):
             seats.award(winner, pot.amount)
-            self.emit(PotAwarded(i, pot.amount, {winner: pot.amount}, None))
+            self.emit(make_awarded(i, pot.amount, {winner: pot.amount}, None))
         if self.rules.show_uncontested:  # SHOWWIN-01 (house rule): the winner may show
             self.show_ask = winner
             self.emit(TurnStarted(winner, street))
@@ -107,7 +108,7 @@ class Result:
                         timeout=timeout))
         if show:
             self.shown.append(seat)
-            self.emit(Showdown(seat, tuple(self.seats.own[seat]), "", ()))
+            self.emit(make_showdown(seat, tuple(self.seats.own[seat]), "", ()))
 
     def show_order(self, last_aggressor: int | None, last_first: int | None) -> list[int]:
         """SHOW-01: the order the hands still in are shown in."""
@@ -131,7 +132,7 @@ class Result:
         seats = self.seats
         live = seats.live
         variant, rules, own = self.variant, self.rules, seats.own
-        values = self.values = {s: hand_value(variant, rules, own[s], board) for s in live}
+        values = self.values = hand_values(variant, rules, own, live, board)
         best: dict[int, HandValue] = {}  # pot index -> best hand shown in it
         shown = self.shown
         for s in order:
@@ -146,12 +147,13 @@ class Result:
             else:
                 self.mucked.append(s)
         emit = self.emit
+        rivals = [values[s] for s in shown]
         for s in order:  # SHOW-04: each shown hand named against the others shown
             if s in shown:
                 value = values[s]
-                emit(Showdown(s, tuple(own[s]), self.named(value, shown), tuple(value.cards)))
+                emit(make_showdown(s, tuple(own[s]), name_against(value, rivals), value.cards))
             else:
-                emit(Mucked(s))
+                emit(make_mucked(s))
         chip = rules.stakes.chip
         for i, pot in enumerate(self.raked(pots)):
             contenders = [s for s in pot.eligible if s in shown]
@@ -160,7 +162,7 @@ class Result:
             shares, odd = split_pot(pot.amount, winners, chip=chip, hole_cards=seats.hole_cards)
             for s, amount in shares.items():
                 seats.award(s, amount)
-            emit(PotAwarded(i, pot.amount, shares, odd, self.named(top, contenders)))
+            emit(make_awarded(i, pot.amount, shares, odd, self.named(top, contenders)))
 
     def show_all(self, values: dict[int, HandValue], order: list[int]) -> None:
         """RIT-03: every hand still in is shown (in ``order``), each named against all of
@@ -170,8 +172,8 @@ class Result:
         for s in order:
             self.shown.append(s)
             v = values[s]
-            self.emit(Showdown(s, tuple(own[s]), name_against(v, values.values()),
-                               tuple(v.cards)))
+            self.emit(make_showdown(s, tuple(own[s]), name_against(v, values.values()),
+                                    tuple(v.cards)))
 
     def named(self, value: HandValue, seats: Iterable[int]) -> str:
         """SHOW-04: ``value``'s name, with its kicker where it decides against the hands of
@@ -196,8 +198,8 @@ class Result:
 
     def finish(self) -> None:
         """The hand's last event."""
-        self.emit(HandEnded(self.hand_id, dict(self.seats.stacks), shown=tuple(self.shown),
-                            rake=self.rake))
+        self.emit(make_ended(self.hand_id, dict(self.seats.stacks), shown=tuple(self.shown),
+                             rake=self.rake))
 
     def reveal_mucked(self, seats: Iterable[int] | None = None) -> list[Showdown]:
         """SHOW-02: show the hands given up unseen in the final showdown (once each); only

@@ -85,9 +85,10 @@ class Seats:
         self.live: list[int] = list(order)  # seats not folded, in dealing order
         self.own: dict[int, list[str]] = {s: [] for s in order}
         self.up: dict[int, list[bool]] = {s: [] for s in order}
-        # ``next_seat``'s clockwise orders, the seat itself last
+        # ``next_seat``'s clockwise orders, the seat itself last (slices of the order twice)
+        ring, n = (*order, *order), len(order)
         self._after: dict[int, tuple[int, ...]] = {
-            s: (*order[i + 1:], *order[:i + 1]) for i, s in enumerate(order)}
+            s: ring[i + 1:i + 1 + n] for i, s in enumerate(order)}
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Seats:
         """A copy (``copy.deepcopy``): every container holds numbers, cards or flat lists."""

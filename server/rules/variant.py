@@ -8,10 +8,11 @@ table settings (structure, stakes and the docs/rules.md "D" settings).
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from server.rules.cards import make_deck
-from server.rules.evaluate import STANDARD, HandRules, HandValue, evaluate
+from server.rules.evaluate import STANDARD, HandRules, HandValue, evaluate, evaluate_each
 from server.rules.structure import Stakes
 from server.rules.vocabulary import DealKind, Opener
 
@@ -121,3 +122,13 @@ def hand_value(variant: Variant, rules: TableRules, own: tuple[str, ...] | list[
     """A player's hand value under the variant (HOLD-03, MAN-03, MAN3-03, DRAW-04, STUD-07)."""
     hr = rules.hand_rules or variant.hand_rules
     return evaluate(tuple(own), tuple(board), rules=hr, use_exactly=variant.use_exactly)
+
+
+def hand_values(variant: Variant, rules: TableRules, own: Mapping[int, Sequence[str]],
+                seats: Iterable[int], board: Sequence[str]) -> dict[int, HandValue]:
+    """:func:`hand_value` of each of ``seats`` (``own[seat]`` its cards), the same board."""
+    hr = rules.hand_rules or variant.hand_rules
+    if variant.use_exactly is not None:
+        return {s: evaluate(tuple(own[s]), tuple(board), rules=hr,
+                            use_exactly=variant.use_exactly) for s in seats}
+    return evaluate_each(own, seats, board, rules=hr)
