@@ -152,11 +152,18 @@ class SentinelGroup:
                 f"sentinel failover-timeout {self.service} {self.failover_timeout_ms}\n"
                 f"sentinel parallel-syncs {self.service} 1\n")
             self.sentinel_procs.append(subprocess.Popen(
-                [redis_binary(), str(conf), "--sentinel", "--loglevel", "warning"],
+                [redis_binary(), str(conf), "--sentinel", "--loglevel", "notice",
+                 "--logfile", str(self.workdir / f"sentinel{i}.log")],
                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
         want = (len(self.servers) - 1, len(self.sentinel_ports) - 1)
         self._poll(lambda: all(self._sentinel_view(p) == want for p in self.sentinel_ports),
                    timeout, "sentinels did not discover each other and the replicas")
+
+    def sentinel_logs(self) -> str:
+        """What the sentinels logged (their view of every failover: for a failing test)."""
+        return "".join(f"--- sentinel{i}\n" + (self.workdir / f"sentinel{i}.log").read_text(
+            errors="replace") for i in range(len(self.sentinel_ports))
+            if (self.workdir / f"sentinel{i}.log").exists())
 
     def primary_port(self) -> int:
         """The primary's port as the first answering sentinel tells it."""

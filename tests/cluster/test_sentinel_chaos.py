@@ -391,6 +391,7 @@ async def test_the_room_survives_five_kills_of_its_redis_primary(
         now = stats.clock()
         for t, state in roles.changes:
             print(f"roles at {t - now:.2f} s: {state}")
+        print(group.sentinel_logs())
         print(f"errors={dict(stats.errors)} moves={stats.moves} hands (table, started, "
               "ended, seconds since the last start and end): "
               f"{[(t.table_id, len(t.started), len(t.ended), now - max(t.started.values(), default=0), now - max(t.ended.values(), default=0)) for t in tracks]}")  # noqa: E501
