@@ -89,8 +89,10 @@ class Betting:
         """Open ``street``'s betting round, or skip it (ALLIN-04).  ``forced_last``: the
         seat the first round's action starts after (the over blind, else the last blind)."""
         self.index = street.index
-        big = self.big = street.street.big
-        self.opening = self.stakes.opening_bet(big=big)
+        big = street.street.big
+        if big != self.big:  # (``opening`` follows ``big``: recomputed only when it changes)
+            self.big = big
+            self.opening = self.stakes.opening_bet(big=big)
         if street.index > 0:
             self.seats.new_round()
             self.current = 0
@@ -250,8 +252,8 @@ class Betting:
         pot = self.seats.pot_total if structure in _POT_STRUCTURES else 0
         lo, hi = raise_bounds(structure, self.stakes, big=self.big, current=current,
                               increment=self.increment, own_bet=own, stack=stack, pot=pot)
-        lo = max(lo, least)
-        hi = max(hi, lo)  # (below only when ``least`` raised it: ``raise_bounds`` has hi >= lo)
+        lo = lo if lo > least else least  # (max, without the call)
+        hi = hi if hi > lo else lo  # (below only when ``least`` raised lo: raise_bounds' hi >= lo)
         all_in = own + stack
         lo = lo if lo < all_in else all_in
         hi = hi if hi < all_in else all_in

@@ -62,9 +62,12 @@ class Dealing:
         return self.stock[pos], pos
 
     def burn(self) -> None:
-        if self.left() == 0:
+        at = self.pos
+        stock = self.stock
+        if at == len(stock):
             return  # nothing left to burn: the cards that are left all go to players
-        card, at = self.take()
+        card = stock[at]  # (``take``, inline)
+        self.pos = at + 1
         self.burns.append(card)
         self.emit(make_burned(card, at))
 
@@ -151,7 +154,7 @@ class Dealing:
             if not dead:
                 own[s].extend(cards)
                 up[s].extend(ups)
-            emit(make_dealt(s, cards, ups, tuple(range(base + i, base + need, n)), dead=dead))
+            emit(make_dealt(s, cards, ups, tuple(range(base + i, base + need, n)), dead))
         self.pos = base + need
 
     def _community_card(self) -> None:

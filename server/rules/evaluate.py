@@ -333,15 +333,16 @@ def name_against(value: HandValue, rivals: Iterable[HandValue]) -> str:
     if places is None:
         return value.name
     main = 20 - 4 * places[0]  # the xor's bits below ``main`` hold the kickers
-    first = -1  # the index (0..4) of the kicker named
+    closest = 0  # the smallest such xor: the closest rival's, whose first difference is lowest
     for rival in rivals:
         if rival & 15 != cat:  # another category
             continue
         differ = (value ^ rival) >> 4 & 0xFFFFF  # the five ranks' bits that differ
-        if differ and not differ >> main:  # the same main ranks, another kicker
-            first = max(first, (20 - differ.bit_length()) // 4)
-    if first < 0:
+        if differ and not differ >> main and (not closest or differ < closest):
+            closest = differ  # the same main ranks, another kicker
+    if not closest:
         return value.name
+    first = (20 - closest.bit_length()) // 4  # the index (0..4) of the kicker named
     mine = value.ranks
     if cat in (HIGH_CARD, FLUSH):
         high = "-".join(RANK_NAMES[r] for r in mine[:first + 1])
@@ -356,9 +357,9 @@ def _rebuild(value: int, src: tuple[str, ...]) -> HandValue:
 
 
 # the presence field of each card's code (see "card encoding"; bit 13 * suit + rank - 2), the
-# card of each of its bits, and each rank's four bits
+# card of each of its bits (by bit index), and each rank's four bits
 _CARD_BITS = {c: code >> _PRESENCE_SHIFT & _M52 for c, code in _CARD_CODES.items()}
-_BIT_CARD = {bits.bit_length() - 1: c for c, bits in _CARD_BITS.items()}
+_BIT_CARD = [c for _, c in sorted((bits.bit_length() - 1, c) for c, bits in _CARD_BITS.items())]
 _RANK_BITS = [0, 0] + [sum(1 << (13 * s + rv - 2) for s in range(4)) for rv in range(2, 15)]
 _RANK_SHIFTS = (20, 16, 12, 8, 4)  # r1..r5 in a value
 _SUIT_FIELDS = (39, 26, 13, 0)  # each suit's 13 bits, spades first
@@ -370,8 +371,7 @@ def _cards_for(value: int, src: Sequence[str]) -> tuple[str, ...]:
     holding five or more cards of ``src`` including all five ranks.  Read off the presence
     bits of ``src`` (a card's bit is higher the higher its suit)."""
     code = sum(map(_CARD_BITS.__getitem__, src))
-    category = value & 15
-    if category in (FLUSH, STRAIGHT_FLUSH):
+    if (value & 15) in (FLUSH, STRAIGHT_FLUSH):
         need = 0
         for shift in _RANK_SHIFTS:
             need |= 1 << ((value >> shift & 15) - 2)
@@ -380,12 +380,18 @@ def _cards_for(value: int, src: Sequence[str]) -> tuple[str, ...]:
             if suited.bit_count() >= 5 and not need & ~suited:
                 code = suited << field  # only that suit's cards
                 break
-    out: list[str] = []
-    for shift in _RANK_SHIFTS:  # (``src`` holds every rank of its own value)
-        bit = (code & _RANK_BITS[value >> shift & 15]).bit_length() - 1  # its highest suit
-        out.append(_BIT_CARD[bit])
-        code ^= 1 << bit  # taken
-    return tuple(out)
+    ranks = _RANK_BITS  # r1..r5 (unrolled): each rank's highest bit (suit) left, then taken
+    b1 = (code & ranks[value >> 20 & 15]).bit_length() - 1
+    code ^= 1 << b1
+    b2 = (code & ranks[value >> 16 & 15]).bit_length() - 1
+    code ^= 1 << b2
+    b3 = (code & ranks[value >> 12 & 15]).bit_length() - 1
+    code ^= 1 << b3
+    b4 = (code & ranks[value >> 8 & 15]).bit_length() - 1
+    code ^= 1 << b4
+    b5 = (code & ranks[value >> 4 & 15]).bit_length() - 1
+    card = _BIT_CARD
+    return card[b1], card[b2], card[b3], card[b4], card[b5]
 
 
 def hand_category_name(category: int) -> str:

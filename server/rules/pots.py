@@ -69,10 +69,14 @@ def build_pots(contributions: Mapping[int, int], live: Iterable[int]) -> list[Po
     get = contributions.get
     values = contributions.values()
     if live_set:  # the common case: the seats still in put in the same, so one pot, all chips
-        mine = [get(s, 0) for s in live_set]
-        level = mine[0]
-        if level > 0 and min(mine) == level == max(mine):
-            return [_pot(sum(values), tuple(sorted(live_set)))]
+        seats = iter(live_set)
+        level = get(next(seats), 0)
+        if level > 0:
+            for s in seats:
+                if get(s, 0) != level:
+                    break
+            else:
+                return [_pot(sum(values), tuple(sorted(live_set)))]
     levels = sorted({c for s in live_set if (c := get(s, 0)) > 0})
     pots: list[Pot] = []
     previous = 0

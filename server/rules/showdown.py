@@ -133,19 +133,23 @@ class Result:
         live = seats.live
         variant, rules, own = self.variant, self.rules, seats.own
         values = self.values = hand_values(variant, rules, own, live, board)
-        best: dict[int, HandValue] = {}  # pot index -> best hand shown in it
-        shown = self.shown
+        best = [-1] * len(pots)  # pot index -> the best hand shown in it (-1: none yet)
+        eligible = [p.eligible for p in pots]
+        shown, all_in_early = self.shown, self.all_in_early
         for s in order:
             value = values[s]
-            mine = [i for i, p in enumerate(pots) if s in p.eligible]
-            must = s in self.all_in_early or any(i not in best or value >= best[i] for i in mine)
-            if must:
-                shown.append(s)
-                for i in mine:
-                    if i not in best or value > best[i]:
-                        best[i] = value
+            mine = [i for i, seats_in in enumerate(eligible) if s in seats_in]
+            for i in mine:  # it ties or beats the best shown in one of its pots: it shows
+                if value >= best[i]:
+                    break
             else:
-                self.mucked.append(s)
+                if s not in all_in_early:  # (all-in before the last round: shown anyway)
+                    self.mucked.append(s)
+                    continue
+            shown.append(s)
+            for i in mine:
+                if value > best[i]:
+                    best[i] = value
         emit = self.emit
         rivals = [values[s] for s in shown]
         for s in order:  # SHOW-04: each shown hand named against the others shown
@@ -157,7 +161,7 @@ class Result:
         chip = rules.stakes.chip
         for i, pot in enumerate(self.raked(pots)):
             contenders = [s for s in pot.eligible if s in shown]
-            top = max(values[s] for s in contenders)
+            top = max(map(values.__getitem__, contenders))
             winners = [s for s in seats.order if s in contenders and values[s] == top]
             shares, odd = split_pot(pot.amount, winners, chip=chip, hole_cards=seats.hole_cards)
             for s, amount in shares.items():

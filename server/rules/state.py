@@ -20,6 +20,7 @@ Every container is changed in place, never replaced, so a reader holding one (th
 from __future__ import annotations
 
 import copy
+from bisect import bisect_right
 from collections.abc import Collection, Mapping
 from typing import Any
 
@@ -77,8 +78,8 @@ class Seats:
         # clockwise from the button's left: the dealing order (HOLD-01)
         # (every seat and the button are on the table: 0 <= seat < num_seats)
         ranked = sorted(stacks)
-        order = self.order = [s for s in ranked if s > button] + [s for s in ranked
-                                                                  if s <= button]
+        cut = bisect_right(ranked, button)  # the seats after the button first
+        order = self.order = ranked[cut:] + ranked[:cut]
         self.contrib: dict[int, int] = dict.fromkeys(order, 0)
         self.bets: dict[int, int] = dict.fromkeys(order, 0)
         self.folded: set[int] = set()
@@ -88,7 +89,7 @@ class Seats:
         # ``next_seat``'s clockwise orders, the seat itself last (slices of the order twice)
         ring, n = (*order, *order), len(order)
         self._after: dict[int, tuple[int, ...]] = {
-            s: ring[i + 1:i + 1 + n] for i, s in enumerate(order)}
+            s: ring[i:i + n] for i, s in enumerate(order, 1)}
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Seats:
         """A copy (``copy.deepcopy``): every container holds numbers, cards or flat lists."""

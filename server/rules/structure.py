@@ -118,4 +118,4 @@ def raise_bounds(
             room //= 2
         room -= room % stakes.chip
         return lo, max(lo, current + room)
-    return lo, max(lo, all_in)  # BET-09 no limit
+    return lo, all_in if all_in > lo else lo  # BET-09 no limit: up to all-in (at least lo)
