@@ -48,10 +48,12 @@ async def tournaments_tab(p: Player, name: str) -> None:
     await expect(p.page.locator("#tournaments")).to_be_visible()
 
 
-async def play_to_the_end(p: Player, seen: set[str] | None = None) -> int:
+async def play_to_the_end(p: Player, seen: set[str] | None = None,
+                          notices: dict[str, str] | None = None) -> int:
     """Act on each turn the page offers (all-in when the bar offers it, else call, else
     check) until the finishing banner shows; returns the turns played. `seen` collects the
-    addresses of the tables the page was at on its turns."""
+    addresses of the tables the page was at on its turns; `notices`, by address, the move
+    notice the tournament bar showed on a turn there."""
     page = p.page
     banner = page.locator("#tourney-result:not([hidden])")
     turn = page.locator("#actions [data-act]").first
@@ -63,6 +65,9 @@ async def play_to_the_end(p: Player, seen: set[str] | None = None) -> int:
             return played
         if seen is not None:
             seen.add(page.url)
+        notice = page.locator("#tourney-bar .moved")
+        if notices is not None and await notice.count():
+            notices[page.url] = await notice.inner_text()
         key = await page.evaluate("() => window.__poker.app.actionsKey")
         all_in = page.locator("#actions .quick", has_text="All-in")
         raise_ = page.locator("#actions [data-act='raise'], #actions [data-act='bet']")
@@ -292,15 +297,18 @@ async def test_a_broken_table_moves_its_player_and_the_page_follows_tour_08(
     assert sorted(u[-1] for u in first.values()) == ["1", "1", "2", "2"]  # drawn 2 + 2
 
     seen: dict[str, set[str]] = {n: set() for n in players}
-    await asyncio.gather(*(play_to_the_end(p, seen[n]) for n, p in players.items()))
+    notices: dict[str, dict[str, str]] = {n: {} for n in players}
+    await asyncio.gather(*(play_to_the_end(p, seen[n], notices[n])
+                           for n, p in players.items()))
     moved = [n for n, p in players.items() if p.page.url != first[n]]
     assert moved, (first, seen)
     for name in moved:
         page = players[name].page
+        assert page.url in seen[name], (name, seen[name])  # it played at the new table...
+        assert re.fullmatch(r"Moved to table [12](: your table was broken up| to balance the "
+                            r"tables)\.", notices[name].get(page.url, "")), notices[name]
         await expect(page.locator("#tourney-bar")).to_contain_text("Finished: won by")
-        await expect(page.locator("#tourney-bar .moved")).to_have_text(
-            re.compile(r"^Moved to table [12](: your table was broken up| to balance the "
-                       r"tables)\.$"))
+        await expect(page.locator("#tourney-bar .moved")).to_have_count(0)  # no news now
         old = first[name].rsplit("/", 1)[-1]
         await expect(page.locator(f"#my-tables-list [href$='{old}']")).to_have_count(0)
     observer = await host(live, "Observer")
