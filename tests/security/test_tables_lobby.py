@@ -122,6 +122,10 @@ async def test_a_lobby_flood_from_eight_connections_keeps_pings_fast_and_answers
             await c.send({"type": "tables", "rid": rid, "limit": 1000})
             await c.answer(rid)
             answered[0] += 1
+            # a turn for the other tasks: with its answer already buffered, neither the send
+            # nor the receive suspends, and a flooder that never yields starved the probe and
+            # its own timeout (a full test run hung here once, 12 minutes in this loop)
+            await asyncio.sleep(0)
 
     async def attack() -> None:
         await asyncio.gather(*(flood(c) for c in flooders))
