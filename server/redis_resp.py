@@ -145,7 +145,9 @@ def online_replicas(info: Any, before: int) -> int:
     for line in info.splitlines():
         if line.startswith("slave") and "state=online" in line:
             fields = dict(f.split("=", 1) for f in line.split(":", 1)[1].split(",") if "=" in f)
-            online += fields.get("lag", "0").isdigit() and int(fields.get("lag", "0")) <= ACK_LAG
+            lag = fields.get("lag", "0")
+            if lag.isdigit() and int(lag) <= ACK_LAG:
+                online += 1
     return online
 
 
