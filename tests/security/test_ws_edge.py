@@ -4,9 +4,10 @@ messages, against a real `poker-server` without test mode.
 Each attack runs in its own process (`tests.security.wsattack`, at `nice 19`: on a small
 shared machine the attacker's own CPU would otherwise be measured, not the server's
 fairness), from other loopback addresses than the innocent player, who measures its `ping`
-round trip idle and then during the attack, in the same test: its p95 under attack must stay
-within `P95_FACTOR` times its idle p95 (with a floor, `P95_FLOOR`, for the noise of a shared
-machine). The server's memory (VmRSS of its process, sampled during the attack) must stay
+round trip idle and then during the attack, in the same test: its median under attack must
+stay within `FACTOR` times its idle median (with a floor, `MEDIAN_FLOOR`, for the noise of a
+shared machine), and its p95 within `FACTOR` times its idle p95 or `P95_FLOOR`, a stall a
+player would notice. The server's memory (VmRSS of its process, sampled during the attack) must stay
 within `RSS_BOUND` of its figure before (`CHURN_RSS_BOUND` for the attacks that reconnect
 hundreds of times a second); the sockets are cut and counted in /metrics; no chip is created
 or destroyed (the ledger sums to 0 at the end). Each test prints its figures.
@@ -18,6 +19,7 @@ import asyncio
 import contextlib
 import json
 import math
+import statistics
 import subprocess
 import sys
 import time
@@ -44,11 +46,15 @@ from tests.security.conftest import (
 from tests.security.test_connections import metrics
 
 ATTACKERS = "127.0.0.2,127.0.0.3,127.0.0.4,127.0.0.5"
-P95_FACTOR = 5.0
-P95_FLOOR = 0.025
-"""Seconds: the bound on the attack p95 is max(P95_FACTOR x idle p95, P95_FLOOR). (On the
-2-core development machine, shared with other test runs, the idle p95 alone varied from 1 to
-8 ms between runs.)"""
+FACTOR = 5.0
+MEDIAN_FLOOR = 0.025
+"""Seconds: the bound on the median under attack is max(FACTOR x idle median, MEDIAN_FLOOR).
+(On the 2-core development machine, shared with other test runs, the idle p95 alone varied
+from 1 to 8 ms between runs.)"""
+P95_FLOOR = 0.1
+"""Seconds: the bound on the p95 under attack is max(FACTOR x idle p95, P95_FLOOR). (A bound
+of 25 ms on the p95 failed one full run in about ten: three samples in 60 between 25 and
+40 ms, the machine's other load, while the median stayed near 17 ms.)"""
 RSS_BOUND = 24 * 1024
 """KiB the server's VmRSS may grow during a pings attack (before the write budget, four
 pinging sockets grew it by about 70 MiB in 3 s, 240 MiB in 9 s)."""
@@ -73,6 +79,10 @@ def rss_kib(pid: int) -> int:
 def p95(times: list[float]) -> float:
     ordered = sorted(times)
     return ordered[math.ceil(0.95 * len(ordered)) - 1]
+
+
+def median(times: list[float]) -> float:
+    return statistics.median(times)
 
 
 async def ping_times(probe: Client, count: int) -> list[float]:
@@ -103,15 +113,20 @@ class Measured:
 
     def report(self, name: str) -> str:
         return (f"{name}: VmRSS {self.rss_before / 1024:.1f} MiB -> peak "
-                f"{self.rss_peak / 1024:.1f} MiB (+{self.growth / 1024:.1f}); innocent ping p95 "
-                f"idle {p95(self.idle) * 1000:.2f} ms, under attack "
-                f"{p95(self.attacked) * 1000:.2f} ms ({len(self.attacked)} samples); "
+                f"{self.rss_peak / 1024:.1f} MiB (+{self.growth / 1024:.1f}); innocent ping "
+                f"median/p95 idle {median(self.idle) * 1000:.2f}/{p95(self.idle) * 1000:.2f} "
+                f"ms, under attack {median(self.attacked) * 1000:.2f}/"
+                f"{p95(self.attacked) * 1000:.2f} ms "
+                f"({len(self.attacked)} samples); "
                 f"attacker {self.summary}")
 
     def assert_served(self) -> None:
-        """The innocent player's p95 under attack within the bound of its idle p95."""
-        bound = max(P95_FACTOR * p95(self.idle), P95_FLOOR)
-        assert p95(self.attacked) <= bound, (p95(self.attacked), bound)
+        """The innocent player's median and p95 under attack within the bounds of its idle
+        figures (every one of its pings was answered: `ping_times` waits for each)."""
+        typical = max(FACTOR * median(self.idle), MEDIAN_FLOOR)
+        assert median(self.attacked) <= typical, (median(self.attacked), typical, self.attacked)
+        tail = max(FACTOR * p95(self.idle), P95_FLOOR)
+        assert p95(self.attacked) <= tail, (p95(self.attacked), tail, self.attacked)
 
 
 async def attacked(srv: HostileServer, probe: Client, mode: str, *args: str,
