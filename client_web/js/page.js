@@ -20,7 +20,7 @@ export const page = {
   actionsKey: "", // the turn the action bar was drawn for
   serverHistory: null, // null: not asked / unsupported; else the hands
   jackpotTerms: null, // the house's Caribbean terms, from a lobby entry
-  preAction: null, // {choice, street, bet}: "check" ends when the bet changes; all end with the street
+  preAction: null, // {choice, street, bet}: "check" and "call" end when the bet changes; all end with the street
   watchRoutes: {}, // table id -> opened to watch (`#/table/<id>/watch`)
   shownError: "", // the key of the state the #act-error text belongs to
 };

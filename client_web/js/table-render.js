@@ -4,8 +4,7 @@
 import { actError } from "./banner.js";
 import { chips, jackpotTermsText, sitOutLabel } from "./format.js";
 import { dispatch, page, store } from "./page.js";
-import { maxBet } from "./state.js";
-import { actionsHTML, preActionFor, preActionsHTML, streetKey } from "./ui/actions.js";
+import { actionsHTML, preActionFor, preActionsHTML, preActionStands } from "./ui/actions.js";
 import { chatHTML } from "./ui/chat.js";
 import { $, esc, setHTML, show } from "./ui/dom.js";
 import { localHistoryHTML, serverHistoryHTML } from "./ui/history.js";
@@ -94,7 +93,7 @@ function renderTableTop(state, t) {
 /** A pre-action chosen before the turn: sent when the turn comes, if it still applies. */
 function applyPreAction(t, key, turn) {
   const pre = page.preAction;
-  if (pre && (pre.street !== streetKey(t) || (pre.choice === "check" && maxBet(t) !== pre.bet))) {
+  if (pre && !preActionStands(pre, t)) {
     page.preAction = null;
   }
   if (key === "none" || key === page.actionsKey || !page.preAction || !turn.options) return false;

@@ -8,6 +8,8 @@ Nothing sleeps: every wait is on the page (Playwright's `expect`) or on a protoc
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from playwright.async_api import expect
 
@@ -398,3 +400,70 @@ async def test_pre_actions_apply_on_the_turn_and_check_ends_when_the_bet_changes
     await expect(page.locator("#actions [data-act='call']")).to_be_enabled()
     await expect(page.locator("#preactions [data-pre]")).to_have_count(0)
     await alice.act("fold")
+
+
+async def test_facing_a_bet_the_pre_actions_read_fold_and_call_the_amount_owed(
+        live: Live, open_player: OpenPlayer) -> None:
+    """Three-handed, the two protocol players raise once a betting round and otherwise call
+    or check; the first time Alice faces a bet while another player decides, her pre-actions
+    read "Fold", "Call N" (N what she owes: what her stack then loses to the call the server
+    makes for her) and "Call any", with no "Check" she could not make."""
+    bob = await host(live, "Bob")
+    table = await create(bob, variant="holdem", structure="no_limit",
+                         stakes={"blinds": [50, 100]}, seats=3, settings={"pause": 0.2})
+    await bob.request("watch", table=table)
+    carol = await host(live, "Carol")
+    await carol.request("watch", table=table)
+    alice = await seated_player(live, open_player, table, "Alice", 0)
+    for client, seat in ((bob, 1), (carol, 2)):
+        answer = await client.request("sit", table=table, seat=seat, buy_in=5000)
+        assert answer["type"] == "ok", answer
+    page, bar = alice.page, alice.page.locator("#preactions")
+    raised, armed_at = False, None
+    for _ in range(400):  # events of a few hands at most
+        event = await bob.event_any()
+        kind = event.get("type")
+        if kind in ("board", "hand_started"):
+            raised = False
+        if kind != "turn" or event.get("table") != table:
+            continue
+        seat = event["seat"]
+        if seat == 0:
+            if armed_at is not None:
+                acted = await bob.event("acted", table=table, seat=0)
+                assert acted["action"] == "call", acted  # the pre-action, sent by itself
+                assert armed_at[0] == armed_at[1] - acted["stack"], (armed_at, acted)
+                return
+            check = page.locator("#actions [data-act='check']")
+            await expect(page.locator("#actions [data-act='fold']")).to_be_enabled()
+            await alice.act("check" if await check.count() else "call")
+            continue
+        options = (event if seat == 1 else
+                   await carol.event("turn", table=table, seat=2)).get("options") or {}
+        for_bet = options.get("raise") or options.get("bet")
+        if not raised and for_bet:
+            action = "raise" if options.get("raise") else "bet"
+            fields = {"action": action, "amount": for_bet["min"]}
+            raised = True
+        else:
+            fields = {"action": "call" if options.get("call") else "check"}
+        client = bob if seat == 1 else carol
+        answer = await client.request("act", table=table, **fields)
+        assert answer["type"] == "ok", answer
+        if fields["action"] in ("raise", "bet") and armed_at is None:
+            nxt = await bob.event("turn", table=table)
+            bob.events.insert(0, nxt)  # (read again by the loop)
+            if nxt["seat"] != 0 and await page.locator(".seat.me [data-card]").count():
+                # the other player decides next: Alice faces this bet while it is not her turn
+                await expect(bar.locator("[data-pre='check']")).to_have_count(0)
+                await expect(bar.locator("[data-pre='check_fold']")).to_have_text("Fold")
+                await expect(bar.locator("[data-pre='call_any']")).to_have_text("Call any")
+                call = bar.locator("[data-pre='call']")
+                await expect(call).to_have_text(re.compile(r"^Call [\d,]+$"))
+                owed = int(re.sub(r"\D", "", await call.inner_text()))
+                stack = int(re.sub(r"\D", "", await alice.stack(0)))
+                await call.click()
+                await expect(call).to_have_attribute("aria-pressed", "true")
+                await alice.shot("pre-actions-facing-a-bet")
+                armed_at = (owed, stack)
+    raise AssertionError("Alice never faced a bet while another player decided")

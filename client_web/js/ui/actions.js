@@ -267,6 +267,20 @@ export function bindShortcuts(root) {
 // ---- pre-actions: chosen while others act, applied when the turn comes -------------------
 export const PRE_ACTIONS = [["check_fold", "Check/Fold"], ["check", "Check"], ["call_any", "Call any"]];
 
+/** What the viewer owes to stay in the round now (0: they could check). */
+export function owed(t) {
+  const me = t && t.you != null ? t.seats[t.you] : null;
+  return me ? Math.max(0, Math.min(maxBet(t) - me.bet, me.stack)) : 0;
+}
+
+/** The pre-actions as the viewer's position reads them: facing a bet, "Fold", "Call N" (kept
+ * only while the bet stays as it is) and "Call any"; else "Check/Fold", "Check", "Call any". */
+export function preActionChoices(t) {
+  const due = owed(t);
+  if (due <= 0) return PRE_ACTIONS;
+  return [["check_fold", "Fold"], ["call", `Call ${chips(due)}`], ["call_any", "Call any"]];
+}
+
 /** Whether the viewer may pre-select an action now: seated, in the hand, a betting game, not
  * their turn. */
 export function preActionsOffered(t) {
@@ -284,9 +298,16 @@ export function streetKey(t) {
 
 export function preActionsHTML(t, chosen) {
   if (!preActionsOffered(t)) return "";
-  const buttons = PRE_ACTIONS.map(([key, label]) =>
+  const buttons = preActionChoices(t).map(([key, label]) =>
     `<button type="button" class="pre" data-pre="${key}" aria-pressed="${chosen === key}">${label}</button>`);
   return `<span class="pre-label">Before your turn:</span>${buttons.join("")}`;
+}
+
+/** Whether a pre-action chosen as `pre` ({choice, street, bet}) still holds at `t`: every
+ * choice ends with its street; "Check" and "Call N" end when the bet changes. */
+export function preActionStands(pre, t) {
+  if (pre.street !== streetKey(t)) return false;
+  return !(pre.choice === "check" || pre.choice === "call") || maxBet(t) === pre.bet;
 }
 
 /** The action a pre-action becomes once the turn's options are known (null: none). */
@@ -296,6 +317,7 @@ export function preActionFor(choice, options) {
   const canCall = o.call != null && o.call !== false;
   if (choice === "check_fold") return canCheck ? "check" : o.fold ? "fold" : null;
   if (choice === "check") return canCheck ? "check" : null;
+  if (choice === "call") return canCall ? "call" : canCheck ? "check" : null;
   if (choice === "call_any") return canCheck ? "check" : canCall ? "call" : null;
   return null;
 }
