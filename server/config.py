@@ -1,9 +1,8 @@
 """Every limit of the server, as a number, in one frozen value.
 
-Rule of this module: a limit that any part of the server enforces lives here as a field with a
-default and a docstring, and nowhere else. Code reads limits from the `Config` it is handed;
-tests build one with `Config(...)` or `dataclasses.replace(config, ...)`. Nothing reads the
-environment or the command line except `server.main`, which builds the `Config`.
+Rule of this module: a limit any part of the server enforces is a field here (a default, a
+docstring), nowhere else. Code reads limits from the `Config` it is handed; tests build one
+(`Config(...)`, `dataclasses.replace`). Only `server.main` reads the environment or argv.
 
 Times are in seconds (floats), sizes in bytes or items (ints), chips in integer chips.
 """
@@ -33,14 +32,12 @@ class Config:
 
     public_address: str | None = None
     """The address players open, `http(s)://HOST[:PORT]` (no path), when it is not the
-    listening address: a home game's LAN address, or the TLS reverse proxy in front of the
-    server (`https://poker.example.com`; deploy/nginx-tls.conf). The page's invite and
-    watch links are built from it (`server.net.http` writes it into index.html), a WebSocket
-    whose `Origin` is it is the server's own, and the start-up line `Players open ...` names
-    it. Not the cluster's `public_url` (one process's own `ws://.../ws`, for `moved`): this is
-    the one front door the whole room shares. None (the default): with `--host 0.0.0.0`,
-    the machine's LAN address (found with `socket`) for a page opened on the loopback; else
-    the address the page was loaded from."""
+    listening address: a LAN address, or a TLS reverse proxy (deploy/nginx-tls.conf). The
+    invite and watch links are built from it (`server.net.http` writes it in index.html), a
+    WebSocket whose `Origin` is it is the server's own, and `Players open ...` names it. Not
+    the cluster's `public_url` (one process's `ws://.../ws`, for `moved`): the room's one
+    front door. None: with `--host 0.0.0.0`, the machine's LAN address (`socket`) for a page
+    opened on the loopback; else the address the page was loaded from."""
 
     test_mode: bool = False
     """Enables test-only features (scripted decks in `create_table`, docs/protocol.md). Never on by
@@ -56,7 +53,10 @@ class Config:
     """Replicas `WAIT` must confirm for a settling write (`Redis.settle`); 0: no `WAIT`."""
 
     redis_wait_timeout_ms: int = 500
-    """Milliseconds a settling write's `WAIT` waits for them (1..60000)."""
+    """Milliseconds a settling write's `WAIT` waits for them (1..60000), a round."""
+
+    redis_wait_give_up_ms: int = 0
+    """Milliseconds a write they have not confirmed waits before it stands; 0: for ever."""
 
     data_dir: Path = Path(".data")
     """The embedded store's directory (its SQLite `ledger.db`; no `redis_url`); made at start."""

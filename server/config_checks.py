@@ -183,6 +183,10 @@ def check_redis(cfg: Config) -> None:
     wait = cfg.redis_wait_timeout_ms
     if isinstance(wait, bool) or not isinstance(wait, int) or not 1 <= wait <= 60_000:
         raise ValueError(f"redis_wait_timeout_ms must be 1..60000, got {wait!r}")
+    give_up = cfg.redis_wait_give_up_ms
+    if isinstance(give_up, bool) or not isinstance(give_up, int) \
+            or not 0 <= give_up <= 3_600_000:
+        raise ValueError(f"redis_wait_give_up_ms must be 0..3600000, got {give_up!r}")
 
 
 def sentinel_url(sentinels: str | None, service: str | None, redis: str | None) -> str | None:

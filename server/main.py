@@ -5,13 +5,12 @@ everything else receives the `Config`. One port serves plain HTTP (health, readi
 client; see `server.net.http`) and the WebSocket at `/ws` (`handle_connection`).
 
 Run it as `poker-server [--host H] [--port P] [--test-mode] [--redis URL] [--data-dir DIR]`;
-`--redis URL --node NAME --public-url ws://HOST:PORT/ws` joins the cluster (`server.cluster`). Once
-listening it prints `poker-server listening on http://H:P/` as its first stdout line (the actually
-bound port, so `--port 0` is usable by tests) and `poker-server operator on http://H:P/` as the
-second (the operator listener, loopback by default: `/metrics`, `/jackpot/history`, behind
-`Config.operator_token` when one is given with `--operator-token-file` or `$POKER_OPERATOR_TOKEN`),
-then logs structured lines (key=value) to stderr. SIGTERM or SIGINT closes it gracefully within
-`Config.shutdown_deadline` and the process exits 0.
+`--redis URL --node NAME --public-url ws://HOST:PORT/ws` joins the cluster (`server.cluster`).
+Listening, it prints `poker-server listening on http://H:P/` (the bound port: `--port 0` works)
+then `poker-server operator on http://H:P/` (loopback by default: `/metrics`,
+`/jackpot/history`, behind `Config.operator_token` from `--operator-token-file` or
+`$POKER_OPERATOR_TOKEN`), then logs key=value lines to stderr. SIGTERM or SIGINT closes it
+within `Config.shutdown_deadline`; the process exits 0.
 """
 
 from __future__ import annotations
@@ -136,7 +135,8 @@ def build_store(config: Config) -> Store:
     """The ledger's store: Redis with `--redis URL`, else SQLite `ledger.db` in the data dir."""
     if config.redis_url is not None:
         return RedisStore(config.redis_url, wait_replicas=config.redis_wait_replicas,
-                          wait_timeout_ms=config.redis_wait_timeout_ms)  # settling writes
+                          wait_timeout_ms=config.redis_wait_timeout_ms,  # settling writes
+                          wait_give_up_ms=config.redis_wait_give_up_ms)
     return SqliteStore(config.data_dir / "ledger.db", fsync=config.ledger_fsync)
 
 

@@ -3,51 +3,41 @@
 Rule of this module: nothing else in the server imports ``asyncio_redis``.  Stores and
 coordinators talk to Redis only through :class:`Redis`:
 
-- ``await Redis.connect("redis://127.0.0.1:6379/0")``, or through Redis Sentinel
-  ``await Redis.connect("redis-sentinel://HOST:PORT[,HOST:PORT...]/SERVICE[?db=N&password=P]")``
-  (see *Sentinel* below), or a Redis Cluster
-  ``await Redis.connect("redis-cluster://HOST:PORT[,HOST:PORT...][?password=P]")`` (see
-  *Cluster* below);
+- ``await Redis.connect(url)``: ``redis://127.0.0.1:6379/0``, Sentinel's
+  ``redis-sentinel://HOST:PORT[,...]/SERVICE[?db=N&password=P]`` or a Redis Cluster's
+  ``redis-cluster://HOST:PORT[,...][?password=P]`` (see *Sentinel* and *Cluster* below);
 - ``await r.call("HGET", key, field)``: any scriptable Redis command, run atomically on the
-  server (it is sent as a tiny Lua script, so every command has one code path and one
-  reply conversion);
+  server (sent as a tiny Lua script: one code path and one reply conversion);
 - ``script = r.script(LUA)`` then ``await script(keys=[...], args=[...])``: a server-side
-  Lua script, the way to make a multi-step change atomic.  Scripts are cached by SHA and
-  re-sent when Redis has forgotten them (``NOSCRIPT`` after a restart);
+  Lua script, atomic, cached by SHA and re-sent after ``NOSCRIPT`` (a restart);
 - ``reply, acked = await r.settle(script, keys, args, replicas=N, timeout_ms=T)``: the
-  script, then ``WAIT`` for N replicas or all online (``INFO``, read with each write), T ms,
-  on one dedicated connection; ``acked``: replicas that confirmed (0, no ``WAIT``, if N=0);
+  script, then ``WAIT`` for N or all online, T ms a round, again while fewer than N have it;
 - ``await r.publish(channel, text)``, ``async for msg in r.subscribe(channel)``, ``r.close()``.
 
 Replies come back as Python values: strings (UTF-8), ints, lists and ``None``.  A lost
 connection raises :class:`RedisUnavailable` for the command in flight; the connection
 reconnects by itself, so the caller may retry (idempotent scripts make that safe).
 
-*Sentinel.* With a ``redis-sentinel://`` URL the primary is found by asking the sentinels in
-turn ``SENTINEL get-master-addr-by-name SERVICE`` and checking that the address answers
-``ROLE`` with ``master``.  A command that fails because the connection dropped, or because
-Redis answers ``READONLY`` (the node was demoted), raises :class:`RedisUnavailable` as above
-and forgets the pool; the next command rediscovers the primary (one discovery at a time,
-attempts spaced by a backoff of 50 ms doubling to 500 ms) and builds a new pool there.  The
-sentinels' ``+switch-master`` channel is followed as well, so a promotion is learnt at once
-(the pool, the settling connection and the subscriptions move).  A subscription rediscovers
-the primary at each reconnection and calls ``ready()`` again.
+*Sentinel.* With a ``redis-sentinel://`` URL the primary is the address the sentinels name
+(``SENTINEL get-master-addr-by-name``, asked in turn) that answers ``ROLE`` ``master``. A
+command that fails on a dropped connection or ``READONLY`` (a demoted node) raises
+:class:`RedisUnavailable` and forgets the pool; the next one finds the primary again (one
+discovery at a time, a backoff of 50 ms doubling to 500 ms). ``+switch-master`` is followed
+too (the pool, the settling connection and the subscriptions move at once). A subscription
+finds the primary at each reconnection and calls ``ready()`` again.
 
-*Cluster* (issue 26). With a ``redis-cluster://`` URL the adapter reads the slot map from the
-listed nodes (``CLUSTER SLOTS``) and speaks RESP itself (:class:`server.redis_resp.ClusterRouter`:
-one shared connection per primary): a script goes to the primary owning its ``KEYS``' slot
-(keys of several slots are refused here, ``CROSSSLOT``, before anything is sent), a command
-to the owner of its key, ``MOVED`` and ``ASK`` are followed (the map read again on
-``MOVED``). Keyless scripts and commands, ``PUBLISH`` and every subscription go to one node,
-the owner of the slot of ``{room}`` (where the room's scripts publish too): in a cluster a
-``PUBLISH`` reaches every node's subscribers but counts only its own node's, so with every
-subscriber there the count stays exact. ``KEYS`` answers that node's keys only. A settling
-write sends the script and ``WAIT`` together on the primary's shared connection.
+*Cluster* (issue 26). With ``redis-cluster://`` the adapter reads the slot map (``CLUSTER
+SLOTS``) and speaks RESP itself (:class:`server.redis_resp.ClusterRouter`, one shared
+connection per primary): a script goes to the primary of its ``KEYS``' slot (keys of several
+slots are refused here, ``CROSSSLOT``), a command to its key's; ``MOVED`` and ``ASK`` are
+followed. Keyless commands, ``PUBLISH`` and every subscription go to the owner of ``{room}``'s
+slot (a ``PUBLISH`` counts only its own node's subscribers: all are there). ``KEYS`` answers
+that node's keys only. A settling write sends the script and one ``WAIT`` together there.
 
 *What WAIT guarantees.* That replicas received the writes, not that they are on disk (WAIT
 "does not make Redis strongly consistent"). Sentinel may promote any replica (on offsets read
-seconds before), so a write one replica of two acknowledged can be lost with the primary:
-a settling write waits for every replica online, and survives the loss of the primary alone.
+seconds before), so a settling write waits for every replica online, and for at least the
+number asked until they have it: a write the caller tells players survives losing the primary.
 """
 
 from __future__ import annotations
@@ -55,6 +45,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import hashlib
+import logging
 from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -67,6 +58,7 @@ from server.redis_resp import ClusterRouter, RespConnection, RespError, key_slot
 
 _CALL = "return redis.call(unpack(ARGV))"
 _INFO = ("INFO", "replication")  # (read with each settling write: the replicas online)
+log = logging.getLogger("server.redis")
 
 
 class RedisUnavailable(ConnectionError):
@@ -299,13 +291,13 @@ class Redis:
         raise AssertionError("unreachable")
 
     async def settle(self, script: Script, keys: Sequence[str] = (), args: Sequence[Any] = (),
-                     *, replicas: int, timeout_ms: int) -> tuple[Any, int]:
-        """Run ``script`` then ``WAIT replicas timeout_ms`` on this adapter's one settling
-        connection (``WAIT`` counts only its own connection's writes); returns the script's
-        reply and how many replicas acknowledged (fewer than asked when ``timeout_ms`` ran
-        out: the caller decides). ``replicas`` 0: the script through the pool, no ``WAIT``,
-        ``(reply, 0)``. Errors as for a script; :class:`RedisUnavailable` may come after
-        the script ran (retry only idempotent scripts)."""
+                     *, replicas: int, timeout_ms: int, give_up_ms: int = 0) -> tuple[Any, int]:
+        """``script`` then ``WAIT`` on the one settling connection (``WAIT`` counts its own
+        connection's writes), again while fewer than ``replicas`` have it
+        (``event=settle_waiting``), for ever or ``give_up_ms``; the reply and the replicas
+        that acknowledged (fewer only once given up, or in a Redis Cluster: one ``WAIT`` on
+        the node's shared connection). ``replicas`` 0: no ``WAIT``, ``(reply, 0)``. Errors
+        as for a script; :class:`RedisUnavailable` may follow the script's run."""
         skeys, sargs = [str(k) for k in keys], [str(a) for a in args]
         if replicas <= 0:
             return await self._run(script, skeys, sargs), 0
@@ -330,6 +322,14 @@ class Redis:
                         ("EVAL", script.code, len(skeys), *skeys, *sargs), wait, _INFO),
                         timeout_ms / 1000 + 5.0)
                 self._online = online_replicas(info, self._online)
+                waited = timeout_ms  # a write that stands unconfirmed is not told (issue 26)
+                while (not isinstance(reply, RespError) and isinstance(acked, int)
+                       and acked < replicas and (give_up_ms <= 0 or waited < give_up_ms)):
+                    log.warning("event=settle_waiting replicas=%d of=%d waited_ms=%d", acked,
+                                replicas, waited)
+                    acked, info = await asyncio.wait_for(self._settler.request(
+                        ("WAIT", replicas, timeout_ms), _INFO), timeout_ms / 1000 + 5.0)
+                    self._online, waited = online_replicas(info, self._online), waited + timeout_ms
             except (OSError, TimeoutError, RespError) as exc:
                 self._drop_settler()
                 self._lost(pool)

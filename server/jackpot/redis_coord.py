@@ -58,9 +58,10 @@ class RedisCoordinator:
 
     def __init__(self, redis: Redis, *, prefix: str = "jp", lease: float = 3.0,
                  now: Callable[[], float] | None = None, wait_replicas: int = 0,
-                 wait_timeout_ms: int = 500) -> None:
+                 wait_timeout_ms: int = 500, wait_give_up_ms: int = 0) -> None:
         self.redis = redis
         self.wait_replicas, self.wait_timeout_ms = wait_replicas, wait_timeout_ms
+        self.wait_give_up_ms = wait_give_up_ms
         """Settling writes (issue 26, ``Config.redis_wait_replicas``): the scripts that may
         pay (a report, a batch, an advance) or that add contributions to the pool (whose
         wagers the ledger books in the hand's settled result) are followed by ``WAIT``
@@ -114,7 +115,8 @@ class RedisCoordinator:
             if hold:
                 reply, acked = await self.redis.settle(script, keys, args,
                                                        replicas=self.wait_replicas,
-                                                       timeout_ms=self.wait_timeout_ms)
+                                                       timeout_ms=self.wait_timeout_ms,
+                                                       give_up_ms=self.wait_give_up_ms)
                 self.settled += 1
                 if acked < self.wait_replicas:
                     self.short += 1

@@ -527,12 +527,13 @@ def build_jackpot(config: Any) -> JackpotService | None:
     lease = float(config.jackpot_lease)
     replicas = int(getattr(config, "redis_wait_replicas", 0))  # settling payouts (issue 26)
     wait_ms = int(getattr(config, "redis_wait_timeout_ms", 500))
+    give_up_ms = int(getattr(config, "redis_wait_give_up_ms", 0))
 
     async def connect() -> Coordinator:
         from server.jackpot.redis_coord import RedisCoordinator
 
         return await RedisCoordinator.connect(url, lease=lease, wait_replicas=replicas,
-                                              wait_timeout_ms=wait_ms)
+                                              wait_timeout_ms=wait_ms, wait_give_up_ms=give_up_ms)
 
     return JackpotService(connect, owner=str(getattr(config, "node", "") or "") or None,
                           meter=Meter(interval=float(config.jackpot_meter_interval)))

@@ -243,8 +243,9 @@ class RedisStore:
     disconnects."""
 
     def __init__(self, redis: Redis | str, *, prefix: str = "ledger", wait_replicas: int = 0,
-                 wait_timeout_ms: int = 500) -> None:
+                 wait_timeout_ms: int = 500, wait_give_up_ms: int = 0) -> None:
         self.wait_replicas, self.wait_timeout_ms = wait_replicas, wait_timeout_ms
+        self.wait_give_up_ms = wait_give_up_ms  # (0: a settling write waits for its replica)
         self.settled = self.short = 0  # settling writes, and those fewer replicas acknowledged
         self._url = redis if isinstance(redis, str) else None
         self._redis = None if isinstance(redis, str) else redis
@@ -303,7 +304,8 @@ class RedisStore:
                                        or (batch.key or "").startswith("jackpot:")):
             reply, acked = await self.redis.settle(self._apply, keys, args,
                                                    replicas=self.wait_replicas,
-                                                   timeout_ms=self.wait_timeout_ms)
+                                                   timeout_ms=self.wait_timeout_ms,
+                                                   give_up_ms=self.wait_give_up_ms)
             self.settled += 1
             if acked < self.wait_replicas:
                 self.short += 1
@@ -393,7 +395,7 @@ class RedisStore:
             # settled, so a failover cannot hand the same token out twice (issue 26)
             (now, current), acked = await self.redis.settle(
                 self._lease, keys, args, replicas=self.wait_replicas,
-                timeout_ms=self.wait_timeout_ms)
+                timeout_ms=self.wait_timeout_ms, give_up_ms=self.wait_give_up_ms)
             self.settled += 1
             if acked < self.wait_replicas:
                 self.short += 1

@@ -14,6 +14,7 @@ Every wait is on an event with a timeout; never a sleep.
 from __future__ import annotations
 
 import asyncio
+import signal
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 
@@ -23,6 +24,7 @@ from protocol import parse_request
 from server.ledger.journal import BANK, Ledger, player_account
 from server.ledger.redis_store import RedisStore
 from server.ledger.store import Batch, Transfer
+from server.redis_resp import RespConnection
 from server.redisio import Redis
 from server.table import Envelope
 from tests.redis_helpers import RedisProcess, resp
@@ -74,10 +76,47 @@ async def test_every_batch_moving_chips_is_settled_a_hands_start_mark_is_not(
 
 
 @pytest.mark.redis
-async def test_a_settling_write_with_no_replica_stands_and_is_counted_short(
-        redis_server: RedisProcess) -> None:
+async def test_a_settling_write_is_held_until_a_replica_has_it(
+        redis_server: RedisProcess, replica: RedisProcess) -> None:
+    """Issue 26, money acknowledged once it is replicated: with the replica frozen (SIGSTOP)
+    a hand's result is written on the primary, but every ``WAIT`` round (50 ms) comes back
+    short, so ``apply`` does not return (the table tells no player) until the replica,
+    resumed, acknowledges it. Nothing is counted short. Rounds seen on ``MONITOR``."""
+    assert replica.proc is not None
     redis = await Redis.connect(redis_server.url)
-    store = RedisStore(redis, wait_replicas=1, wait_timeout_ms=20)
+    store = RedisStore(redis, wait_replicas=1, wait_timeout_ms=50)
+    await store.open()
+    monitor = await RespConnection.open("127.0.0.1", redis_server.port)
+    try:
+        monitor.write(("MONITOR",))
+        assert await asyncio.wait_for(monitor.read(), TIMEOUT) == "OK"
+        replica.proc.send_signal(signal.SIGSTOP)
+        task = asyncio.ensure_future(store.apply(Batch(
+            (Transfer(BANK, player_account("p"), 7, "x"),), key="k", close_hand="none")))
+        waits = 0
+        while waits < 4:  # (the first round twice: NOSCRIPT, then EVAL) and two more rounds
+            if '"WAIT"' in str(await asyncio.wait_for(monitor.read(), TIMEOUT)):
+                waits += 1
+        assert not task.done(), "a write no replica has was acknowledged"
+        assert await store.balance(player_account("p")) == 7  # on the primary: not yet told
+        replica.proc.send_signal(signal.SIGCONT)
+        outcome = await asyncio.wait_for(task, TIMEOUT)
+        assert outcome.ok and (store.settled, store.short) == (1, 0)
+        assert resp(replica.port, "HGET", "ledger:{room}:bal", player_account("p")) == "7"
+    finally:
+        replica.proc.send_signal(signal.SIGCONT)
+        monitor.close()
+        await store.close()
+        await redis.close()
+
+
+@pytest.mark.redis
+async def test_a_settling_write_with_no_replica_stands_once_given_up_and_is_counted_short(
+        redis_server: RedisProcess) -> None:
+    """``wait_give_up_ms`` (``Config.redis_wait_give_up_ms``): an operator who prefers a room
+    that plays on without its replicas; the write stands after that long, counted short."""
+    redis = await Redis.connect(redis_server.url)
+    store = RedisStore(redis, wait_replicas=1, wait_timeout_ms=20, wait_give_up_ms=60)
     await store.open()
     try:
         outcome = await store.apply(Batch((Transfer(BANK, player_account("p"), 7, "x"),),
@@ -123,14 +162,14 @@ async def test_the_jackpot_meter_is_published_only_after_its_write_settled(
         redis_server: RedisProcess) -> None:
     """Issue 26: a settling jackpot write's meter message (the pools every screen shows) is
     published by the coordinator once ``WAIT`` has returned, never from inside the script:
-    with no replica, ``WAIT`` blocks for its timeout, and the message heard carries a pool
-    that the ``settled`` count already includes. A write that does not settle (no
+    with no replica, ``WAIT`` blocks for its timeout (given up then), and the message heard
+    carries a pool that the ``settled`` count already includes. A write that does not settle (no
     contribution, no claim) publishes from the script as before."""
     from server.jackpot.redis_coord import RedisCoordinator
     from server.rules.caribbean_payout import CaribbeanSettings, Contribution
 
     coord = await RedisCoordinator.connect(redis_server.url, seed=0, wait_replicas=1,
-                                           wait_timeout_ms=300)
+                                           wait_timeout_ms=300, wait_give_up_ms=300)
     listener = await Redis.connect(redis_server.url)
     heard: asyncio.Queue[tuple[int, str]] = asyncio.Queue()
 

@@ -55,7 +55,9 @@ def test_cli_sentinel_options_map_to_the_url_and_refuse_half_a_setting() -> None
     cfg = _config("--redis-sentinel", "127.0.0.1:26379,127.0.0.2:26380",
                   "--redis-service", "poker")
     assert cfg.redis_url == "redis-sentinel://127.0.0.1:26379,127.0.0.2:26380/poker"
-    assert (cfg.redis_wait_replicas, cfg.redis_wait_timeout_ms) == (0, 500)
+    assert (cfg.redis_wait_replicas, cfg.redis_wait_timeout_ms,
+            cfg.redis_wait_give_up_ms) == (0, 500, 0)
+    assert _config("--set", "redis_wait_give_up_ms=30000").redis_wait_give_up_ms == 30_000
     for argv in (("--redis-sentinel", "127.0.0.1:26379"), ("--redis-service", "poker"),
                  ("--redis-sentinel", "127.0.0.1:26379", "--redis-service", "poker",
                   "--redis", "redis://127.0.0.1:6379/0"),
@@ -68,6 +70,9 @@ def test_cli_sentinel_options_map_to_the_url_and_refuse_half_a_setting() -> None
         Config(redis_wait_replicas=-1)
     with pytest.raises(ValueError):
         Config(redis_wait_timeout_ms=0)
+    for bad in (-1, 3_600_001, True):
+        with pytest.raises(ValueError):
+            Config(redis_wait_give_up_ms=bad)
 
 
 async def test_a_promotion_is_followed(group: SentinelGroup) -> None:
@@ -130,19 +135,24 @@ async def test_no_sentinel_answers_is_unavailable(tmp_path: Path) -> None:
 
 async def test_settle_without_sentinel(redis_server: RedisProcess) -> None:
     """A plain redis:// adapter settles too; with no replica, WAIT answers 0 at its timeout
-    and the script's reply still comes back (the caller decides). The settling connection
-    has never seen the script: NOSCRIPT, then EVAL, transparently."""
+    and, given up after that one round, the script's reply still comes back (the caller
+    decides). The settling connection has never seen the script: NOSCRIPT, then EVAL,
+    transparently. A script refused is not waited for."""
     r = await Redis.connect(redis_server.url)
     try:
         add = r.script(ADD)
         started = time.perf_counter()
-        assert await r.settle(add, ["k", "n"], ["v"], replicas=1, timeout_ms=50) == (1, 0)
+        assert await r.settle(add, ["k", "n"], ["v"], replicas=1, timeout_ms=50,
+                              give_up_ms=50) == (1, 0)
         assert time.perf_counter() - started < 2.0
-        assert await r.settle(add, ["k", "n"], ["v"], replicas=1, timeout_ms=50) == (2, 0)
+        assert await r.settle(add, ["k", "n"], ["v"], replicas=1, timeout_ms=50,
+                              give_up_ms=50) == (2, 0)
         assert await add(keys=["k", "n"], args=["w"]) == 3
         with pytest.raises(RedisScriptError):
-            await r.settle(r.script("return redis.call('NOSUCH')"), replicas=1, timeout_ms=50)
-        assert await r.settle(add, ["k", "n"], ["v"], replicas=1, timeout_ms=50) == (4, 0)
+            await r.settle(r.script("return redis.call('NOSUCH')"), replicas=1, timeout_ms=50,
+                           give_up_ms=50)
+        assert await r.settle(add, ["k", "n"], ["v"], replicas=1, timeout_ms=50,
+                              give_up_ms=50) == (4, 0)
     finally:
         await r.close()
 
