@@ -19,14 +19,16 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 import pytest
+from websockets.asyncio.client import connect
 
-from protocol import parse_request
+from protocol import SUBPROTOCOL_JSON, parse_request
 from server.ledger.journal import BANK, Ledger, player_account
 from server.ledger.redis_store import RedisStore
 from server.ledger.store import Batch, Transfer
 from server.redis_resp import RespConnection
 from server.redisio import Redis
 from server.table import Envelope
+from tests.net.conftest import Client, start_subprocess
 from tests.redis_helpers import RedisProcess, resp
 from tests.table.helpers import Harness
 
@@ -203,3 +205,51 @@ async def _subscribed(redis: RedisProcess, channel: str) -> None:
         if isinstance(counts, list) and int(counts[1]) > 0:
             return
         await asyncio.sleep(0.01)  # (bounded by the caller's timeout: the subscription)
+
+
+@pytest.mark.redis
+async def test_players_hear_a_hands_end_only_once_a_replica_has_its_result(
+        redis_server: RedisProcess, replica: RedisProcess, tmp_path: Path) -> None:
+    """As deployed: a real ``poker-server --redis`` with ``redis_wait_replicas=1``. With the
+    replica frozen, Bob folds: the hand's result is written, its ``WAIT`` rounds come back
+    short (seen on ``MONITOR``), and neither player hears ``hand_ended`` (a ``ping`` round
+    trip flushes what the server had sent); the replica resumed, both hear it, with the
+    stacks the replica holds."""
+    assert replica.proc is not None
+    server = start_subprocess(tmp_path, "--redis", redis_server.url, "--set",
+                              "redis_wait_replicas=1", "--set", "redis_wait_timeout_ms=50")
+    monitor = await RespConnection.open("127.0.0.1", redis_server.port)
+    try:
+        alice, bob = [Client(ws=await connect(server.ws_url, ping_interval=None),
+                             subprotocol=SUBPROTOCOL_JSON) for _ in range(2)]
+        await alice.hello("Alice")
+        await bob.hello("Bob")
+        answer = await alice.request("create_table", variant="holdem", structure="no_limit",
+                                     stakes={"blinds": [50, 100]}, seats=2,
+                                     settings={"pause": 0})
+        table = answer["table"]
+        for client, seat in ((alice, 0), (bob, 1)):
+            assert (await client.request("sit", table=table, seat=seat,
+                                         buy_in=5000))["type"] == "ok"
+        turn = await alice.event("turn", table=table)
+        actor = alice if turn["seat"] == 0 else bob
+        monitor.write(("MONITOR",))
+        assert await asyncio.wait_for(monitor.read(), TIMEOUT) == "OK"
+        replica.proc.send_signal(signal.SIGSTOP)
+        assert (await actor.request("act", table=table, action="fold"))["type"] == "ok"
+        waits = 0
+        while waits < 3:
+            if '"WAIT"' in str(await asyncio.wait_for(monitor.read(), TIMEOUT)):
+                waits += 1
+        for client in (alice, bob):
+            assert (await client.request("ping"))["type"] == "pong"
+            assert not [e for e in client.events if e["type"] == "hand_ended"], client.events
+        replica.proc.send_signal(signal.SIGCONT)
+        ended = [await c.event("hand_ended", table=table) for c in (alice, bob)]
+        assert ended[0]["stacks"] == ended[1]["stacks"]
+        assert sorted(ended[0]["stacks"].values()) == [4950, 5050]  # the small blind lost
+    finally:
+        replica.proc.send_signal(signal.SIGCONT)
+        monitor.close()
+        server.proc.terminate()
+        await asyncio.to_thread(server.proc.wait, 30)
