@@ -3,7 +3,9 @@
 one JSON line it prints at the end.
 
 Modes (every socket opens from one of `--sources`, as outside attackers from other addresses;
-a socket that is closed opens again until `--seconds` have passed, so the attack lasts):
+a socket that is closed opens again until `--seconds` have passed, so the attack lasts; with
+`--until-ended N` it goes on after that until the server has ended N sockets, or for at most
+`--max-seconds`, so a loaded machine that cuts them more slowly is waited for, not raced):
 
 * `pings`: a socket writes ping frames (125-byte payloads) as fast as its socket takes them and
   never reads a byte after the handshake (its reader stops at a few KiB): every pong the
@@ -87,6 +89,7 @@ class Attack:
     def __init__(self, args: argparse.Namespace) -> None:
         self.args = args
         self.deadline = time.monotonic() + args.seconds
+        self.hard = time.monotonic() + max(args.seconds, args.max_seconds)
         self.opened = self.refused = self.ended = self.frames = 0
         self.codes: Counter[int] = Counter()
 
@@ -114,27 +117,46 @@ class Attack:
         self.opened += 1
         return reader, writer
 
+    def left(self) -> float:
+        """Seconds the pings attack still runs: `--seconds`, then (`--until-ended`) until the
+        server has ended that many sockets or `--max-seconds` are over; 0 once over."""
+        now = time.monotonic()
+        until: int = self.args.until_ended
+        if now < self.deadline:
+            return float(self.deadline - now)
+        if self.ended >= until or now >= self.hard:
+            return 0.0
+        return float(self.hard - now)
+
     async def pings(self, source: str) -> None:
         """Pings as fast as the socket takes them; never read (see the module doc)."""
         burst = frame(0x9, PING_PAYLOAD) * 64
-        while time.monotonic() < self.deadline:
+        while self.left() > 0:
             pair = await self.handshake(source, limit=1024)
             if pair is None:
                 await asyncio.sleep(0.05)  # pacing the reconnection (not a wait on an event)
                 continue
             _, writer = pair
             try:
-                while time.monotonic() < self.deadline:
+                while self.left() > 0:
                     writer.write(burst)
                     self.frames += 64
-                    await asyncio.wait_for(writer.drain(), max(
-                        0.01, self.deadline - time.monotonic()))
-            except TimeoutError:
-                break  # the attack is over, the socket still open: not counted as ended
+                    while not await self.drained(writer):
+                        if self.left() <= 0:
+                            return  # the attack is over, the socket still open: not ended
             except (OSError, ConnectionError):
                 self.ended += 1
             finally:
                 writer.transport.abort()
+
+    async def drained(self, writer: asyncio.StreamWriter) -> bool:
+        """Whether `writer` drained within a quarter second (or what is left of the attack):
+        the server reading, or not; raises when the server ended the socket."""
+        try:
+            await asyncio.wait_for(writer.drain(), max(0.01, min(0.25, self.left())))
+        except TimeoutError:
+            return False
+        return True
 
     async def fragments(self, source: str, *, paced: bool) -> None:
         """Messages of `--pieces` frames (see the module doc); reads the close code."""
@@ -203,6 +225,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--sources", default="127.0.0.2")
     parser.add_argument("--sockets", type=int, default=4)
     parser.add_argument("--seconds", type=float, default=2.0)
+    parser.add_argument("--until-ended", type=int, default=0)
+    parser.add_argument("--max-seconds", type=float, default=0.0)
     parser.add_argument("--pieces", type=int, default=1000)
     parser.add_argument("--rate", type=float, default=18.0)
     args = parser.parse_args(argv)
