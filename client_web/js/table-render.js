@@ -121,7 +121,10 @@ function renderActions(t, key) {
   $("#actions").classList.toggle("live", key !== "none");
   if (page.shownError) actError(""); // the table moved on: a refusal of before no longer applies
   if (mine || key !== "none") $("#sr-turn").textContent = key !== "none" ? "Your turn." : "";
-  if (key !== "none") focusActions();
+  if (key !== "none") {
+    focusActions();
+    revealOwnSeat();
+  }
 }
 
 function focusActions() {
@@ -132,6 +135,16 @@ function focusActions() {
   const btn = $("#actions [data-act='check']") || $("#actions [data-act='call']") ||
     $("#actions [data-act='ante']") || $("#actions [data-act='play']") || $("#actions [data-act]");
   if (btn) btn.focus({ preventScroll: true });
+}
+
+/** On a phone the live action bar sticks to the bottom of the screen: when it covers the
+ * player's own seat (their cards), the page scrolls just enough to show the seat above it. */
+function revealOwnSeat() {
+  const seat = document.querySelector(".seat.me");
+  const bar = $("#actions");
+  if (!seat || !bar || getComputedStyle(bar).position !== "sticky") return;
+  const overlap = seat.getBoundingClientRect().bottom - bar.getBoundingClientRect().top;
+  if (overlap > 0) window.scrollBy({ top: overlap + 8, behavior: "instant" });
 }
 
 export function renderTable(state) {

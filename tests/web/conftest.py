@@ -92,9 +92,26 @@ class Player:
         SCREENSHOTS.mkdir(parents=True, exist_ok=True)
         await self.page.evaluate("() => window.scrollTo(0, 0)")
         phone = (self.page.viewport_size or DESKTOP)["width"] < 600
-        await self.page.screenshot(path=str(SCREENSHOTS / f"{name}.png"), animations="disabled",
-                                   full_page=phone)
+        if phone:  # a phone's live action bar sticks to the screen's bottom: in a picture of
+            # the whole page it would float over the felt, where no screen shows it
+            await self.page.evaluate(STATIC_BAR, True)
+        try:
+            await self.page.screenshot(path=str(SCREENSHOTS / f"{name}.png"),
+                                       animations="disabled", full_page=phone)
+        finally:
+            if phone:
+                await self.page.evaluate(STATIC_BAR, False)
 
+
+STATIC_BAR = """(on) => {
+    document.getElementById("shot-static-bar")?.remove();
+    if (!on) return;
+    const style = document.createElement("style");
+    style.id = "shot-static-bar";
+    style.textContent = ".actions.live { position: static !important; }";
+    document.head.append(style);
+}"""
+"""Page script: the sticky action bar laid out in place (true) or as before (false)."""
 
 OpenPlayer = Callable[..., Awaitable[Player]]
 """The `open_player` fixture: `await open_player(viewport=DESKTOP)`."""

@@ -139,14 +139,16 @@ async def test_phone_layout_fits_and_the_action_bar_is_on_screen(
         assert answer["type"] == "ok", answer
         await other.request("sit_out", table=table)
     alice = await seated_player(live, open_player, table, "Alexandrina", 0, viewport)
+    page = alice.page
+    await page.evaluate("() => window.scrollTo(0, 0)")  # (the sit click had scrolled)
     answer = await creator.request("sit", table=table, seat=1, buy_in=5000)
     assert answer["type"] == "ok", answer
-    page = alice.page
     await expect(page.locator("#actions .your-turn")).to_be_visible()
     await expect(page.locator(f".seat[data-seat='{seats - 1}']")).to_be_visible()
     fits = await page.evaluate("""() => {
         const w = window.innerWidth, h = window.innerHeight;
         const bar = document.querySelector("#actions").getBoundingClientRect();
+        const mine = document.querySelector(".seat.me").getBoundingClientRect();
         const seats = [...document.querySelectorAll(".seat")].map((s) => s.getBoundingClientRect());
         const targets = [...document.querySelectorAll("#actions button")]
             .map((b) => b.getBoundingClientRect());
@@ -156,8 +158,12 @@ async def test_phone_layout_fits_and_the_action_bar_is_on_screen(
             seatsIn: seats.every((r) => r.left >= 0 && r.right <= w),
             out: seats.filter((r) => r.left < 0 || r.right > w).map((r) => [r.left, r.right]),
             small: targets.filter((r) => r.height < 44 || r.width < 44).length,
+            mine: [mine.top, mine.bottom],
         };
     }""")
+    # the bar sticks to the bottom of the screen: the player's own seat (their cards) shows
+    # above it, not under it
+    assert 0 <= fits["mine"][0] and fits["mine"][1] <= fits["bar"][0], fits
     assert fits["scroll"] <= fits["w"], fits
     assert fits["seatsIn"], fits
     assert fits["bar"][0] >= 0 and fits["bar"][1] <= fits["h"], fits
