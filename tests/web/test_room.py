@@ -163,7 +163,7 @@ async def test_phone_layout_fits_and_the_action_bar_is_on_screen(
     }""")
     # the bar sticks to the bottom of the screen: the player's own seat (their cards) shows
     # above it, not under it
-    assert 0 <= fits["mine"][0] and fits["mine"][1] <= fits["bar"][0], fits
+    assert fits["mine"][0] >= 0 and fits["mine"][1] <= fits["bar"][0], fits
     assert fits["scroll"] <= fits["w"], fits
     assert fits["seatsIn"], fits
     assert fits["bar"][0] >= 0 and fits["bar"][1] <= fits["h"], fits
