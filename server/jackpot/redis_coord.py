@@ -61,12 +61,12 @@ class RedisCoordinator:
                  wait_timeout_ms: int = 500, wait_give_up_ms: int = 0) -> None:
         self.redis = redis
         self.wait_replicas, self.wait_timeout_ms = wait_replicas, wait_timeout_ms
-        self.wait_give_up_ms = wait_give_up_ms
         """Settling writes (issue 26, ``Config.redis_wait_replicas``): the scripts that may
         pay (a report, a batch, an advance) or that add contributions to the pool (whose
         wagers the ledger books in the hand's settled result) are followed by ``WAIT``
         (``Redis.settle``), so a payout is credited, and shown, only once a replica has its
         record, and a failover loses no contribution the ledger kept."""
+        self.wait_give_up_ms = wait_give_up_ms  # (0: a settling write waits for its replica)
         self.settled = self.short = 0  # settling writes, and those fewer replicas acknowledged
         self.bus: Any = None
         """The process's subscriptions (``server.cluster.bus``: ``on``/``off``), in a cluster:
